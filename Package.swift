@@ -1,0 +1,117 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Strictness shared by every target (Hummingbird's habit): existential `any` spelled out.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "mfa-backend",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "factor-registry", targets: ["factor-registry"]),
+        .executable(name: "challenge-issuer", targets: ["challenge-issuer"]),
+        .executable(name: "session-token", targets: ["session-token"]),
+        .executable(name: "gateway", targets: ["gateway"]),
+        .executable(name: "mfa-dev-pki", targets: ["mfa-dev-pki"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: ["JSON"]),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
+    ],
+    targets: [
+        // MARK: shared kits
+        .target(
+            name: "JSONRPC",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Contracts",
+            dependencies: ["JSONRPC"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "TenantStore",
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "DevelopmentPKI",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ServiceKit",
+            dependencies: [
+                "JSONRPC", "Contracts", "TenantStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // MARK: service libraries
+        .target(name: "FactorRegistryApp", dependencies: ["ServiceKit", "Contracts", "TenantStore"], swiftSettings: swiftSettings),
+        .target(name: "ChallengeIssuerApp", dependencies: ["ServiceKit", "Contracts", "TenantStore"], swiftSettings: swiftSettings),
+        .target(name: "SessionTokenApp", dependencies: ["ServiceKit", "Contracts", "TenantStore"], swiftSettings: swiftSettings),
+        .target(name: "GatewayApp", dependencies: ["ServiceKit", "Contracts"], swiftSettings: swiftSettings),
+        // MARK: executables (an entry point each, nothing else)
+        .executableTarget(name: "factor-registry", dependencies: ["FactorRegistryApp", "ServiceKit"], swiftSettings: swiftSettings),
+        .executableTarget(name: "challenge-issuer", dependencies: ["ChallengeIssuerApp", "ServiceKit"], swiftSettings: swiftSettings),
+        .executableTarget(name: "session-token", dependencies: ["SessionTokenApp", "ServiceKit"], swiftSettings: swiftSettings),
+        .executableTarget(name: "gateway", dependencies: ["GatewayApp", "ServiceKit"], swiftSettings: swiftSettings),
+        .executableTarget(name: "mfa-dev-pki", dependencies: ["DevelopmentPKI"], swiftSettings: swiftSettings),
+        // MARK: tests
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"], swiftSettings: swiftSettings),
+        .testTarget(name: "ContractsTests", dependencies: ["Contracts", "JSONRPC"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TenantStoreTests",
+            dependencies: ["TenantStore", .product(name: "PostgresNIO", package: "postgres-nio")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SystemTests",
+            dependencies: [
+                "JSONRPC", "Contracts", "ServiceKit", "DevelopmentPKI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

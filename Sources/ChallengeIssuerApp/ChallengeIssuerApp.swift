@@ -1,0 +1,19 @@
+import Contracts
+import ServiceKit
+
+/// Builds challenge-issuer: factor plugins, verification sessions and secrets (later issues),
+/// tenant schemas provisioned on factor-registry's request.
+public enum ChallengeIssuerApp {
+    public static func build(_ host: ServiceHost) async throws -> ServiceHost.Parts {
+        guard let database = host.database else { preconditionFailure("challenge-issuer needs PostgreSQL") }
+        let catalog = try TenantSchemaCatalog(
+            client: database, controlMigrations: [], tenantMigrations: ChallengeIssuerMigrations.tenant,
+            logger: host.logger
+        )
+        var parts = ServiceHost.Parts()
+        catalog.register(in: &parts.methods, callers: [.factorRegistry])
+        parts.prepare.append { try await catalog.migrateAll() }
+        parts.tenantSchemaCount = { try await catalog.schemaCount() }
+        return parts
+    }
+}

@@ -1,0 +1,9 @@
+import JSONRPC
+
+/// challenge-issuer's contract: `proto-json/challenge-issuer.openrpc.json`.
+public enum ChallengeIssuerAPI {
+    public static let service = "challenge-issuer"
+    public static let allMethods: [any RPCMethod.Type] = [
+        Discover.self, GetServiceStatus.self, ProvisionTenantSchema.self, DropTenantSchema.self,
+    ]
+}

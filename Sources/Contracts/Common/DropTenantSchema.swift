@@ -1,0 +1,19 @@
+import JSONRPC
+
+/// `tenantSchema.drop`: drops the tenant's schema and all its data in the called service.
+/// Idempotent: dropping a schema that is already gone succeeds with `dropped: false`.
+public enum DropTenantSchema: RPCMethod {
+    public static let name = "tenantSchema.drop"
+    public typealias Params = TenantScope
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var schema: String
+        /// Whether the schema existed before this call.
+        public var dropped: Bool
+
+        public init(schema: String, dropped: Bool) {
+            self.schema = schema
+            self.dropped = dropped
+        }
+    }
+}

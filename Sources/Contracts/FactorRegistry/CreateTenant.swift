@@ -1,0 +1,21 @@
+import JSONRPC
+
+/// `tenant.create`: registers a tenant and provisions its schema in every data service before it
+/// returns. With an `idempotencyKey`, a retry returns the tenant the first call created.
+public enum CreateTenant: RPCMethod {
+    public static let name = "tenant.create"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var displayName: String?
+        public var idempotencyKey: String?
+
+        public init(projectId: String, displayName: String? = nil, idempotencyKey: String? = nil) {
+            self.projectId = projectId
+            self.displayName = displayName
+            self.idempotencyKey = idempotencyKey
+        }
+    }
+
+    public typealias Result = Tenant
+}

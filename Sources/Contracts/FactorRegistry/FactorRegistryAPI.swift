@@ -1,0 +1,19 @@
+import JSONRPC
+
+/// factor-registry's contract: `proto-json/factor-registry.openrpc.json`.
+public enum FactorRegistryAPI {
+    public static let service = "factor-registry"
+    /// Every method the service serves; a test checks this list against the OpenRPC document.
+    public static let allMethods: [any RPCMethod.Type] = [
+        Discover.self, GetServiceStatus.self,
+        CreateTenant.self, GetTenant.self, ListTenants.self, DeleteTenant.self,
+    ]
+}
+
+/// factor-registry's application error codes (range 1000-1099, `proto-json/errors.json`).
+extension RPCErrorCode {
+    public static let tenantNotFound = RPCErrorCode(1000)
+    public static let projectNotFound = RPCErrorCode(1001)
+    public static let invalidTenantRequest = RPCErrorCode(1002)
+    public static let tenantProvisioningFailed = RPCErrorCode(1003)
+}

@@ -1,0 +1,19 @@
+/// A tenant as the tenant registry (factor-registry) records it.
+public struct Tenant: Codable, Sendable, Hashable {
+    public var projectId: String
+    public var tenantId: String
+    public var displayName: String?
+    /// `provisioning` until every data service holds its schema, then `active`; `deleting` while
+    /// schemas are dropped. Only `active` tenants serve requests.
+    public var state: String
+    /// RFC 3339 time of creation.
+    public var createdAt: String
+
+    public init(projectId: String, tenantId: String, displayName: String?, state: String, createdAt: String) {
+        self.projectId = projectId
+        self.tenantId = tenantId
+        self.displayName = displayName
+        self.state = state
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,9 @@
+import JSONRPC
+
+/// session-token's contract: `proto-json/session-token.openrpc.json`.
+public enum SessionTokenAPI {
+    public static let service = "session-token"
+    public static let allMethods: [any RPCMethod.Type] = [
+        Discover.self, GetServiceStatus.self, ProvisionTenantSchema.self, DropTenantSchema.self,
+    ]
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Writes the development PKI of the local stack: `ca.pem`, `ca-key.pem`, and `<service>.pem` /
+/// `<service>-key.pem` for each service. Idempotent: files that exist are kept, so a second
+/// `up` reuses the certificates and a running stack is never re-keyed under its feet.
+public enum DevelopmentCertificates {
+    public static let defaultServices = ["gateway", "factor-registry", "challenge-issuer", "session-token"]
+
+    /// - Returns: the files written this time (empty when everything existed).
+    @discardableResult
+    public static func ensure(
+        in directory: URL, services: [String] = defaultServices, extraHosts: [String] = []
+    ) throws -> [String] {
+        let files = FileManager.default
+        try files.createDirectory(at: directory, withIntermediateDirectories: true)
+        let caURL = directory.appendingPathComponent("ca.pem")
+        let caKeyURL = directory.appendingPathComponent("ca-key.pem")
+        var written: [String] = []
+        let authority: CertificateAuthority
+        if files.fileExists(atPath: caURL.path), files.fileExists(atPath: caKeyURL.path) {
+            authority = try CertificateAuthority(
+                certificatePEM: String(contentsOf: caURL, encoding: .utf8),
+                privateKeyPEM: String(contentsOf: caKeyURL, encoding: .utf8)
+            )
+        } else {
+            authority = try CertificateAuthority(commonName: "mfa-backend development CA")
+            try write(try authority.certificatePEM, to: caURL, secret: false)
+            try write(authority.privateKeyPEM, to: caKeyURL, secret: true)
+            written += ["ca.pem", "ca-key.pem"]
+        }
+        for service in services {
+            let certURL = directory.appendingPathComponent("\(service).pem")
+            let keyURL = directory.appendingPathComponent("\(service)-key.pem")
+            if files.fileExists(atPath: certURL.path), files.fileExists(atPath: keyURL.path) { continue }
+            // The service name is also its host name inside docker-compose's network.
+            let issued = try authority.issue(commonName: service, hosts: ["localhost", "127.0.0.1", service] + extraHosts)
+            try write(issued.certificatePEM, to: certURL, secret: false)
+            try write(issued.privateKeyPEM, to: keyURL, secret: true)
+            written += ["\(service).pem", "\(service)-key.pem"]
+        }
+        return written
+    }
+
+    private static func write(_ text: String, to url: URL, secret: Bool) throws {
+        try Data(text.utf8).write(to: url, options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: secret ? 0o600 : 0o644], ofItemAtPath: url.path)
+    }
+}

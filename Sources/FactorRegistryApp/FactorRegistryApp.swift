@@ -1,0 +1,53 @@
+import Contracts
+import JSONRPC
+import ServiceKit
+
+/// Builds factor-registry: the tenant registry (projects, tenants, their schemas everywhere) and,
+/// in later issues, accounts and enrollment metadata.
+public enum FactorRegistryApp {
+    public static func build(_ host: ServiceHost) async throws -> ServiceHost.Parts {
+        guard let database = host.database else { preconditionFailure("factor-registry needs PostgreSQL") }
+        let catalog = try TenantSchemaCatalog(
+            client: database,
+            controlMigrations: FactorRegistryMigrations.control,
+            tenantMigrations: FactorRegistryMigrations.tenant,
+            logger: host.logger
+        )
+        let registry = TenantRegistry(
+            repository: TenantRepository(client: database, logger: host.logger),
+            catalog: catalog,
+            peers: [host.client(for: .challengeIssuer), host.client(for: .sessionToken)],
+            logger: host.logger,
+            defaultProjectId: host.settings.defaultProjectId
+        )
+        let defaultProject = host.settings.defaultProjectId
+        let interval = Duration.milliseconds(host.settings.reader.int(forKey: "reconcile.intervalMs", default: 2000))
+
+        var parts = ServiceHost.Parts()
+        let gatewayOnly = RPCCallerPolicy.only([ServiceName.gateway.rawValue])
+        parts.methods.register(CreateTenant.self, callers: gatewayOnly) { params, _ in try await registry.create(params) }
+        parts.methods.register(GetTenant.self, callers: gatewayOnly) { params, _ in try await registry.get(params) }
+        parts.methods.register(ListTenants.self, callers: gatewayOnly) { params, _ in try await registry.list(params) }
+        parts.methods.register(DeleteTenant.self, callers: gatewayOnly) { params, _ in
+            try await registry.delete(params)
+            return RPCEmpty()
+        }
+        parts.prepare.append {
+            try await catalog.migrateAll()
+            // Recorded now; its schemas in the other services are provisioned by the reconciler
+            // as soon as they answer (they may start after us).
+            try await registry.ensureProjectRecorded(defaultProject)
+        }
+        parts.background.append(TenantReconciler(registry: registry, interval: interval))
+        parts.readiness.append(
+            ReadinessCheck(name: "default-project") {
+                (try? await registry.isProjectActive(defaultProject)) == true
+                    ? DependencyState(ready: true)
+                    : DependencyState(ready: false, detail: "project \(defaultProject) not provisioned in every service yet")
+            }
+        )
+        parts.tenantSchemaCount = { try await catalog.schemaCount() }
+        parts.adminRoutes = { admin in TenantAdminRoutes(registry: registry).add(to: admin) }
+        return parts
+    }
+}

@@ -1,0 +1,62 @@
+import TenantStore
+
+/// factor-registry's schema history, oldest first. Append only.
+enum FactorRegistryMigrations {
+    /// The tenant registry, in schema `control`.
+    static let control: [TenantMigration] = [
+        TenantMigration(
+            "CreateProjectsTable",
+            [
+                """
+                CREATE TABLE projects (
+                    project_id text PRIMARY KEY,
+                    state text NOT NULL CHECK (state IN ('provisioning', 'active')),
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """
+            ]
+        ),
+        TenantMigration(
+            "CreateTenantsTable",
+            [
+                """
+                CREATE TABLE tenants (
+                    tenant_id text PRIMARY KEY,
+                    project_id text NOT NULL REFERENCES projects (project_id),
+                    display_name text,
+                    state text NOT NULL CHECK (state IN ('provisioning', 'active', 'deleting')),
+                    idempotency_key text,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    updated_at timestamptz NOT NULL DEFAULT now(),
+                    UNIQUE (project_id, idempotency_key)
+                )
+                """,
+                "CREATE INDEX tenants_by_project ON tenants (project_id, tenant_id)",
+                "CREATE INDEX tenants_unfinished ON tenants (state) WHERE state <> 'active'",
+            ]
+        ),
+    ]
+
+    /// Tables of every tenant schema.
+    static let tenant: [TenantMigration] = [
+        TenantMigration(
+            "CreateAccountsTable",
+            [
+                """
+                CREATE TABLE accounts (
+                    local_id text PRIMARY KEY,
+                    email text,
+                    email_normalized text UNIQUE,
+                    email_verified boolean NOT NULL DEFAULT false,
+                    display_name text,
+                    password_hash text,
+                    disabled boolean NOT NULL DEFAULT false,
+                    valid_since timestamptz,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    last_login_at timestamptz
+                )
+                """
+            ]
+        )
+    ]
+}

@@ -1,0 +1,125 @@
+import Contracts
+import Foundation
+import Logging
+import PostgresNIO
+import TenantStore
+
+/// The tenant registry's rows in `control.projects` and `control.tenants`.
+struct TenantRepository: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    enum ProjectState: String { case provisioning, active }
+
+    func projectState(_ projectId: String) async throws -> ProjectState? {
+        let rows = try await client.query(
+            "SELECT state FROM control.projects WHERE project_id = \(projectId)", logger: logger
+        )
+        for try await state in rows.decode(String.self) { return ProjectState(rawValue: state) }
+        return nil
+    }
+
+    /// Records a project (idempotent); it stays `provisioning` until its schemas exist everywhere.
+    func insertProject(_ projectId: String) async throws {
+        try await client.query(
+            "INSERT INTO control.projects (project_id, state) VALUES (\(projectId), 'provisioning') ON CONFLICT DO NOTHING",
+            logger: logger
+        )
+    }
+
+    func markProjectActive(_ projectId: String) async throws {
+        try await client.query(
+            "UPDATE control.projects SET state = 'active' WHERE project_id = \(projectId)", logger: logger
+        )
+    }
+
+    func projects(in state: ProjectState) async throws -> [String] {
+        let rows = try await client.query(
+            "SELECT project_id FROM control.projects WHERE state = \(state.rawValue)", logger: logger
+        )
+        var ids: [String] = []
+        for try await id in rows.decode(String.self) { ids.append(id) }
+        return ids
+    }
+
+    /// Inserts a tenant in state `provisioning`, or returns the one an earlier call with the same
+    /// idempotency key created.
+    func insertTenant(projectId: String, displayName: String?, idempotencyKey: String?) async throws -> Tenant {
+        let tenantId = TenantIDGenerator.make()
+        let rows = try await client.query(
+            """
+            INSERT INTO control.tenants (tenant_id, project_id, display_name, state, idempotency_key)
+            VALUES (\(tenantId), \(projectId), \(displayName), 'provisioning', \(idempotencyKey))
+            ON CONFLICT (project_id, idempotency_key) DO UPDATE SET updated_at = control.tenants.updated_at
+            RETURNING \(unescaped: Self.columns)
+            """,
+            logger: logger
+        )
+        for try await row in rows.decode(Row.self) { return Self.tenant(from: row) }
+        throw TenantRegistryError.storeInconsistent
+    }
+
+    func tenant(projectId: String, tenantId: String) async throws -> Tenant? {
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: Self.columns) FROM control.tenants
+            WHERE project_id = \(projectId) AND tenant_id = \(tenantId)
+            """,
+            logger: logger
+        )
+        for try await row in rows.decode(Row.self) { return Self.tenant(from: row) }
+        return nil
+    }
+
+    /// Active tenants of a project ordered by id, starting after `afterTenantId`.
+    func activeTenants(projectId: String, afterTenantId: String?, limit: Int) async throws -> [Tenant] {
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: Self.columns) FROM control.tenants
+            WHERE project_id = \(projectId) AND state = 'active' AND tenant_id > \(afterTenantId ?? "")
+            ORDER BY tenant_id LIMIT \(limit)
+            """,
+            logger: logger
+        )
+        var tenants: [Tenant] = []
+        for try await row in rows.decode(Row.self) { tenants.append(Self.tenant(from: row)) }
+        return tenants
+    }
+
+    func unfinishedTenants() async throws -> [Tenant] {
+        let rows = try await client.query(
+            "SELECT \(unescaped: Self.columns) FROM control.tenants WHERE state <> 'active' ORDER BY created_at",
+            logger: logger
+        )
+        var tenants: [Tenant] = []
+        for try await row in rows.decode(Row.self) { tenants.append(Self.tenant(from: row)) }
+        return tenants
+    }
+
+    /// Moves a tenant from one state to another; `false` when it was not in `from`.
+    func transition(tenantId: String, from: String, to: String) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            UPDATE control.tenants SET state = \(to), updated_at = now()
+            WHERE tenant_id = \(tenantId) AND state = \(from) RETURNING tenant_id
+            """,
+            logger: logger
+        )
+        for try await _ in rows.decode(String.self) { return true }
+        return false
+    }
+
+    func deleteTenantRow(tenantId: String) async throws {
+        try await client.query(
+            "DELETE FROM control.tenants WHERE tenant_id = \(tenantId) AND state = 'deleting'", logger: logger
+        )
+    }
+
+    private static let columns = "project_id, tenant_id, display_name, state, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+
+    private typealias Row = (String, String, String?, String, String)
+
+    private static func tenant(from row: Row) -> Tenant {
+        Tenant(projectId: row.0, tenantId: row.1, displayName: row.2, state: row.3, createdAt: row.4)
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Logging
+
+/// Turns a JSON-RPC 2.0 request body into a response body, exactly as the specification says:
+/// single and batch requests, notifications (no reply), `id` echo, and the standard error
+/// codes with their triggers. Knows nothing of HTTP; the transport hands it bytes and a caller.
+public struct RPCDispatcher: Sendable {
+    /// The most entries one batch may carry; larger batches are refused as a whole.
+    public static let maximumBatchSize = 100
+
+    private let table: RPCMethodTable
+    private let observer: (any RPCObserver)?
+
+    public init(table: RPCMethodTable, observer: (any RPCObserver)? = nil) {
+        self.table = table
+        self.observer = observer
+    }
+
+    /// What goes back to the caller.
+    public enum Reply: Sendable {
+        case single(RPCResponse)
+        case batch([RPCResponse])
+        /// Only notifications were sent: the transport answers with no body.
+        case none
+
+        /// The encoded body, or `nil` for ``none``.
+        public func encoded() -> Data? {
+            switch self {
+            case .single(let response): return try? JSONCoding.encode(response)
+            case .batch(let responses): return try? JSONCoding.encode(responses)
+            case .none: return nil
+            }
+        }
+    }
+
+    /// Handles one request body.
+    public func handle(_ body: some Collection<UInt8>, context: RPCCallContext) async -> Reply {
+        let document: JSONValue
+        do {
+            document = try JSONCoding.parse(body)
+        } catch {
+            return .single(RPCResponse(id: .null, error: .parseError()))
+        }
+        switch document {
+        case .array(let elements):
+            guard !elements.isEmpty else {
+                return .single(RPCResponse(id: .null, error: .invalidRequest("Empty batch")))
+            }
+            guard elements.count <= Self.maximumBatchSize else {
+                return .single(
+                    RPCResponse(id: .null, error: .invalidRequest("Batch larger than \(Self.maximumBatchSize) entries"))
+                )
+            }
+            var responses: [RPCResponse] = []
+            for element in elements {
+                if let response = await handleOne(element, context: context) {
+                    responses.append(response)
+                }
+            }
+            return responses.isEmpty ? .none : .batch(responses)
+        default:
+            return await handleOne(document, context: context).map(Reply.single) ?? .none
+        }
+    }
+
+    /// Handles one request object; `nil` for a notification.
+    private func handleOne(_ element: JSONValue, context: RPCCallContext) async -> RPCResponse? {
+        guard case .object(let members) = element else {
+            return RPCResponse(id: .null, error: .invalidRequest())
+        }
+        // An `id` member of an illegal type makes the request invalid, answered with id null.
+        let idMember = members["id"]
+        let id: RPCID?
+        if let idMember {
+            guard let parsed = RPCID(idMember) else {
+                return RPCResponse(id: .null, error: .invalidRequest("id must be a string, a number or null"))
+            }
+            id = parsed
+        } else {
+            id = nil
+        }
+        guard members["jsonrpc"] == .string("2.0") else {
+            return RPCResponse(id: id ?? .null, error: .invalidRequest("jsonrpc must be \"2.0\""))
+        }
+        guard case .string(let method)? = members["method"] else {
+            return RPCResponse(id: id ?? .null, error: .invalidRequest("method must be a string"))
+        }
+        let params = members["params"] ?? .object([:])
+        switch params {
+        case .object, .array: break
+        default: return RPCResponse(id: id ?? .null, error: .invalidRequest("params must be an object or an array"))
+        }
+
+        let started = ContinuousClock.now
+        let outcome: RPCOutcome
+        let response: RPCResponse
+        var callContext = context
+        callContext.logger[metadataKey: "rpc.method"] = .string(method)
+        do {
+            let result = try await invoke(method, params: params, context: callContext)
+            outcome = .success
+            response = RPCResponse(id: id ?? .null, result: result)
+        } catch let error as RPCError {
+            outcome = Self.isProtocolError(error.code) ? .protocolError : .applicationError
+            response = RPCResponse(id: id ?? .null, error: error)
+        } catch {
+            // The cause stays in our log; the caller only learns the request id to quote.
+            callContext.logger.error("RPC handler failed", metadata: ["error": "\(String(reflecting: error))"])
+            outcome = .internalError
+            response = RPCResponse(id: id ?? .null, error: .internalError(requestID: context.requestID))
+        }
+        // Unknown methods are not recorded by name: a caller could otherwise mint label values.
+        let label = table.entries[method] != nil ? method : "unknown"
+        observer?.observe(method: label, outcome: outcome, duration: ContinuousClock.now - started)
+        // A notification gets no response, whatever happened.
+        return id == nil ? nil : response
+    }
+
+    private func invoke(_ method: String, params: JSONValue, context: RPCCallContext) async throws
+        -> any Encodable & Sendable
+    {
+        guard let entry = table.entries[method] else { throw RPCError.methodNotFound(method) }
+        guard entry.policy.allows(context.caller) else {
+            context.logger.notice("RPC caller refused", metadata: ["rpc.caller": .string(context.caller)])
+            throw RPCError.callerNotAllowed(method: method)
+        }
+        guard case .object(let members) = params else {
+            throw RPCError.invalidParams("params must be an object (by-name)")
+        }
+        if let allowed = entry.paramNames {
+            let unknown = Set(members.keys).subtracting(allowed)
+            if let first = unknown.sorted().first {
+                throw RPCError.invalidParams("unknown param \(first)")
+            }
+        }
+        return try await entry.invoke(params, context)
+    }
+
+    private static func isProtocolError(_ code: RPCErrorCode) -> Bool {
+        (-32768 ... -32000).contains(code.rawValue)
+    }
+}
+
+/// A response built on the server: the result stays a typed value until encoding.
+public struct RPCResponse: Encodable, Sendable {
+    public let id: RPCID
+    public let result: (any Encodable & Sendable)?
+    public let error: RPCError?
+
+    init(id: RPCID, result: any Encodable & Sendable) {
+        self.id = id
+        self.result = result
+        self.error = nil
+    }
+
+    init(id: RPCID, error: RPCError) {
+        self.id = id
+        self.result = nil
+        self.error = error
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("2.0", forKey: .jsonrpc)
+        try container.encode(id, forKey: .id)
+        if let error {
+            try container.encode(error, forKey: .error)
+        } else if let result {
+            try result.encode(to: container.superEncoder(forKey: .result))
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case jsonrpc, id, result, error
+    }
+}

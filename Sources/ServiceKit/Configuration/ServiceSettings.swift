@@ -1,0 +1,98 @@
+import Configuration
+import Foundation
+import Logging
+
+/// Everything a service reads from configuration at start-up. Every key is documented with its
+/// default in `deploy/configuration.md`; the defaults make a working local stack.
+public struct ServiceSettings: Sendable {
+    public var service: ServiceName
+    public var mode: DeploymentMode
+    public var logLevel: Logger.Level
+    public var rpc: Listener
+    public var ops: Listener
+    public var tls: TLSFiles
+    /// `nil` for the gateway, which stores nothing.
+    public var postgres: PostgresSettings?
+    /// Base URLs (`https://host:port`) of the services this one calls.
+    public var peers: [ServiceName: String]
+    /// SHA-256 (hex) of each accepted admin bearer token: tokens themselves are never configured in clear.
+    public var adminTokenHashes: [String]
+    /// Largest `/rpc` request body accepted, in bytes.
+    public var rpcMaxBodyBytes: Int
+    /// Timeout of one call to a peer.
+    public var rpcTimeout: Duration
+    /// Where the OpenRPC documents live.
+    public var contractsDirectory: String?
+    /// The project that development-mode API keys and `Bearer owner` map to.
+    public var defaultProjectId: String
+    /// The reader itself, for keys that belong to one service only.
+    public let reader: ConfigReader
+
+    public struct Listener: Sendable {
+        public var host: String
+        public var port: Int
+    }
+
+    public struct TLSFiles: Sendable {
+        public var caFile: String
+        public var certificateFile: String
+        public var privateKeyFile: String
+    }
+
+    public init(service: ServiceName, reader: ConfigReader) throws {
+        self.service = service
+        let ports = service.defaultPorts
+        mode = reader.string(forKey: "mode", as: DeploymentMode.self, default: .development)
+        logLevel = reader.string(forKey: "log.level", as: Logger.Level.self, default: .info)
+        rpc = Listener(
+            host: reader.string(forKey: "rpc.host", default: "127.0.0.1"),
+            port: reader.int(forKey: "rpc.port", default: ports.rpc)
+        )
+        ops = Listener(
+            host: reader.string(forKey: "ops.host", default: "127.0.0.1"),
+            port: reader.int(forKey: "ops.port", default: ports.ops)
+        )
+        let certificates = reader.string(forKey: "tls.directory", default: ".stack/certs")
+        tls = TLSFiles(
+            caFile: reader.string(forKey: "tls.ca", default: "\(certificates)/ca.pem"),
+            certificateFile: reader.string(forKey: "tls.certificate", default: "\(certificates)/\(service.rawValue).pem"),
+            privateKeyFile: reader.string(forKey: "tls.privateKey", default: "\(certificates)/\(service.rawValue)-key.pem")
+        )
+        if let database = service.defaultDatabase {
+            postgres = try PostgresSettings(
+                url: reader.string(
+                    forKey: "postgres.url",
+                    isSecret: true,
+                    default: "postgres://mfa:mfa@127.0.0.1:54329/\(database)"
+                ),
+                maximumConnections: reader.int(forKey: "postgres.maxConnections", default: 8)
+            )
+        } else {
+            postgres = nil
+        }
+        var peers: [ServiceName: String] = [:]
+        for peer in ServiceName.allCases where peer != service {
+            peers[peer] = reader.string(
+                forKey: ConfigKey("peers.\(peer.configKey).url"),
+                default: "https://127.0.0.1:\(peer.defaultPorts.rpc)"
+            )
+        }
+        self.peers = peers
+        adminTokenHashes = reader.stringArray(forKey: "admin.tokenSha256", default: []).map { $0.lowercased() }
+        rpcMaxBodyBytes = reader.int(forKey: "rpc.maxBodyBytes", default: 1 << 20)
+        rpcTimeout = .milliseconds(reader.int(forKey: "rpc.timeoutMs", default: 10_000))
+        contractsDirectory = reader.string(forKey: "contracts.directory")
+        defaultProjectId = reader.string(forKey: "project.defaultId", default: "demo-project")
+        self.reader = reader
+    }
+
+    /// The standard provider chain: environment variables first, then the optional JSON file
+    /// named by `MFA_CONFIG_FILE` (dotted keys become nested objects), then defaults in code.
+    public static func makeReader() async throws -> ConfigReader {
+        var providers: [any ConfigProvider] = [EnvironmentVariablesProvider()]
+        if let file = ProcessInfo.processInfo.environment["MFA_CONFIG_FILE"], !file.isEmpty {
+            providers.append(try await FileProvider<JSONSnapshot>(filePath: .init(file)))
+        }
+        return ConfigReader(providers: providers)
+    }
+}

@@ -1,0 +1,198 @@
+import AsyncHTTPClient
+import Configuration
+import Contracts
+import Foundation
+import Hummingbird
+import HummingbirdHTTP2
+import JSONRPC
+import Logging
+import NIOCore
+import PostgresNIO
+import ServiceLifecycle
+import Synchronization
+
+/// Runs one service: the `/rpc` listener (HTTP/2, mutual TLS), the ops listener, the PostgreSQL
+/// pool and any background work, as one ServiceLifecycle group that stops cleanly on SIGTERM/SIGINT.
+///
+/// Start-up order: the pool and the ops listener come up first (so `/healthz` answers and `/readyz`
+/// says "not ready" while migrations run), then `prepare` runs, then the RPC listener opens.
+public final class ServiceHost: Sendable {
+    public static let version = "0.1.0"
+
+    public let settings: ServiceSettings
+    public let logger: Logger
+    public let metrics: ServiceMetrics
+    public let tls: MutualTLS
+    public let database: PostgresClient?
+    /// Shared by every peer client: one HTTP/2 connection per peer.
+    public let httpClient: HTTPClient
+    let contract: ContractDocument
+    let startedAt = ContinuousClock.now
+    private let prepared = Atomic<Bool>(false)
+
+    public init(settings: ServiceSettings, logger: Logger) throws {
+        self.settings = settings
+        self.logger = logger
+        metrics = ServiceMetrics(service: settings.service)
+        tls = try MutualTLS(files: settings.tls)
+        contract = try ContractDocument(service: settings.service, directory: settings.contractsDirectory)
+        database = settings.postgres?.makeClient(logger: logger)
+        var configuration = HTTPClient.Configuration()
+        configuration.tlsConfiguration = tls.clientConfiguration
+        configuration.httpVersion = .automatic
+        configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
+        httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// A client for a peer service, at the URL configuration gives for it.
+    public func client(for peer: ServiceName) -> RPCClient {
+        RPCClient(
+            peer: peer, baseURL: settings.peers[peer] ?? "https://127.0.0.1", httpClient: httpClient,
+            timeout: settings.rpcTimeout
+        )
+    }
+
+    /// What a service adds to the host.
+    public struct Parts: Sendable {
+        public var methods = RPCMethodTable()
+        /// Readiness checks besides the database (which the host adds itself).
+        public var readiness: [ReadinessCheck] = []
+        /// Runs after the pool is up and before the RPC listener opens (migrations, key set-up).
+        public var prepare: [@Sendable () async throws -> Void] = []
+        /// Long-running work (reconcilers, sweepers).
+        public var background: [any Service] = []
+        public var adminRoutes: @Sendable (RouterGroup<BasicRequestContext>) -> Void = { _ in }
+        /// How many tenant schemas the service holds, for status; `nil` for none.
+        public var tenantSchemaCount: (@Sendable () async throws -> Int)?
+
+        public init() {}
+    }
+
+    public func run(_ parts: Parts) async throws {
+        var methods = parts.methods
+        let contractDocument = contract.document
+        methods.register(Discover.self, callers: .anyAuthenticated) { _, _ in contractDocument }
+        methods.register(GetServiceStatus.self, callers: .anyAuthenticated) { [self] _, _ in
+            await status(parts)
+        }
+        try methods.restrictParams(to: contract.paramNames)
+        let dispatcher = RPCDispatcher(table: methods, observer: metrics)
+
+        let rpcRouter = Router(context: RPCRequestContext.self)
+        RPCEndpoint(dispatcher: dispatcher, maximumBodyBytes: settings.rpcMaxBodyBytes).addRoutes(to: rpcRouter)
+        var rpcApp = Application(
+            router: rpcRouter,
+            server: try .http2Upgrade(tlsConfiguration: tls.serverConfiguration),
+            configuration: .init(
+                address: .hostname(settings.rpc.host, port: settings.rpc.port),
+                serverName: settings.service.rawValue
+            ),
+            onServerRunning: { [logger, settings] channel in
+                logger.info("rpc listener ready", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")", "service": "\(settings.service.rawValue)"])
+            },
+            logger: logger
+        )
+        let prepare = parts.prepare
+        rpcApp.beforeServerStarts { [self] in
+            for step in prepare { try await step() }
+            prepared.store(true, ordering: .releasing)
+        }
+
+        let opsRouter = OpsRouter(
+            metrics: metrics,
+            authenticator: AdminAuthenticator(tokenHashesHex: settings.adminTokenHashes, mode: settings.mode),
+            readiness: { [self] in await readiness(parts.readiness) },
+            status: { [self] in await status(parts) },
+            adminRoutes: parts.adminRoutes
+        ).buildRouter()
+        let opsApp = Application(
+            router: opsRouter,
+            configuration: .init(address: .hostname(settings.ops.host, port: settings.ops.port)),
+            onServerRunning: { [logger] channel in
+                logger.info("ops listener ready", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
+            },
+            logger: logger
+        )
+
+        var services: [any Service] = []
+        if let database { services.append(database) }
+        services.append(contentsOf: parts.background)
+        services.append(opsApp)
+        services.append(rpcApp)
+        let group = ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        )
+        do {
+            try await group.run()
+        } catch {
+            try? await httpClient.shutdown()
+            throw error
+        }
+        try await httpClient.shutdown()
+    }
+
+    /// The readiness verdict: start-up finished, the database answers, every dependency answers.
+    func readiness(_ checks: [ReadinessCheck]) async -> (ready: Bool, checks: [String: DependencyState]) {
+        var results: [String: DependencyState] = [:]
+        results["startup"] = prepared.load(ordering: .acquiring)
+            ? DependencyState(ready: true) : DependencyState(ready: false, detail: "migrations running")
+        if let database = databaseCheck() {
+            results[database.name] = await database.run(timeout: .seconds(2))
+        }
+        await withTaskGroup(of: (String, DependencyState).self) { group in
+            for check in checks {
+                group.addTask { (check.name, await check.run(timeout: .seconds(2))) }
+            }
+            for await (name, state) in group { results[name] = state }
+        }
+        return (results.values.allSatisfy(\.ready), results)
+    }
+
+    func databaseCheck() -> ReadinessCheck? {
+        guard let database else { return nil }
+        let logger = self.logger
+        return ReadinessCheck(name: "postgres") {
+            do {
+                _ = try await database.query("SELECT 1", logger: logger).collect()
+                return DependencyState(ready: true)
+            } catch {
+                return DependencyState(ready: false, detail: "PostgreSQL not reachable")
+            }
+        }
+    }
+
+    /// A readiness check that calls a peer's `rpc.discover` over mutual TLS.
+    public func peerCheck(_ peer: ServiceName) -> ReadinessCheck {
+        let client = client(for: peer)
+        return ReadinessCheck(name: peer.rawValue) {
+            do {
+                _ = try await client.call(Discover.self, RPCEmpty())
+                return DependencyState(ready: true)
+            } catch let error as RPCError {
+                return DependencyState(ready: false, detail: error.message)
+            } catch {
+                return DependencyState(ready: false, detail: "not reachable")
+            }
+        }
+    }
+
+    /// Runs one readiness check with the standard timeout.
+    public func runCheck(_ check: ReadinessCheck) async -> DependencyState {
+        await check.run(timeout: .seconds(2))
+    }
+
+    func status(_ parts: Parts) async -> ServiceStatus {
+        let (_, checks) = await readiness(parts.readiness)
+        var dependencies = checks
+        let database = dependencies.removeValue(forKey: "postgres")
+        let uptime = ContinuousClock.now - startedAt
+        return ServiceStatus(
+            service: settings.service.rawValue,
+            version: Self.version,
+            uptimeSeconds: Int(uptime.components.seconds),
+            tenantSchemas: try? await parts.tenantSchemaCount?(),
+            database: database,
+            dependencies: dependencies
+        )
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import JSONRPC
+import Logging
+import NIOCore
+
+/// Mounts `POST /rpc`: checks the content type and size, identifies the caller from its client
+/// certificate, and hands the body to the ``RPCDispatcher``. Every failure is a JSON-RPC error
+/// body with a 4xx status, never a crash.
+public struct RPCEndpoint: Sendable {
+    let dispatcher: RPCDispatcher
+    let maximumBodyBytes: Int
+
+    public init(dispatcher: RPCDispatcher, maximumBodyBytes: Int) {
+        self.dispatcher = dispatcher
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+
+    public func addRoutes(to router: Router<RPCRequestContext>) {
+        router.post("rpc") { request, context in
+            try await handle(request, context: context)
+        }
+    }
+
+    func handle(_ request: Request, context: RPCRequestContext) async throws -> Response {
+        guard let caller = await PeerIdentity.commonName(on: context.channel) else {
+            // Unreachable behind the TLS listener (the handshake requires a certificate); kept as a guard.
+            return Self.errorResponse(.forbidden, RPCError(code: .callerNotAllowed, message: "Client certificate required"))
+        }
+        guard Self.isJSON(request.headers[.contentType]) else {
+            return Self.errorResponse(
+                .unsupportedMediaType, .invalidRequest("Content-Type must be application/json")
+            )
+        }
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maximumBodyBytes {
+            return Self.tooLarge(maximumBodyBytes)
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: maximumBodyBytes)
+        } catch {
+            return Self.tooLarge(maximumBodyBytes)
+        }
+        // Propagate the caller's request id so one flow can be followed across services' logs.
+        let requestID = request.headers[Self.requestIDHeader].flatMap { Self.isSafeRequestID($0) ? $0 : nil } ?? context.id
+        var logger = context.logger
+        logger[metadataKey: "request.id"] = .string(requestID)
+        logger[metadataKey: "rpc.caller"] = .string(caller)
+        let reply = await dispatcher.handle(
+            body.readableBytesView, context: RPCCallContext(caller: caller, requestID: requestID, logger: logger)
+        )
+        guard let encoded = reply.encoded() else { return Response(status: .noContent) }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: encoded))
+        )
+    }
+
+    public static let requestIDHeader = HTTPField.Name("x-request-id")!
+
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        return mediaType == "application/json"
+    }
+
+    /// Request ids from peers are echoed into logs: accept only short, plain tokens.
+    static func isSafeRequestID(_ value: String) -> Bool {
+        value.utf8.count <= 64 && value.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+        }
+    }
+
+    static func tooLarge(_ limit: Int) -> Response {
+        errorResponse(
+            .contentTooLarge,
+            RPCError(code: .requestTooLarge, message: "Request body larger than \(limit) bytes")
+        )
+    }
+
+    static func errorResponse(_ status: HTTPResponse.Status, _ error: RPCError) -> Response {
+        let envelope = RPCResponseEnvelope(id: .null, error: error)
+        let body = (try? JSONCoding.encode(envelope)) ?? Data()
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body))
+        )
+    }
+}

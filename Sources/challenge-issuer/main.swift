@@ -1,0 +1,4 @@
+import ChallengeIssuerApp
+import ServiceKit
+
+await ServiceMain.run(.challengeIssuer, build: ChallengeIssuerApp.build)

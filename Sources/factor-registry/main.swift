@@ -1,0 +1,4 @@
+import FactorRegistryApp
+import ServiceKit
+
+await ServiceMain.run(.factorRegistry, build: FactorRegistryApp.build)

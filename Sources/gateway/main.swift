@@ -1,0 +1,4 @@
+import GatewayApp
+import ServiceKit
+
+await ServiceMain.run(.gateway, build: GatewayApp.build)

@@ -1,0 +1,4 @@
+import SessionTokenApp
+import ServiceKit
+
+await ServiceMain.run(.sessionToken, build: SessionTokenApp.build)
