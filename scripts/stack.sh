@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The local stack: PostgreSQL (a private cluster), development certificates and the four services,
+# built from this checkout.
+#
+#   scripts/stack.sh up [--attach]   build, start everything, wait until ready, print the gateway URL.
+#                                    --attach stays in the foreground; Ctrl-C stops the stack.
+#   scripts/stack.sh down            stop the services and PostgreSQL (data is kept for the next up)
+#   scripts/stack.sh status          each service's /readyz
+#
+# Environment: BUILD_CONFIGURATION (release|debug, default release), STACK_DIR (default .stack),
+# STACK_PG_PORT (default 54329). Services read their configuration from the environment
+# (deploy/configuration.md); the defaults describe exactly this layout.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+STACK_DIR="${STACK_DIR:-$ROOT/.stack}"
+PG_PORT="${STACK_PG_PORT:-54329}"
+CONFIGURATION="${BUILD_CONFIGURATION:-release}"
+SERVICES=(factor-registry challenge-issuer session-token gateway)
+declare -A OPS_PORT=([factor-registry]=9101 [challenge-issuer]=9102 [session-token]=9103 [gateway]=9104)
+declare -A DATABASE=([factor-registry]=factor_registry [challenge-issuer]=challenge_issuer [session-token]=session_token [gateway]=)
+
+log() { printf '[stack] %s\n' "$*"; }
+
+# PostgreSQL's server runs as the postgres user when we are root; it must be able to reach the
+# data directory, which a checkout under a private home directory does not allow. Then the data
+# goes to a directory of its own under /var/lib, still private to this checkout.
+pg_datadir() {
+  local wanted="$STACK_DIR/pgdata"
+  if [ "$(id -u)" = 0 ] && id postgres >/dev/null 2>&1; then
+    mkdir -p "$STACK_DIR"
+    if ! runuser -u postgres -- test -x "$STACK_DIR" 2>/dev/null; then
+      local key; key="$(printf '%s' "$ROOT" | sha256sum | cut -c1-12)"
+      wanted="/var/lib/mfa-backend-stack/$key/pgdata"
+      mkdir -p "$(dirname "$wanted")"; chmod 755 /var/lib/mfa-backend-stack "$(dirname "$wanted")"
+    fi
+  fi
+  echo "$wanted"
+}
+
+ensure_toolchain() {
+  command -v swift >/dev/null || { echo "swift is not on PATH (Swift 6.1 or newer is needed)" >&2; exit 1; }
+  # curl is used to wait for readiness.
+  if ! command -v curl >/dev/null; then
+    local sudo=""; [ "$(id -u)" != 0 ] && sudo="sudo"
+    $sudo apt-get update -qq && $sudo apt-get install -y -qq curl >/dev/null
+  fi
+}
+
+is_running() { [ -f "$STACK_DIR/run/$1.pid" ] && kill -0 "$(cat "$STACK_DIR/run/$1.pid")" 2>/dev/null; }
+
+up() {
+  local started; started=$(date +%s)
+  ensure_toolchain
+  mkdir -p "$STACK_DIR/logs" "$STACK_DIR/run"
+  log "PostgreSQL on 127.0.0.1:$PG_PORT"
+  bash "$ROOT/scripts/pg.sh" start "$(pg_datadir)" "$PG_PORT" >/dev/null
+  log "building ($CONFIGURATION)..."
+  swift build -c "$CONFIGURATION" 2>&1 | grep -E "error|warning: |Compiling|Build complete" | grep -v "^\[" | tail -n 20 || true
+  local bin; bin="$(swift build -c "$CONFIGURATION" --show-bin-path)"
+  for service in "${SERVICES[@]}"; do
+    [ -x "$bin/$service" ] || { echo "build failed: $bin/$service missing" >&2; exit 1; }
+  done
+  "$bin/mfa-dev-pki" "$STACK_DIR/certs" | sed 's/^/[stack] /'
+  for service in "${SERVICES[@]}"; do
+    if is_running "$service"; then log "$service already running"; continue; fi
+    local database_url=""
+    [ -n "${DATABASE[$service]}" ] && database_url="postgres://mfa:mfa@127.0.0.1:$PG_PORT/${DATABASE[$service]}"
+    # Everything else is the services' defaults (deploy/configuration.md); the environment wins.
+    env TLS_DIRECTORY="${TLS_DIRECTORY:-$STACK_DIR/certs}" ${database_url:+POSTGRES_URL="${POSTGRES_URL:-$database_url}"} \
+      nohup "$bin/$service" >>"$STACK_DIR/logs/$service.log" 2>&1 &
+    echo $! >"$STACK_DIR/run/$service.pid"
+  done
+  log "waiting for every /readyz..."
+  local deadline=$(( $(date +%s) + ${STACK_READY_TIMEOUT:-90} ))
+  for service in "${SERVICES[@]}"; do
+    until curl -fsS "http://127.0.0.1:${OPS_PORT[$service]}/readyz" >/dev/null 2>&1; do
+      if ! is_running "$service"; then
+        echo "$service exited; last log lines:" >&2; tail -n 20 "$STACK_DIR/logs/$service.log" >&2; exit 1
+      fi
+      if [ "$(date +%s)" -ge "$deadline" ]; then
+        echo "$service not ready in time:" >&2
+        curl -sS "http://127.0.0.1:${OPS_PORT[$service]}/readyz" >&2 || true
+        tail -n 20 "$STACK_DIR/logs/$service.log" >&2; exit 1
+      fi
+      sleep 0.5
+    done
+    log "$service ready (ops http://127.0.0.1:${OPS_PORT[$service]})"
+  done
+  log "stack up in $(( $(date +%s) - started ))s; logs in $STACK_DIR/logs"
+  echo
+  echo "Gateway: http://127.0.0.1:8080"
+  echo "Try:     curl -s http://127.0.0.1:8080/"
+  echo "Admin:   curl -s -H 'Authorization: Bearer owner' http://127.0.0.1:9101/admin/tenants"
+  echo "Stop:    scripts/stack.sh down"
+}
+
+down() {
+  for service in gateway session-token challenge-issuer factor-registry; do
+    if is_running "$service"; then
+      local pid; pid="$(cat "$STACK_DIR/run/$service.pid")"
+      kill -TERM "$pid" 2>/dev/null || true
+      for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      kill -KILL "$pid" 2>/dev/null || true
+      log "$service stopped"
+    fi
+    rm -f "$STACK_DIR/run/$service.pid"
+  done
+  bash "$ROOT/scripts/pg.sh" stop "$(pg_datadir)" && log "PostgreSQL stopped"
+}
+
+status() {
+  for service in "${SERVICES[@]}"; do
+    printf '%-17s ' "$service"
+    curl -sS "http://127.0.0.1:${OPS_PORT[$service]}/readyz" 2>/dev/null || printf 'not running'
+    echo
+  done
+}
+
+case "${1:-up}" in
+  up)
+    up
+    if [ "${2:-}" = "--attach" ]; then
+      trap 'echo; down; exit 0' INT TERM
+      log "attached; Ctrl-C stops the stack"
+      tail -n 0 -F "$STACK_DIR"/logs/*.log & wait
+    fi
+    ;;
+  down) down ;;
+  status) status ;;
+  *) echo "usage: $0 up [--attach] | down | status" >&2; exit 2 ;;
+esac
