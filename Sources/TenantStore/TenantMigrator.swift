@@ -24,7 +24,7 @@ public struct TenantMigrator: Sendable {
     public func migrate(_ schema: TenantSchema) async throws -> Int {
         let migrations = self.migrations
         let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await transaction { connection in
             try await Self.lock(schema, on: connection, logger: logger)
             try await connection.query(PostgresQuery(tenantSQL: "CREATE SCHEMA IF NOT EXISTS \(schema.quoted)"), logger: logger)
             // Transaction-local: ends with this transaction, so it cannot leak to the next borrower.
@@ -68,7 +68,7 @@ public struct TenantMigrator: Sendable {
     @discardableResult
     public func drop(_ schema: TenantSchema) async throws -> Bool {
         let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await transaction { connection in
             try await Self.lock(schema, on: connection, logger: logger)
             let existed = try await Self.exists(schema, on: connection, logger: logger)
             try await connection.query(PostgresQuery(tenantSQL: "DROP SCHEMA IF EXISTS \(schema.quoted) CASCADE"), logger: logger)
@@ -108,6 +108,19 @@ public struct TenantMigrator: Sendable {
             if let schema = TenantSchema(schemaName: name) { schemas.append(schema) }
         }
         return schemas
+    }
+
+    /// Runs `body` in a transaction and reports the body's own error (PostgresNIO wraps it, with
+    /// rollback details, in a `PostgresTransactionError`; a failed rollback is still reported as such).
+    private func transaction<T: Sendable>(
+        _ body: (PostgresConnection) async throws -> sending T
+    ) async throws -> T {
+        do {
+            return try await client.withTransaction(logger: logger) { try await body($0) }
+        } catch let error as PostgresTransactionError {
+            if error.rollbackError == nil, let cause = error.closureError { throw cause }
+            throw error
+        }
     }
 
     private static func lock(_ schema: TenantSchema, on connection: PostgresConnection, logger: Logger) async throws {

@@ -1,0 +1,99 @@
+import AsyncHTTPClient
+import Contracts
+import Crypto
+import Foundation
+import JSONRPC
+import NIOCore
+import ServiceKit
+import Testing
+
+@Suite("Ops listener: health, readiness, metrics, admin", .serialized)
+struct OpsListenerTests {
+    static func get(_ stack: TestStack, _ service: ServiceName, _ path: String, bearer: String? = nil) async throws
+        -> (status: Int, body: String)
+    {
+        var request = HTTPClientRequest(url: "\(stack.process(service).opsURL)\(path)")
+        if let bearer { request.headers.add(name: "authorization", value: "Bearer \(bearer)") }
+        let response = try await stack.http.execute(request, timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (Int(response.status.code), String(buffer: body))
+    }
+
+    @Test("healthz, metrics per RPC method, and admin status only with an admin credential (development mode)")
+    func developmentMode() async throws {
+        try await TestStack.with { stack in
+            try await stack.start([.challengeIssuer])
+            #expect(try await Self.get(stack, .challengeIssuer, "/healthz").status == 200)
+            _ = try await stack.client(to: .challengeIssuer, as: "gateway").call(Discover.self, RPCEmpty())
+            let metrics = try await Self.get(stack, .challengeIssuer, "/metrics")
+            #expect(metrics.body.contains(#"rpc_requests_total{service="challenge-issuer",method="rpc.discover",outcome="success"}"#))
+            #expect(metrics.body.contains("rpc_request_duration_seconds_bucket"))
+
+            #expect(try await Self.get(stack, .challengeIssuer, "/admin/status").status == 401)
+            #expect(try await Self.get(stack, .challengeIssuer, "/admin/status", bearer: "not-the-token").status == 401)
+            let status = try await Self.get(stack, .challengeIssuer, "/admin/status", bearer: "owner")
+            #expect(status.status == 200)
+            let document = try JSONCoding.parse(Array(status.body.utf8))
+            #expect(document["service"] == "challenge-issuer")
+            #expect(document["database"]?["ready"] == .bool(true))
+        }
+    }
+
+    @Test("in production mode only a configured admin token works; Bearer owner is refused")
+    func productionMode() async throws {
+        let token = "admin-token-\(UUID().uuidString)"
+        let hash = SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        try await TestStack.with(environment: ["MODE": "production", "ADMIN_TOKEN_SHA256": hash]) { stack in
+            try await stack.start([.challengeIssuer])
+            #expect(try await Self.get(stack, .challengeIssuer, "/admin/status", bearer: "owner").status == 401)
+            #expect(try await Self.get(stack, .challengeIssuer, "/admin/status", bearer: token).status == 200)
+            // The log never holds the token.
+            #expect(!stack.process(.challengeIssuer).logTail(500).contains(token))
+        }
+    }
+
+    @Test("the gateway is ready only while it reaches every service over mutual TLS")
+    func gatewayReadinessFollowsPeers() async throws {
+        try await TestStack.with { stack in
+            try await stack.start([.factorRegistry, .challengeIssuer, .sessionToken, .gateway])
+            stack.process(.challengeIssuer).stop()
+            try await stack.process(.gateway).waitForReadiness(stack.http, ready: false, timeout: 15)
+            let readiness = try await Self.get(stack, .gateway, "/readyz")
+            #expect(readiness.status == 503)
+            #expect(readiness.body.contains("challenge-issuer"))
+            try await stack.start([.challengeIssuer])
+            try await stack.process(.gateway).waitForReadiness(stack.http, timeout: 15)
+        }
+    }
+
+    @Test("readiness goes unready when PostgreSQL stops and recovers when it returns")
+    func readinessFollowsPostgres() async throws {
+        let directory = try TestEnvironment.temporaryDirectory("mfa-pg")
+        let port = try TestEnvironment.freePort()
+        let dataDirectory = directory.appendingPathComponent("pgdata").path
+        try await Self.pg("start", dataDirectory, String(port))
+        do {
+            try await TestStack.with(postgresBaseURL: "postgres://mfa:mfa@127.0.0.1:\(port)") { stack in
+                try await stack.start([.challengeIssuer])
+                try await Self.pg("stop", dataDirectory)
+                try await stack.process(.challengeIssuer).waitForReadiness(stack.http, ready: false, timeout: 20)
+                #expect(try await Self.get(stack, .challengeIssuer, "/healthz").status == 200)
+                try await Self.pg("start", dataDirectory, String(port))
+                try await stack.process(.challengeIssuer).waitForReadiness(stack.http, timeout: 30)
+            }
+        } catch {
+            try? await Self.pg("stop", dataDirectory)
+            throw error
+        }
+        try await Self.pg("stop", dataDirectory)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs `scripts/pg.sh` (a private cluster, as in the test command).
+    static func pg(_ arguments: String...) async throws {
+        let status = try await ServiceProcess.run("/bin/bash", [TestEnvironment.pgScript] + arguments)
+        guard status == 0 else {
+            throw ProcessFailure(message: "pg.sh \(arguments.joined(separator: " ")) exited \(status)")
+        }
+    }
+}

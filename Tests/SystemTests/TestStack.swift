@@ -1,0 +1,165 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+import ServiceKit
+
+/// Some or all of the four services as real processes, each data service on its own fresh
+/// database, talking over HTTP/2 with mutual TLS on loopback ports chosen for this stack.
+final class TestStack: @unchecked Sendable {
+    let pki: TestPKI
+    let workDirectory: URL
+    let postgresBaseURL: String
+    let databases: [ServiceName: String]
+    let processes: [ServiceName: ServiceProcess]
+    /// Plain HTTP client for the ops listeners.
+    let http: HTTPClient
+    private var clients: [HTTPClient] = []
+    static let logger = Logger(label: "system-test")
+
+    /// Creates databases and configuration for all four services; starts none.
+    init(postgresBaseURL: String = TestEnvironment.postgresBaseURL, environment extra: [String: String] = [:]) async throws {
+        pki = try TestPKI()
+        workDirectory = try TestEnvironment.temporaryDirectory("mfa-stack")
+        self.postgresBaseURL = postgresBaseURL
+        http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let suffix = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(10)
+        var databases: [ServiceName: String] = [:]
+        for service in [ServiceName.factorRegistry, .challengeIssuer, .sessionToken] {
+            databases[service] = "sys_\(suffix)_\(service.rawValue.replacingOccurrences(of: "-", with: "_"))"
+        }
+        self.databases = databases
+        let names = Array(databases.values)
+        try await Self.admin(postgresBaseURL) { client in
+            for name in names {
+                try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: Self.logger)
+            }
+        }
+        var ports: [ServiceName: (rpc: Int, ops: Int)] = [:]
+        for service in ServiceName.allCases { ports[service] = (try TestEnvironment.freePort(), try TestEnvironment.freePort()) }
+        var processes: [ServiceName: ServiceProcess] = [:]
+        for service in ServiceName.allCases {
+            var environment: [String: String] = [
+                "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+                "LOG_LEVEL": "info",
+                "RPC_PORT": String(ports[service]!.rpc),
+                "OPS_PORT": String(ports[service]!.ops),
+                "PUBLIC_PORT": String(try TestEnvironment.freePort()),
+                "TLS_DIRECTORY": pki.directory.path,
+                "CONTRACTS_DIRECTORY": TestEnvironment.contractsDirectory,
+                "RECONCILE_INTERVAL_MS": "200",
+            ]
+            for peer in ServiceName.allCases where peer != service {
+                environment["PEERS_\(peer.configKey.snakeUpper)_URL"] = "https://127.0.0.1:\(ports[peer]!.rpc)"
+            }
+            if let database = databases[service] {
+                environment["POSTGRES_URL"] = "\(postgresBaseURL)/\(database)"
+            }
+            environment.merge(extra) { _, new in new }
+            processes[service] = ServiceProcess(
+                service: service, rpcPort: ports[service]!.rpc, opsPort: ports[service]!.ops,
+                environment: environment, logDirectory: workDirectory
+            )
+        }
+        self.processes = processes
+    }
+
+    func process(_ service: ServiceName) -> ServiceProcess { processes[service]! }
+
+    /// Starts the services and waits until each is ready.
+    func start(_ services: [ServiceName]) async throws {
+        for service in services { try process(service).start() }
+        for service in services { try await process(service).waitForReadiness(http) }
+    }
+
+    /// A JSON-RPC client to `service` presenting a certificate for `identity`.
+    func client(to service: ServiceName, as identity: String) throws -> RPCClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.tlsConfiguration = try pki.client(as: identity).clientConfiguration
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        clients.append(httpClient)
+        return RPCClient(peer: service, baseURL: process(service).rpcURL, httpClient: httpClient, timeout: .seconds(10))
+    }
+
+    /// An HTTP client with the given TLS configuration, shut down with the stack.
+    func httpClient(tls: TLSConfiguration) -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.tlsConfiguration = tls
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        clients.append(client)
+        return client
+    }
+
+    /// The tenant schemas (`p_…`, `t_…`) present in a service's database.
+    func schemas(in service: ServiceName) async throws -> Set<String> {
+        try await Self.admin(postgresBaseURL, database: databases[service]!) { client in
+            var names: Set<String> = []
+            let rows = try await client.query(
+                "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'p\\_%' OR nspname LIKE 't\\_%'", logger: Self.logger
+            )
+            for try await name in rows.decode(String.self) { names.insert(name) }
+            return names
+        }
+    }
+
+    func shutdown() async {
+        for process in processes.values { process.stop() }
+        for client in clients { try? await client.shutdown() }
+        try? await http.shutdown()
+        let names = Array(databases.values)
+        try? await Self.admin(postgresBaseURL) { client in
+            for name in names {
+                try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: Self.logger)
+            }
+        }
+    }
+
+    /// Runs `body` against a fresh stack and always tears it down.
+    static func with<T>(
+        environment: [String: String] = [:], postgresBaseURL: String = TestEnvironment.postgresBaseURL,
+        _ body: (TestStack) async throws -> T
+    ) async throws -> T {
+        let stack = try await TestStack(postgresBaseURL: postgresBaseURL, environment: environment)
+        do {
+            let result = try await body(stack)
+            await stack.shutdown()
+            return result
+        } catch {
+            let logs = stack.processes.values.filter { $0.isRunning || FileManager.default.fileExists(atPath: $0.logFile.path) }
+                .map { "--- \($0.service.rawValue)\n\($0.logTail(15))" }.joined(separator: "\n")
+            await stack.shutdown()
+            throw ProcessFailure(message: "\(error)\n\(logs)")
+        }
+    }
+
+    static func admin<T: Sendable>(
+        _ baseURL: String, database: String = "postgres", _ body: @Sendable (PostgresClient) async throws -> T
+    ) async throws -> T {
+        let url = URLComponents(string: baseURL)!
+        let client = PostgresClient(
+            configuration: .init(
+                host: url.host!, port: url.port ?? 5432, username: url.user!, password: url.password, database: database,
+                tls: .disable
+            ),
+            backgroundLogger: logger
+        )
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await body(client)
+        }
+    }
+}
+
+extension String {
+    /// `challengeIssuer` → `CHALLENGE_ISSUER`, the environment spelling of a configuration key part.
+    var snakeUpper: String {
+        var result = ""
+        for character in self {
+            if character.isUppercase { result += "_" }
+            result += character.uppercased()
+        }
+        return result
+    }
+}

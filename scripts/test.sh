@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs every test, the way CI does: starts a private PostgreSQL, builds, runs the Swift test suites
+# (unit, PostgreSQL, and system tests that start the real service processes), then checks
+# docker-compose.yml. Exits non-zero on any failure.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+PG_PORT="${TEST_PG_PORT:-54339}"
+# The server runs as the postgres user when we are root: its directory must be reachable by it.
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/mfa-test.XXXXXX")"
+chmod 755 "$WORK"
+PGDATA_DIR="$WORK/pgdata"
+
+cleanup() {
+  bash "$ROOT/scripts/pg.sh" stop "$PGDATA_DIR" >/dev/null 2>&1 || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+echo "== PostgreSQL on 127.0.0.1:$PG_PORT"
+# Durability off: a test cluster is thrown away, and fsync dominates its run time.
+PG_EXTRA_OPTIONS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+  bash scripts/pg.sh start "$PGDATA_DIR" "$PG_PORT" >/dev/null
+export MFA_TEST_POSTGRES_URL="postgres://mfa:mfa@127.0.0.1:$PG_PORT"
+
+echo "== build"
+# Progress lines and one dependency's resource warning are noise; errors and warnings stay visible.
+swift build --build-tests 2>&1 | sed -E '/^\[[0-9]+\/[0-9]+\]|unhandled; explicitly declare/d'
+export MFA_TEST_BIN_DIR="$(swift build --show-bin-path)"
+export MFA_TEST_PG_SCRIPT="$ROOT/scripts/pg.sh"
+
+echo "== swift test"
+swift test --skip-build
+
+echo "== docker-compose.yml"
+bash scripts/validate-compose.sh
