@@ -6,7 +6,12 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+# The first free port from 54339 up, unless TEST_PG_PORT names one.
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 PG_PORT="${TEST_PG_PORT:-54339}"
+if [ -z "${TEST_PG_PORT:-}" ]; then
+  while port_in_use "$PG_PORT"; do PG_PORT=$((PG_PORT + 1)); done
+fi
 # The server runs as the postgres user when we are root: its directory must be reachable by it.
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/mfa-test.XXXXXX")"
 chmod 755 "$WORK"
@@ -20,8 +25,11 @@ trap cleanup EXIT
 
 echo "== PostgreSQL on 127.0.0.1:$PG_PORT"
 # Durability off: a test cluster is thrown away, and fsync dominates its run time.
-PG_EXTRA_OPTIONS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
-  bash scripts/pg.sh start "$PGDATA_DIR" "$PG_PORT" >/dev/null
+if ! PG_EXTRA_OPTIONS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+  bash scripts/pg.sh start "$PGDATA_DIR" "$PG_PORT" >/dev/null; then
+  cat "$PGDATA_DIR/server.log" >&2 || true
+  exit 1
+fi
 export MFA_TEST_POSTGRES_URL="postgres://mfa:mfa@127.0.0.1:$PG_PORT"
 
 echo "== build"
