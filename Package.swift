@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "session-token", targets: ["session-token"]),
         .executable(name: "gateway", targets: ["gateway"]),
         .executable(name: "mfa-dev-pki", targets: ["mfa-dev-pki"]),
+        .executable(name: "mfa-bench", targets: ["mfa-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
@@ -24,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: ["JSON"]),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
@@ -95,6 +98,16 @@ let package = Package(
         .executableTarget(name: "session-token", dependencies: ["SessionTokenApp", "ServiceKit"], swiftSettings: swiftSettings),
         .executableTarget(name: "gateway", dependencies: ["GatewayApp", "ServiceKit"], swiftSettings: swiftSettings),
         .executableTarget(name: "mfa-dev-pki", dependencies: ["DevelopmentPKI"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "mfa-bench",
+            dependencies: [
+                "ServiceKit", "Contracts", "JSONRPC",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // MARK: tests
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"], swiftSettings: swiftSettings),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "JSONRPC"], swiftSettings: swiftSettings),

@@ -72,6 +72,7 @@ public final class ServiceHost: Sendable {
         var methods = parts.methods
         let contractDocument = contract.document
         methods.register(Discover.self, callers: .anyAuthenticated) { _, _ in contractDocument }
+        methods.register(Ping.self, callers: .anyAuthenticated) { _, _ in RPCEmpty() }
         methods.register(GetServiceStatus.self, callers: .anyAuthenticated) { [self] _, _ in
             await status(parts)
         }

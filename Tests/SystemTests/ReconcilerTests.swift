@@ -54,8 +54,13 @@ struct ReconcilerTests {
             #expect(try await stack.schemas(in: .challengeIssuer).contains("t_\(tenant.tenantId)"))
 
             try await stack.start([.challengeIssuer])
-            #expect(try await Self.eventually { !(try await stack.schemas(in: .challengeIssuer).contains("t_\(tenant.tenantId)")) })
-            #expect(!(try await stack.schemas(in: .factorRegistry).contains("t_\(tenant.tenantId)")))
+            // The reconciler drops the peers' schemas, then its own: wait for both.
+            for service in Self.dataServices {
+                #expect(
+                    try await Self.eventually { !(try await stack.schemas(in: service).contains("t_\(tenant.tenantId)")) },
+                    "\(service) still holds the deleted tenant's schema"
+                )
+            }
         }
     }
 }

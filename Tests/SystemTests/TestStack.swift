@@ -16,7 +16,12 @@ final class TestStack: @unchecked Sendable {
     /// Plain HTTP client for the ops listeners.
     let http: HTTPClient
     private var clients: [HTTPClient] = []
-    static let logger = Logger(label: "system-test")
+    /// Errors only: the admin pool's start-up warnings would drown the test output.
+    static let logger: Logger = {
+        var logger = Logger(label: "system-test")
+        logger.logLevel = .error
+        return logger
+    }()
 
     /// Creates databases and configuration for all four services; starts none.
     init(postgresBaseURL: String = TestEnvironment.postgresBaseURL, environment extra: [String: String] = [:]) async throws {

@@ -20,7 +20,7 @@ struct TenantIsolationTests {
                     try await client.query(
                         PostgresQuery(
                             tenantSQL: "INSERT INTO \(schema.qualified("items")) (id, owner) VALUES ($1, $2)",
-                            binds: try Self.binds("\(schema.name)-\(index)", schema.name)
+                            binds: Self.binds("\(schema.name)-\(index)", schema.name)
                         ),
                         logger: Self.logger
                     )
@@ -63,9 +63,9 @@ struct TenantIsolationTests {
         return result
     }
 
-    static func binds(_ values: String...) throws -> PostgresBindings {
+    static func binds(_ values: String...) -> PostgresBindings {
         var bindings = PostgresBindings()
-        for value in values { try bindings.append(value) }
+        for value in values { bindings.append(value) }
         return bindings
     }
 }

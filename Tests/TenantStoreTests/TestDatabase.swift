@@ -7,7 +7,11 @@ import PostgresNIO
 /// database, so tests run in parallel without seeing each other.
 struct TestDatabase {
     static let baseURL = ProcessInfo.processInfo.environment["MFA_TEST_POSTGRES_URL"] ?? "postgres://mfa:mfa@127.0.0.1:54329"
-    static let logger = Logger(label: "test-db")
+    static let logger: Logger = {
+        var logger = Logger(label: "test-db")
+        logger.logLevel = .error
+        return logger
+    }()
 
     static func configuration(database: String) -> PostgresClient.Configuration {
         let url = URLComponents(string: baseURL)!
@@ -18,6 +22,7 @@ struct TestDatabase {
     }
 
     /// Creates a fresh database, runs `body` with a pool on it, then drops the database.
+    @discardableResult
     static func withFresh<T: Sendable>(
         maximumConnections: Int = 4, _ body: @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {

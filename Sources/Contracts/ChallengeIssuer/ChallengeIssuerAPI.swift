@@ -4,6 +4,6 @@ import JSONRPC
 public enum ChallengeIssuerAPI {
     public static let service = "challenge-issuer"
     public static let allMethods: [any RPCMethod.Type] = [
-        Discover.self, GetServiceStatus.self, ProvisionTenantSchema.self, DropTenantSchema.self,
+        Discover.self, GetServiceStatus.self, Ping.self, ProvisionTenantSchema.self, DropTenantSchema.self,
     ]
 }

@@ -5,7 +5,7 @@ public enum FactorRegistryAPI {
     public static let service = "factor-registry"
     /// Every method the service serves; a test checks this list against the OpenRPC document.
     public static let allMethods: [any RPCMethod.Type] = [
-        Discover.self, GetServiceStatus.self,
+        Discover.self, GetServiceStatus.self, Ping.self,
         CreateTenant.self, GetTenant.self, ListTenants.self, DeleteTenant.self,
     ]
 }

@@ -4,5 +4,5 @@ import JSONRPC
 /// the Identity Toolkit REST API; its `/rpc` listener serves operators and peers.
 public enum GatewayAPI {
     public static let service = "gateway"
-    public static let allMethods: [any RPCMethod.Type] = [Discover.self, GetServiceStatus.self]
+    public static let allMethods: [any RPCMethod.Type] = [Discover.self, GetServiceStatus.self, Ping.self]
 }

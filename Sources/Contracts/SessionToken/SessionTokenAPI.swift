@@ -4,6 +4,6 @@ import JSONRPC
 public enum SessionTokenAPI {
     public static let service = "session-token"
     public static let allMethods: [any RPCMethod.Type] = [
-        Discover.self, GetServiceStatus.self, ProvisionTenantSchema.self, DropTenantSchema.self,
+        Discover.self, GetServiceStatus.self, Ping.self, ProvisionTenantSchema.self, DropTenantSchema.self,
     ]
 }
