@@ -39,10 +39,12 @@ struct RPCRoundTrip: AsyncParsableCommand {
             peer: service, baseURL: url ?? "https://127.0.0.1:\(ports[service]!)", httpClient: httpClient,
             timeout: .seconds(10)
         )
-        let call: @Sendable () async throws -> Void =
-            method == "discover"
-            ? { _ = try await client.call(Discover.self, RPCEmpty()) }
-            : { _ = try await client.call(Ping.self, RPCEmpty()) }
+        let call: @Sendable () async throws -> Void
+        if method == "discover" {
+            call = { _ = try await client.call(Discover.self, RPCEmpty()) }
+        } else {
+            call = { _ = try await client.call(Ping.self, RPCEmpty()) }
+        }
 
         print("warming up \(warmup)s at \(concurrency) concurrent callers...")
         _ = try await Self.closedLoop(concurrency: concurrency, seconds: warmup, call: call)

@@ -37,6 +37,12 @@ public struct ServiceSettings: Sendable {
         public var caFile: String
         public var certificateFile: String
         public var privateKeyFile: String
+
+        public init(caFile: String, certificateFile: String, privateKeyFile: String) {
+            self.caFile = caFile
+            self.certificateFile = certificateFile
+            self.privateKeyFile = privateKeyFile
+        }
     }
 
     public init(service: ServiceName, reader: ConfigReader) throws {
