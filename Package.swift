@@ -110,6 +110,16 @@ let package = Package(
         ),
         // MARK: tests
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ServiceKitTests",
+            dependencies: [
+                "ServiceKit",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "JSONRPC"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TenantStoreTests",

@@ -13,11 +13,7 @@ struct MutualTLSTests {
     static func post(
         _ client: HTTPClient, _ url: String, _ body: String, timeout: TimeAmount = .seconds(10)
     ) async throws -> HTTPClientResponse {
-        var request = HTTPClientRequest(url: "\(url)/rpc")
-        request.method = .POST
-        request.headers.add(name: "content-type", value: "application/json")
-        request.body = .bytes(ByteBuffer(string: body))
-        return try await client.execute(request, timeout: timeout)
+        try await RPCPost.send(client, to: url, body: ByteBuffer(string: body), timeout: timeout)
     }
 
     @Test("a peer with a deployment certificate calls over HTTP/2; without one, or with another CA's, the TLS handshake refuses it")

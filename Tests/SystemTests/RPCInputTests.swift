@@ -9,11 +9,7 @@ struct RPCInputTests {
     static func post(
         _ client: HTTPClient, _ url: String, _ body: ByteBuffer, contentType: String = "application/json"
     ) async throws -> (status: Int, body: JSONValue?) {
-        var request = HTTPClientRequest(url: "\(url)/rpc")
-        request.method = .POST
-        request.headers.add(name: "content-type", value: contentType)
-        request.body = .bytes(body)
-        let response = try await client.execute(request, timeout: .seconds(30))
+        let response = try await RPCPost.send(client, to: url, body: body, contentType: contentType)
         let bytes = try await response.body.collect(upTo: 1 << 20)
         return (Int(response.status.code), try? JSONCoding.parse(Array(buffer: bytes)))
     }

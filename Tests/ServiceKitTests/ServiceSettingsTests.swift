@@ -1,0 +1,67 @@
+import Configuration
+import Foundation
+import ServiceKit
+import Testing
+
+@Suite("Service settings")
+struct ServiceSettingsTests {
+    @Test("with no configuration the defaults describe the local stack")
+    func defaults() throws {
+        let settings = try ServiceSettings(service: .challengeIssuer, reader: ConfigReader(providers: [InMemoryProvider(values: [:])]))
+        #expect(settings.mode == .development)
+        #expect(settings.rpc.port == 7102)
+        #expect(settings.ops.port == 9102)
+        #expect(settings.rpc.host == "127.0.0.1")
+        #expect(settings.tls.certificateFile == ".stack/certs/challenge-issuer.pem")
+        #expect(settings.postgres?.database == "challenge_issuer")
+        #expect(settings.postgres?.port == 54329)
+        #expect(settings.peers[.factorRegistry] == "https://127.0.0.1:7101")
+        #expect(settings.peers[.challengeIssuer] == nil)
+        #expect(settings.rpcMaxBodyBytes == 1 << 20)
+        #expect(settings.defaultProjectId == "demo-project")
+    }
+
+    @Test("environment variables override defaults with swift-configuration's key spelling")
+    func environmentOverrides() throws {
+        let environment = EnvironmentVariablesProvider(environmentVariables: [
+            "MODE": "production", "RPC_PORT": "17102", "PEERS_FACTOR_REGISTRY_URL": "https://registry.internal:7101",
+            "TLS_DIRECTORY": "/etc/mfa/tls", "ADMIN_TOKEN_SHA256": "AB" + String(repeating: "0", count: 62),
+            "POSTGRES_URL": "postgres://svc:p%40ss@db.internal:6543/ci",
+        ])
+        let settings = try ServiceSettings(service: .challengeIssuer, reader: ConfigReader(providers: [environment]))
+        #expect(settings.mode == .production)
+        #expect(settings.rpc.port == 17102)
+        #expect(settings.peers[.factorRegistry] == "https://registry.internal:7101")
+        #expect(settings.tls.caFile == "/etc/mfa/tls/ca.pem")
+        #expect(settings.adminTokenHashes == ["ab" + String(repeating: "0", count: 62)])
+        #expect(settings.postgres?.host == "db.internal")
+        #expect(settings.postgres?.port == 6543)
+        #expect(settings.postgres?.password == "p@ss")
+        #expect(settings.postgres?.database == "ci")
+    }
+
+    @Test("a JSON configuration file is read, and the environment wins over it")
+    func configurationFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("mfa-config-\(UUID().uuidString).json")
+        try Data(#"{"rpc": {"port": 17000}, "ops": {"port": 19000}, "log": {"level": "debug"}}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let reader = ConfigReader(providers: [
+            EnvironmentVariablesProvider(environmentVariables: ["OPS_PORT": "19999"]),
+            try await FileProvider<JSONSnapshot>(filePath: .init(file.path)),
+        ])
+        let settings = try ServiceSettings(service: .sessionToken, reader: reader)
+        #expect(settings.rpc.port == 17000)
+        #expect(settings.ops.port == 19999)
+        #expect(settings.logLevel == .debug)
+    }
+
+    @Test("a malformed database URL is refused without echoing its password")
+    func badDatabaseURL() {
+        do {
+            _ = try PostgresSettings(url: "mysql://user:hunter2@host/db", maximumConnections: 1)
+            Issue.record("accepted a non-postgres URL")
+        } catch {
+            #expect(!"\(error)".contains("hunter2"))
+        }
+    }
+}
