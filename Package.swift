@@ -48,6 +48,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "IdentityToolkit",
+            dependencies: ["JSONRPC"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "TenantStore",
             dependencies: [
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -91,7 +96,7 @@ let package = Package(
         .target(name: "FactorRegistryApp", dependencies: ["ServiceKit", "Contracts", "TenantStore"], swiftSettings: swiftSettings),
         .target(name: "ChallengeIssuerApp", dependencies: ["ServiceKit", "Contracts", "TenantStore"], swiftSettings: swiftSettings),
         .target(name: "SessionTokenApp", dependencies: ["ServiceKit", "Contracts", "TenantStore"], swiftSettings: swiftSettings),
-        .target(name: "GatewayApp", dependencies: ["ServiceKit", "Contracts"], swiftSettings: swiftSettings),
+        .target(name: "GatewayApp", dependencies: ["ServiceKit", "Contracts", "IdentityToolkit"], swiftSettings: swiftSettings),
         // MARK: executables (an entry point each, nothing else)
         .executableTarget(name: "factor-registry", dependencies: ["FactorRegistryApp", "ServiceKit"], swiftSettings: swiftSettings),
         .executableTarget(name: "challenge-issuer", dependencies: ["ChallengeIssuerApp", "ServiceKit"], swiftSettings: swiftSettings),
@@ -110,6 +115,7 @@ let package = Package(
         ),
         // MARK: tests
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"], swiftSettings: swiftSettings),
+        .testTarget(name: "IdentityToolkitTests", dependencies: ["IdentityToolkit", "JSONRPC"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
@@ -132,6 +138,7 @@ let package = Package(
                 "JSONRPC", "Contracts", "ServiceKit", "DevelopmentPKI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -1,37 +1,46 @@
 import Contracts
+import Foundation
 import Hummingbird
+import IdentityToolkit
 import JSONRPC
 import ServiceKit
 
-/// Builds the gateway: the public listener (Identity Toolkit REST in later issues; for now `GET /`),
-/// readiness that reaches every other service over mutual TLS, and the internal `/rpc` listener.
+/// Builds the gateway: the public Identity Toolkit listener, readiness that reaches every other
+/// service over mutual TLS, and the internal `/rpc` listener.
 public enum GatewayApp {
     public static func build(_ host: ServiceHost) async throws -> ServiceHost.Parts {
         let peers: [ServiceName] = [.factorRegistry, .challengeIssuer, .sessionToken]
         var parts = ServiceHost.Parts()
         parts.readiness = peers.map { host.peerCheck($0) }
 
-        let router = Router(context: BasicRequestContext.self)
-        let checks = parts.readiness
-        router.get("/") { _, _ in
-            var services: [String: JSONValue] = [:]
-            for check in checks {
-                let state = await host.runCheck(check)
-                services[check.name] = .object(["ready": .bool(state.ready)])
-            }
-            return OpsRouter.json(
-                .ok,
-                [
-                    "service": "gateway", "version": .string(ServiceHost.version),
-                    "mode": .string(host.settings.mode.rawValue), "services": .object(services),
-                ] as JSONValue
-            )
+        let schemaFile = "identitytoolkit/schemas.json"
+        guard let schemaPath = ContractDocument.locate(schemaFile, configured: host.settings.contractsDirectory) else {
+            throw MissingContract(fileName: schemaFile)
         }
-        let publicHost = host.settings.reader.string(forKey: "public.host", default: "127.0.0.1")
-        let port = host.settings.reader.int(forKey: "public.port", default: 8080)
+        let schemas = try DiscoverySchemas(contentsOf: URL(fileURLWithPath: schemaPath))
+        let reader = host.settings.reader
+        let checks = parts.readiness
+        let api = PublicAPI(
+            router: OperationRouter(schemas: schemas),
+            validator: RequestValidator(schemas: schemas),
+            credentials: CredentialResolver(
+                mode: host.settings.mode,
+                admin: AdminAuthenticator(tokenHashesHex: host.settings.adminTokenHashes, mode: host.settings.mode),
+                defaultProjectId: host.settings.defaultProjectId,
+                apiKeys: CredentialResolver.parseKeys(reader.stringArray(forKey: "api.keys", isSecret: true, default: []))
+            ),
+            handlers: [:],
+            status: { await status(host, checks) },
+            logger: host.logger
+        )
+
+        let publicHost = reader.string(forKey: "public.host", default: "127.0.0.1")
+        let port = reader.int(forKey: "public.port", default: 8080)
         let logger = host.logger
         let publicApp = Application(
-            router: router,
+            responder: CallbackResponder<BasicRequestContext> { request, context in
+                await api.respond(to: request, context: context)
+            },
             configuration: .init(address: .hostname(publicHost, port: port), serverName: "gateway"),
             onServerRunning: { channel in
                 logger.info("public listener ready", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
@@ -40,5 +49,17 @@ public enum GatewayApp {
         )
         parts.background.append(publicApp)
         return parts
+    }
+
+    /// `GET /`: what is running and whether each service answers.
+    static func status(_ host: ServiceHost, _ checks: [ReadinessCheck]) async -> JSONValue {
+        var services: [String: JSONValue] = [:]
+        for check in checks {
+            services[check.name] = .object(["ready": .bool(await host.runCheck(check).ready)])
+        }
+        return [
+            "service": "gateway", "version": .string(ServiceHost.version), "mode": .string(host.settings.mode.rawValue),
+            "services": .object(services),
+        ]
     }
 }

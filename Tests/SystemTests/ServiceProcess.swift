@@ -29,7 +29,7 @@ final class ServiceProcess: @unchecked Sendable {
         process.executableURL = TestEnvironment.binaryDirectory.appendingPathComponent(service.rawValue)
         process.environment = environment
         if !FileManager.default.fileExists(atPath: logFile.path) {
-            FileManager.default.createFile(atPath: logFile.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         }
         let log = try FileHandle(forWritingTo: logFile)
         log.seekToEndOfFile()

@@ -13,7 +13,9 @@ final class TestStack: @unchecked Sendable {
     let postgresBaseURL: String
     let databases: [ServiceName: String]
     let processes: [ServiceName: ServiceProcess]
-    /// Plain HTTP client for the ops listeners.
+    /// The gateway's public listener.
+    let publicURL: String
+    /// Plain HTTP client for the ops and public listeners.
     let http: HTTPClient
     private var clients: [HTTPClient] = []
     /// Errors only: the admin pool's start-up warnings would drown the test output.
@@ -44,13 +46,15 @@ final class TestStack: @unchecked Sendable {
         var ports: [ServiceName: (rpc: Int, ops: Int)] = [:]
         for service in ServiceName.allCases { ports[service] = (try TestEnvironment.freePort(), try TestEnvironment.freePort()) }
         var processes: [ServiceName: ServiceProcess] = [:]
+        let publicPort = try TestEnvironment.freePort()
+        publicURL = "http://127.0.0.1:\(publicPort)"
         for service in ServiceName.allCases {
             var environment: [String: String] = [
                 "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
                 "LOG_LEVEL": "info",
                 "RPC_PORT": String(ports[service]!.rpc),
                 "OPS_PORT": String(ports[service]!.ops),
-                "PUBLIC_PORT": String(try TestEnvironment.freePort()),
+                "PUBLIC_PORT": String(publicPort),
                 "TLS_DIRECTORY": pki.directory.path,
                 "CONTRACTS_DIRECTORY": TestEnvironment.contractsDirectory,
                 "RECONCILE_INTERVAL_MS": "200",

@@ -35,7 +35,8 @@ public struct ContractDocument: Sendable {
 
     /// The configured directory, else `proto-json/` in the working directory or in any parent of
     /// the executable's directory (a build tree or an installed layout).
-    static func locate(_ fileName: String, configured: String?) -> String? {
+    /// - Parameter fileName: a path relative to `proto-json/`.
+    public static func locate(_ fileName: String, configured: String?) -> String? {
         var candidates: [URL] = []
         if let configured { candidates.append(URL(fileURLWithPath: configured)) }
         candidates.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("proto-json"))
@@ -52,6 +53,11 @@ public struct ContractDocument: Sendable {
 
 public struct MissingContract: Error, CustomStringConvertible {
     let fileName: String
+
+    public init(fileName: String) {
+        self.fileName = fileName
+    }
+
     public var description: String {
         "cannot find proto-json/\(fileName); set contracts.directory to the proto-json directory"
     }

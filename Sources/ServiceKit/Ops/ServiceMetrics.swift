@@ -16,20 +16,28 @@ public final class ServiceMetrics: RPCObserver, Sendable {
         .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5),
     ]
 
+    /// `rpc_requests_total`
+    static var requests: MetricNameDescriptor {
+        MetricNameDescriptor(
+        namespace: "rpc", metricName: "requests", unitName: "total", helpText: "JSON-RPC calls served, by method and outcome"
+        )
+    }
+    /// `rpc_request_duration_seconds`
+    static var latency: MetricNameDescriptor {
+        MetricNameDescriptor(
+        namespace: "rpc", metricName: "request_duration", unitName: "seconds", helpText: "Time to serve one JSON-RPC call"
+        )
+    }
+
     public init(service: ServiceName) {
         self.service = service
     }
 
     public func observe(method: String, outcome: RPCOutcome, duration: Duration) {
         let labels = [("service", service.rawValue), ("method", method)]
-        registry.makeCounter(
-            name: "rpc_requests_total", labels: labels + [("outcome", outcome.rawValue)],
-            help: "JSON-RPC calls served, by method and outcome"
-        ).increment()
-        registry.makeDurationHistogram(
-            name: "rpc_request_duration_seconds", labels: labels, buckets: Self.latencyBuckets,
-            help: "Time to serve one JSON-RPC call"
-        ).recordNanoseconds(duration.nanoseconds)
+        registry.makeCounter(descriptor: Self.requests, labels: labels + [("outcome", outcome.rawValue)]).increment()
+        registry.makeDurationHistogram(descriptor: Self.latency, labels: labels, buckets: Self.latencyBuckets)
+            .recordNanoseconds(duration.nanoseconds)
     }
 
     /// Prometheus text exposition of everything recorded.

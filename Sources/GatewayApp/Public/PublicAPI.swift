@@ -1,0 +1,140 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import IdentityToolkit
+import JSONRPC
+import Logging
+import NIOCore
+
+/// The gateway's public listener: every Identity Toolkit path, with and without host prefixes.
+///
+/// For each request, in order: CORS preflight; route (404 `Not Found` envelope when unknown);
+/// credentials (403 without an API key, 401 for a bad bearer token); body size (413), JSON (400
+/// `parseError`) and the operation's schema (400 `INVALID_ARGUMENT`); then the operation's handler,
+/// or 501 for an operation not served yet. Every answer is JSON; client errors are never 5xx.
+struct PublicAPI: Sendable {
+    let router: OperationRouter
+    let validator: RequestValidator
+    let credentials: CredentialResolver
+    let handlers: [String: PublicOperationHandler]
+    let status: @Sendable () async -> JSONValue
+    let logger: Logger
+
+    static let maximumBodyBytes = 1 << 20
+
+    func respond(to request: Request, context: BasicRequestContext) async -> Response {
+        let origin = request.headers[.origin]
+        var response = await answer(request, context: context)
+        if let origin {
+            // The emulator reflects any origin and any requested header (contract §1.1).
+            response.headers[.accessControlAllowOrigin] = origin
+            response.headers[.vary] = "Origin"
+        }
+        return response
+    }
+
+    private func answer(_ request: Request, context: BasicRequestContext) async -> Response {
+        let path = request.uri.path
+        if request.method == .options { return Self.preflight(request) }
+        if request.method == .get, path == "/" || path.isEmpty {
+            return Self.json(200, await status())
+        }
+        guard case .matched(let match) = router.route(method: request.method.rawValue, path: path) else {
+            return Self.error(.notFound)
+        }
+        var query: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
+        do {
+            let caller = try credentials.resolve(headers: request.headers, query: query)
+            let body = try await Self.readBody(request)
+            let normalised =
+                if let schema = match.operation.requestSchema {
+                    try validator.validate(body, schema: schema)
+                } else {
+                    body
+                }
+            guard let handler = handlers[match.operation.operationId] else {
+                throw IdentityToolkitError.notImplemented(match.operation.operationId)
+            }
+            let result = try await handler(
+                PublicRequest(
+                    operation: match.operation, pathParameters: match.pathParameters, body: normalised, query: query,
+                    caller: caller, requestID: context.id, logger: context.logger
+                )
+            )
+            return Self.json(200, result)
+        } catch let error as IdentityToolkitError {
+            return Self.error(error)
+        } catch {
+            context.logger.error(
+                "public operation failed",
+                metadata: ["operation": "\(match.operation.operationId)", "error": "\(String(reflecting: error))"]
+            )
+            return Self.error(.internalError(requestID: context.id))
+        }
+    }
+
+    /// The body as JSON: a JSON object, a form (`application/x-www-form-urlencoded`, which the JS
+    /// SDK uses for token refresh), or nothing (`{}`).
+    static func readBody(_ request: Request) async throws -> JSONValue {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > maximumBodyBytes {
+            throw IdentityToolkitError.payloadTooLarge
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maximumBodyBytes)
+        } catch {
+            throw IdentityToolkitError.payloadTooLarge
+        }
+        let bytes = Array(buffer.readableBytesView)
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .object([:]) }
+        let contentType = request.headers[.contentType]?.lowercased() ?? ""
+        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+            return formBody(String(decoding: bytes, as: UTF8.self))
+        }
+        do {
+            return try JSONCoding.parse(bytes)
+        } catch {
+            throw IdentityToolkitError.invalidPayload("Unexpected token.", reason: "parseError")
+        }
+    }
+
+    static func formBody(_ text: String) -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ part: Substring) -> String {
+                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
+            }
+            guard let name = parts.first.map(decode), !name.isEmpty else { continue }
+            members[name] = .string(parts.count > 1 ? decode(parts[1]) : "")
+        }
+        return .object(members)
+    }
+
+    static func preflight(_ request: Request) -> Response {
+        var response = Response(status: .noContent)
+        response.headers[.accessControlAllowMethods] = "GET, POST, PATCH, DELETE, OPTIONS"
+        if let requested = request.headers[.accessControlRequestHeaders] {
+            response.headers[.accessControlAllowHeaders] = requested
+        }
+        if request.headers[HTTPField.Name("access-control-request-private-network")!] != nil {
+            response.headers[HTTPField.Name("access-control-allow-private-network")!] = "true"
+        }
+        response.headers[.accessControlMaxAge] = "3600"
+        return response
+    }
+
+    static func json(_ status: Int, _ value: JSONValue) -> Response {
+        let body = (try? JSONCoding.encode(value)) ?? Data("{}".utf8)
+        return Response(
+            status: HTTPResponse.Status(code: status),
+            headers: [.contentType: "application/json; charset=UTF-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body))
+        )
+    }
+
+    static func error(_ error: IdentityToolkitError) -> Response {
+        json(error.httpStatus, error.envelope)
+    }
+}

@@ -1,0 +1,18 @@
+import IdentityToolkit
+import JSONRPC
+import Logging
+
+/// One validated call of a public operation, as a handler sees it.
+struct PublicRequest: Sendable {
+    let operation: DiscoverySchemas.Operation
+    let pathParameters: [String: String]
+    /// The body, validated against the operation's schema and normalised (lowerCamelCase keys).
+    let body: JSONValue
+    let query: [String: String]
+    let caller: CallerCredential
+    let requestID: String
+    let logger: Logger
+}
+
+/// Serves one operation; throws ``IdentityToolkitError`` for answers the contract defines.
+typealias PublicOperationHandler = @Sendable (PublicRequest) async throws -> JSONValue

@@ -1,0 +1,47 @@
+import IdentityToolkit
+import Testing
+
+@Suite("Identity Toolkit paths")
+struct OperationRouterTests {
+    let router = OperationRouter(schemas: Schemas.shared)
+
+    func operationId(_ method: String, _ path: String) -> String? {
+        if case .matched(let match) = router.route(method: method, path: path) { return match.operation.operationId }
+        return nil
+    }
+
+    @Test("paths match with and without the host prefix")
+    func prefixes() {
+        #expect(operationId("POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp") == "identitytoolkit.accounts.signUp")
+        #expect(operationId("POST", "/v1/accounts:signUp?key=abc") == "identitytoolkit.accounts.signUp")
+        #expect(operationId("POST", "/identitytoolkit.googleapis.com/v2/accounts/mfaSignIn:finalize") == "identitytoolkit.accounts.mfaSignIn.finalize")
+        #expect(operationId("POST", "/securetoken.googleapis.com/v1/token") == "securetoken.token")
+        #expect(operationId("POST", "/v1/token") == "securetoken.token")
+    }
+
+    @Test("admin paths accept both /v2 and /admin/v2 and bind their parameters")
+    func adminPaths() throws {
+        guard case .matched(let match) = router.route(method: "GET", path: "/admin/v2/projects/demo-project/config") else {
+            Issue.record("no match")
+            return
+        }
+        #expect(match.pathParameters == ["targetProjectId": "demo-project"])
+        guard case .matched(let tenant) = router.route(method: "DELETE", path: "/v2/projects/p1/tenants/T%2D1") else {
+            Issue.record("no match")
+            return
+        }
+        #expect(tenant.pathParameters == ["targetProjectId": "p1", "tenantId": "T-1"])
+        #expect(
+            operationId("POST", "/identitytoolkit.googleapis.com/v1/projects/p1/tenants/t1/accounts:lookup")
+                == "identitytoolkit.projects.tenants.accounts.lookup"
+        )
+    }
+
+    @Test("a known path with another method, and an unknown path, are told apart")
+    func misses() {
+        #expect(router.route(method: "GET", path: "/v1/accounts:signUp") == .methodNotAllowed)
+        #expect(router.route(method: "POST", path: "/v1/accounts:nothing") == .notFound)
+        #expect(router.route(method: "POST", path: "/") == .notFound)
+        #expect(router.route(method: "POST", path: "/v1/projects//accounts:lookup") == .notFound)
+    }
+}
