@@ -95,7 +95,17 @@ let package = Package(
         // MARK: service libraries
         .target(name: "FactorRegistryApp", dependencies: ["ServiceKit", "Contracts", "TenantStore"], swiftSettings: swiftSettings),
         .target(name: "ChallengeIssuerApp", dependencies: ["ServiceKit", "Contracts", "TenantStore"], swiftSettings: swiftSettings),
-        .target(name: "SessionTokenApp", dependencies: ["ServiceKit", "Contracts", "TenantStore"], swiftSettings: swiftSettings),
+        .target(
+            name: "SessionTokenApp",
+            dependencies: [
+                "ServiceKit", "Contracts", "TenantStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "GatewayApp", dependencies: ["ServiceKit", "Contracts", "IdentityToolkit"], swiftSettings: swiftSettings),
         // MARK: executables (an entry point each, nothing else)
         .executableTarget(name: "factor-registry", dependencies: ["FactorRegistryApp", "ServiceKit"], swiftSettings: swiftSettings),
@@ -141,6 +151,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -31,6 +31,7 @@ public enum GatewayApp {
             ),
             handlers: [:],
             status: { await status(host, checks) },
+            signingKeys: SigningKeySet(client: host.client(for: .sessionToken)),
             logger: host.logger
         )
 

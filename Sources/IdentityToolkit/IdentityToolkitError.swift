@@ -81,6 +81,11 @@ public struct IdentityToolkitError: Error, Sendable, Hashable, CustomStringConve
         )
     }
 
+    /// A dependency of the gateway did not answer: retrying later may work.
+    public static let unavailable = IdentityToolkitError(
+        httpStatus: 503, message: "The service is currently unavailable.", status: "UNAVAILABLE", reason: "backendError"
+    )
+
     /// A failure on our side: the message never carries internals.
     public static func internalError(requestID: String) -> IdentityToolkitError {
         IdentityToolkitError(

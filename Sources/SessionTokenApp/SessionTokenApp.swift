@@ -1,19 +1,57 @@
 import Contracts
+import Foundation
+import JSONRPC
 import ServiceKit
 
-/// Builds session-token: signing keys and tokens (later issues), tenant schemas provisioned on
+/// Builds session-token: signing keys (sealed at rest, rotated, published), and in later issues
+/// ID tokens, refresh-token families and pending MFA credentials; tenant schemas provisioned on
 /// factor-registry's request.
 public enum SessionTokenApp {
     public static func build(_ host: ServiceHost) async throws -> ServiceHost.Parts {
         guard let database = host.database else { preconditionFailure("session-token needs PostgreSQL") }
+        let reader = host.settings.reader
+        let masterKey = try KeySealer.masterKey(
+            base64: reader.string(forKey: "secrets.masterKey", isSecret: true),
+            file: reader.string(
+                forKey: "secrets.masterKeyFile",
+                default: "\(reader.string(forKey: "tls.directory", default: ".stack/certs"))/session-token-master.key"
+            )
+        )
+        let keyring = SigningKeyring(
+            repository: SigningKeyRepository(client: database, sealer: KeySealer(masterKey: masterKey), logger: host.logger),
+            rotationLead: TimeInterval(reader.int(forKey: "keys.rotationLeadSeconds", default: 300)),
+            // ID tokens live an hour; keep a superseded key published a little longer.
+            retention: TimeInterval(reader.int(forKey: "keys.retentionSeconds", default: 3600 + 300))
+        )
         let catalog = try TenantSchemaCatalog(
-            client: database, controlMigrations: [], tenantMigrations: SessionTokenMigrations.tenant,
-            logger: host.logger
+            client: database, controlMigrations: SessionTokenControlMigrations.all,
+            tenantMigrations: SessionTokenMigrations.tenant, logger: host.logger
         )
         var parts = ServiceHost.Parts()
         catalog.register(in: &parts.methods, callers: [.factorRegistry])
-        parts.prepare.append { try await catalog.migrateAll() }
+        let cacheSeconds = reader.int(forKey: "keys.publishMaxAgeSeconds", default: 60)
+        parts.methods.register(PublishSigningKeys.self, callers: .only([ServiceName.gateway.rawValue])) { _, _ in
+            .init(
+                keys: keyring.published().map {
+                    PublicSigningKey(
+                        kid: $0.kid, algorithm: "RS256", modulus: $0.modulus, exponent: $0.exponent,
+                        certificatePem: $0.certificatePEM
+                    )
+                },
+                maxAgeSeconds: cacheSeconds
+            )
+        }
+        parts.prepare.append {
+            try await catalog.migrateAll()
+            try await keyring.prepare()
+        }
+        parts.background.append(
+            SigningKeyRefresher(
+                keyring: keyring, interval: .seconds(reader.int(forKey: "keys.refreshSeconds", default: 30)), logger: host.logger
+            )
+        )
         parts.tenantSchemaCount = { try await catalog.schemaCount() }
+        parts.adminRoutes = { admin in SigningKeyAdminRoutes(keyring: keyring).add(to: admin) }
         return parts
     }
 }

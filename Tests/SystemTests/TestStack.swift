@@ -46,6 +46,7 @@ final class TestStack: @unchecked Sendable {
         var ports: [ServiceName: (rpc: Int, ops: Int)] = [:]
         for service in ServiceName.allCases { ports[service] = (try TestEnvironment.freePort(), try TestEnvironment.freePort()) }
         var processes: [ServiceName: ServiceProcess] = [:]
+        let masterKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         let publicPort = try TestEnvironment.freePort()
         publicURL = "http://127.0.0.1:\(publicPort)"
         for service in ServiceName.allCases {
@@ -58,6 +59,7 @@ final class TestStack: @unchecked Sendable {
                 "TLS_DIRECTORY": pki.directory.path,
                 "CONTRACTS_DIRECTORY": TestEnvironment.contractsDirectory,
                 "RECONCILE_INTERVAL_MS": "200",
+                "SECRETS_MASTER_KEY": masterKey,
             ]
             for peer in ServiceName.allCases where peer != service {
                 environment["PEERS_\(peer.configKey.snakeUpper)_URL"] = "https://127.0.0.1:\(ports[peer]!.rpc)"

@@ -18,6 +18,7 @@ struct PublicAPI: Sendable {
     let credentials: CredentialResolver
     let handlers: [String: PublicOperationHandler]
     let status: @Sendable () async -> JSONValue
+    let signingKeys: SigningKeySet
     let logger: Logger
 
     static let maximumBodyBytes = 1 << 20
@@ -38,6 +39,17 @@ struct PublicAPI: Sendable {
         if request.method == .options { return Self.preflight(request) }
         if request.method == .get, path == "/" || path.isEmpty {
             return Self.json(200, await status())
+        }
+        if request.method == .get, SigningKeySet.serves(path) {
+            do {
+                let (document, maxAge) = try await signingKeys.document(for: path)
+                var response = Self.json(200, document)
+                response.headers[.cacheControl] = "public, max-age=\(maxAge)"
+                return response
+            } catch {
+                context.logger.error("signing keys unavailable", metadata: ["error": "\(error)"])
+                return Self.error(.unavailable)
+            }
         }
         guard case .matched(let match) = router.route(method: request.method.rawValue, path: path) else {
             return Self.error(.notFound)

@@ -1,0 +1,43 @@
+import Crypto
+import Foundation
+
+/// Encrypts secret material at rest with the deployment's master key (AES-256-GCM). The key id is
+/// bound in as associated data, so a sealed key copied onto another row does not open.
+struct KeySealer: Sendable {
+    let masterKey: SymmetricKey
+
+    init(masterKey: SymmetricKey) {
+        self.masterKey = masterKey
+    }
+
+    /// Reads a base64 32-byte key, from configuration or from a file holding it.
+    static func masterKey(base64: String?, file: String?) throws -> SymmetricKey {
+        var text = base64
+        if text == nil || text?.isEmpty == true, let file {
+            text = try? String(contentsOfFile: file, encoding: .utf8)
+        }
+        guard let text, let bytes = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)),
+            bytes.count == 32
+        else { throw MissingMasterKey(file: file) }
+        return SymmetricKey(data: bytes)
+    }
+
+    func seal(_ secret: Data, keyID: String) throws -> Data {
+        try AES.GCM.seal(secret, using: masterKey, authenticating: Data(keyID.utf8)).combined!
+    }
+
+    func open(_ sealed: Data, keyID: String) throws -> Data {
+        try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: masterKey, authenticating: Data(keyID.utf8))
+    }
+}
+
+/// session-token cannot start without its master key; say where it looked, never a value.
+struct MissingMasterKey: Error, CustomStringConvertible {
+    let file: String?
+    var description: String {
+        """
+        no master key: set secrets.masterKey (base64 of 32 random bytes) or secrets.masterKeyFile \
+        (looked for \(file ?? "none")); `mfa-dev-pki <directory>` writes a development one
+        """
+    }
+}
