@@ -43,3 +43,12 @@ swift test --skip-build
 
 echo "== docker-compose.yml"
 bash scripts/validate-compose.sh
+
+echo "== python tests (independent clients against the real processes)"
+# A virtual environment kept between runs in the checkout (git ignores it); created on a fresh clone.
+VENV="$ROOT/.venv-test"
+if [ ! -x "$VENV/bin/python" ]; then
+  python3 -m venv "$VENV"
+fi
+"$VENV/bin/pip" install -q --disable-pip-version-check -r client-tests/requirements.txt
+"$VENV/bin/python" -m pytest -q client-tests

@@ -1,0 +1,126 @@
+"""A real four-process stack for the Python tests, started the way an operator would start it.
+
+Binaries come from MFA_TEST_BIN_DIR (set by scripts/test.sh), PostgreSQL from MFA_TEST_POSTGRES_URL;
+each test session gets its own databases, development certificates (from mfa-dev-pki) and loopback
+ports, and everything is removed afterwards.
+"""
+
+import base64
+import os
+import secrets
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+SERVICES = ["factor-registry", "challenge-issuer", "session-token", "gateway"]
+DATABASES = {"factor-registry": "factor_registry", "challenge-issuer": "challenge_issuer", "session-token": "session_token"}
+CONFIG_KEY = {"factor-registry": "FACTOR_REGISTRY", "challenge-issuer": "CHALLENGE_ISSUER",
+              "session-token": "SESSION_TOKEN", "gateway": "GATEWAY"}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def psql(base_url: str, sql: str) -> None:
+    parts = urllib.parse.urlsplit(base_url)
+    env = dict(os.environ, PGPASSWORD=urllib.parse.unquote(parts.password or ""))
+    subprocess.run(
+        ["psql", "-q", "-v", "ON_ERROR_STOP=1", "-h", parts.hostname, "-p", str(parts.port or 5432),
+         "-U", urllib.parse.unquote(parts.username), "-d", "postgres", "-c", sql],
+        check=True, env=env, capture_output=True,
+    )
+
+
+class Stack:
+    def __init__(self, work: Path, bin_dir: Path, postgres: str, mode: str = "development"):
+        self.work = work
+        self.suffix = secrets.token_hex(5)
+        self.databases = {service: f"py_{self.suffix}_{name}" for service, name in DATABASES.items()}
+        self.postgres = postgres
+        for name in self.databases.values():
+            psql(postgres, f'CREATE DATABASE "{name}"')
+        certs = work / "certs"
+        subprocess.run([str(bin_dir / "mfa-dev-pki"), str(certs)], check=True, capture_output=True)
+        self.certs = certs
+        self.ports = {service: (free_port(), free_port()) for service in SERVICES}
+        public_port = free_port()
+        self.gateway = f"http://127.0.0.1:{public_port}"
+        self.gateway_host = f"127.0.0.1:{public_port}"
+        self.processes = {}
+        for service in SERVICES:
+            rpc, ops = self.ports[service]
+            env = {
+                "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                "MODE": mode, "LOG_LEVEL": "info",
+                "RPC_PORT": str(rpc), "OPS_PORT": str(ops), "PUBLIC_PORT": str(public_port),
+                "TLS_DIRECTORY": str(certs), "CONTRACTS_DIRECTORY": str(ROOT / "proto-json"),
+                "RECONCILE_INTERVAL_MS": "200",
+            }
+            for peer in SERVICES:
+                if peer != service:
+                    env[f"PEERS_{CONFIG_KEY[peer]}_URL"] = f"https://127.0.0.1:{self.ports[peer][0]}"
+            if service in self.databases:
+                env["POSTGRES_URL"] = f"{postgres}/{self.databases[service]}"
+            log = open(work / f"{service}.log", "ab")
+            self.processes[service] = subprocess.Popen(
+                [str(bin_dir / service)], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=work)
+        self.wait_ready()
+
+    def ops(self, service: str) -> str:
+        return f"http://127.0.0.1:{self.ports[service][1]}"
+
+    def wait_ready(self, timeout: float = 90) -> None:
+        deadline = time.monotonic() + timeout
+        for service in SERVICES:
+            while True:
+                if self.processes[service].poll() is not None:
+                    raise RuntimeError(f"{service} exited:\n{self.log_tail(service)}")
+                try:
+                    if requests.get(self.ops(service) + "/readyz", timeout=3).status_code == 200:
+                        break
+                except requests.RequestException:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{service} not ready:\n{self.log_tail(service)}")
+                time.sleep(0.1)
+
+    def log_tail(self, service: str, lines: int = 20) -> str:
+        path = self.work / f"{service}.log"
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:]) if path.exists() else ""
+
+    def close(self) -> None:
+        for process in self.processes.values():
+            process.terminate()
+        for process in self.processes.values():
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        for name in self.databases.values():
+            psql(self.postgres, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def stack():
+    bin_dir = Path(os.environ.get("MFA_TEST_BIN_DIR", ROOT / ".build" / "debug"))
+    postgres = os.environ.get("MFA_TEST_POSTGRES_URL", "postgres://mfa:mfa@127.0.0.1:54329")
+    with tempfile.TemporaryDirectory(prefix="mfa-py-") as work:
+        running = Stack(Path(work), bin_dir, postgres)
+        try:
+            yield running
+        finally:
+            running.close()
+
+
+def b64url_to_int(text: str) -> int:
+    return int.from_bytes(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)), "big")
