@@ -41,6 +41,16 @@ public enum SessionTokenApp {
                 maxAgeSeconds: cacheSeconds
             )
         }
+        let issuer = IDTokenIssuer(
+            keyring: keyring, issuerBase: reader.string(forKey: "tokens.issuerBase", default: "https://securetoken.google.com/")
+        )
+        let sessions = SessionRepository(client: database, logger: host.logger)
+        parts.methods.register(IssueSession.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
+            let token = RefreshToken.make(projectId: params.projectId, tenantId: params.tenantId)
+            try await sessions.startFamily(params, token: token)
+            let idToken = try await issuer.sign(await issuer.claims(for: params))
+            return .init(idToken: idToken, refreshToken: token.value, expiresIn: String(issuer.lifetime))
+        }
         parts.prepare.append {
             try await catalog.migrateAll()
             try await keyring.prepare()

@@ -41,6 +41,30 @@ struct MutualTLSTests {
         }
     }
 
+    @Test("over HTTP/1.1 (ALPN fallback) the caller's certificate identity is read and enforced just the same")
+    func http1Identity() async throws {
+        try await TestStack.with { stack in
+            try await stack.start([.challengeIssuer])
+            let url = stack.process(.challengeIssuer).rpcURL
+            let provision = #"{"jsonrpc":"2.0","method":"tenantSchema.provision","params":{"projectId":"http1-project"},"id":1}"#
+            for (identity, allowed) in [("factor-registry", true), ("gateway", false)] {
+                var configuration = HTTPClient.Configuration()
+                configuration.tlsConfiguration = try stack.pki.client(as: identity).clientConfiguration
+                configuration.httpVersion = .http1Only
+                let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+                defer { _ = client.shutdown() }
+                let response = try await Self.post(client, url, provision)
+                #expect(response.version == .http1_1)
+                let body = try JSONCoding.parse(Array(buffer: try await response.body.collect(upTo: 1 << 20)))
+                if allowed {
+                    #expect(body["result"]?["schema"] == "p_http1-project", "\(identity)")
+                } else {
+                    #expect(body["error"]?["code"] == .int(-32003), "\(identity)")
+                }
+            }
+        }
+    }
+
     @Test("a caller whose certificate identity may not call a method gets a JSON-RPC error; an allowed one succeeds")
     func callerPolicy() async throws {
         try await TestStack.with { stack in

@@ -21,6 +21,29 @@ enum SessionTokenMigrations {
                 "CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id)",
                 "CREATE INDEX refresh_tokens_user ON refresh_tokens (local_id)",
             ]
-        )
+        ),
+        // One row per sign-in: what every ID token minted from its refresh tokens must say again.
+        TenantMigration(
+            "CreateSessionFamiliesTable",
+            [
+                """
+                CREATE TABLE session_families (
+                    family_id text PRIMARY KEY,
+                    local_id text NOT NULL,
+                    sign_in_provider text NOT NULL,
+                    second_factor text,
+                    second_factor_identifier text,
+                    auth_time timestamptz NOT NULL,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    revoked_at timestamptz
+                )
+                """,
+                "CREATE INDEX session_families_user ON session_families (local_id)",
+                """
+                ALTER TABLE refresh_tokens ADD CONSTRAINT refresh_tokens_family
+                FOREIGN KEY (family_id) REFERENCES session_families (family_id) ON DELETE CASCADE
+                """,
+            ]
+        ),
     ]
 }

@@ -1,0 +1,74 @@
+import JSONRPC
+
+/// `session.issue`: mints an ID token (RS256, the claim set of contract §3.6) and starts a
+/// refresh-token family for one sign-in.
+public enum IssueSession: RPCMethod {
+    public static let name = "session.issue"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var localId: String
+        /// The first factor: `password`, `anonymous`, `custom`, `phone`, an IdP id…
+        public var signInProvider: String
+        /// `phone` or `totp` after a second-factor sign-in or enrollment.
+        public var secondFactor: String?
+        public var secondFactorIdentifier: String?
+        /// Seconds since the epoch of the user's last sign-in.
+        public var authTime: Int64
+        public var user: SessionUser
+
+        public init(
+            projectId: String, tenantId: String? = nil, localId: String, signInProvider: String,
+            secondFactor: String? = nil, secondFactorIdentifier: String? = nil, authTime: Int64, user: SessionUser
+        ) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.localId = localId
+            self.signInProvider = signInProvider
+            self.secondFactor = secondFactor
+            self.secondFactorIdentifier = secondFactorIdentifier
+            self.authTime = authTime
+            self.user = user
+        }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var idToken: String
+        public var refreshToken: String
+        /// Seconds, as a string (the Identity Toolkit spelling).
+        public var expiresIn: String
+
+        public init(idToken: String, refreshToken: String, expiresIn: String) {
+            self.idToken = idToken
+            self.refreshToken = refreshToken
+            self.expiresIn = expiresIn
+        }
+    }
+}
+
+/// What an ID token says about its user.
+public struct SessionUser: Codable, Sendable, Hashable {
+    public var email: String?
+    public var emailVerified: Bool?
+    public var phoneNumber: String?
+    public var displayName: String?
+    public var photoUrl: String?
+    /// Provider id → identifiers, for `firebase.identities` (`email` is added from `email`).
+    public var identities: [String: [String]]?
+    /// Developer claims (`customAttributes`), merged at the top level; reserved names are ignored.
+    public var customClaims: [String: JSONValue]?
+
+    public init(
+        email: String? = nil, emailVerified: Bool? = nil, phoneNumber: String? = nil, displayName: String? = nil,
+        photoUrl: String? = nil, identities: [String: [String]]? = nil, customClaims: [String: JSONValue]? = nil
+    ) {
+        self.email = email
+        self.emailVerified = emailVerified
+        self.phoneNumber = phoneNumber
+        self.displayName = displayName
+        self.photoUrl = photoUrl
+        self.identities = identities
+        self.customClaims = customClaims
+    }
+}

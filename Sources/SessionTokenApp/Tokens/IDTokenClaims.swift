@@ -1,0 +1,125 @@
+import Contracts
+import JSONRPC
+import JWTKit
+
+/// The claims of an ID token, exactly as contract §3.6 lists them (what Firebase clients and the
+/// Admin SDKs read). Developer claims sit at the top level; reserved names always win.
+struct IDTokenClaims: JWTPayload, Equatable {
+    var issuer: String
+    var audience: String
+    var subject: String
+    var issuedAt: Int64
+    var expiresAt: Int64
+    var authTime: Int64
+    var email: String?
+    var emailVerified: Bool?
+    var phoneNumber: String?
+    var name: String?
+    var picture: String?
+    var providerID: String?
+    var identities: [String: [String]]
+    var signInProvider: String
+    var signInSecondFactor: String?
+    var secondFactorIdentifier: String?
+    var tenant: String?
+    var customClaims: [String: JSONValue]
+
+    /// Names developers may not set through custom claims (Firebase's reserved list).
+    static let reserved: Set<String> = [
+        "acr", "amr", "at_hash", "aud", "auth_time", "azp", "cnf", "c_hash", "exp", "firebase", "iat", "iss", "jti",
+        "nbf", "nonce", "sub", "user_id", "email", "email_verified", "phone_number", "name", "picture", "provider_id",
+    ]
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {
+        try ExpirationClaim(value: .init(timeIntervalSince1970: Double(expiresAt))).verifyNotExpired()
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (name, value) in customClaims where !Self.reserved.contains(name) {
+            try container.encode(value, forKey: Key(name))
+        }
+        try container.encode(issuer, forKey: Key("iss"))
+        try container.encode(audience, forKey: Key("aud"))
+        try container.encode(authTime, forKey: Key("auth_time"))
+        try container.encode(subject, forKey: Key("user_id"))
+        try container.encode(subject, forKey: Key("sub"))
+        try container.encode(issuedAt, forKey: Key("iat"))
+        try container.encode(expiresAt, forKey: Key("exp"))
+        try container.encodeIfPresent(email, forKey: Key("email"))
+        try container.encodeIfPresent(emailVerified, forKey: Key("email_verified"))
+        try container.encodeIfPresent(phoneNumber, forKey: Key("phone_number"))
+        try container.encodeIfPresent(name, forKey: Key("name"))
+        try container.encodeIfPresent(picture, forKey: Key("picture"))
+        try container.encodeIfPresent(providerID, forKey: Key("provider_id"))
+        var firebase = container.nestedContainer(keyedBy: Key.self, forKey: Key("firebase"))
+        try firebase.encode(identities, forKey: Key("identities"))
+        try firebase.encode(signInProvider, forKey: Key("sign_in_provider"))
+        try firebase.encodeIfPresent(signInSecondFactor, forKey: Key("sign_in_second_factor"))
+        try firebase.encodeIfPresent(secondFactorIdentifier, forKey: Key("second_factor_identifier"))
+        try firebase.encodeIfPresent(tenant, forKey: Key("tenant"))
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        issuer = try container.decode(String.self, forKey: Key("iss"))
+        audience = try container.decode(String.self, forKey: Key("aud"))
+        subject = try container.decode(String.self, forKey: Key("sub"))
+        issuedAt = try container.decode(Int64.self, forKey: Key("iat"))
+        expiresAt = try container.decode(Int64.self, forKey: Key("exp"))
+        authTime = try container.decode(Int64.self, forKey: Key("auth_time"))
+        email = try container.decodeIfPresent(String.self, forKey: Key("email"))
+        emailVerified = try container.decodeIfPresent(Bool.self, forKey: Key("email_verified"))
+        phoneNumber = try container.decodeIfPresent(String.self, forKey: Key("phone_number"))
+        name = try container.decodeIfPresent(String.self, forKey: Key("name"))
+        picture = try container.decodeIfPresent(String.self, forKey: Key("picture"))
+        providerID = try container.decodeIfPresent(String.self, forKey: Key("provider_id"))
+        let firebase = try container.nestedContainer(keyedBy: Key.self, forKey: Key("firebase"))
+        identities = try firebase.decode([String: [String]].self, forKey: Key("identities"))
+        signInProvider = try firebase.decode(String.self, forKey: Key("sign_in_provider"))
+        signInSecondFactor = try firebase.decodeIfPresent(String.self, forKey: Key("sign_in_second_factor"))
+        secondFactorIdentifier = try firebase.decodeIfPresent(String.self, forKey: Key("second_factor_identifier"))
+        tenant = try firebase.decodeIfPresent(String.self, forKey: Key("tenant"))
+        var custom: [String: JSONValue] = [:]
+        for key in container.allKeys where !Self.reserved.contains(key.stringValue) && key.stringValue != "user_id" {
+            custom[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
+        }
+        customClaims = custom
+    }
+
+    init(
+        issuer: String, audience: String, subject: String, issuedAt: Int64, expiresAt: Int64, authTime: Int64,
+        user: SessionUser, signInProvider: String, signInSecondFactor: String?, secondFactorIdentifier: String?,
+        tenant: String?
+    ) {
+        self.issuer = issuer
+        self.audience = audience
+        self.subject = subject
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.authTime = authTime
+        email = user.email
+        emailVerified = user.email == nil ? nil : (user.emailVerified ?? false)
+        phoneNumber = user.phoneNumber
+        name = user.displayName
+        picture = user.photoUrl
+        providerID = signInProvider == "anonymous" ? "anonymous" : nil
+        var identities = user.identities ?? [:]
+        if let email = user.email { identities["email"] = [email] }
+        if let phone = user.phoneNumber, identities["phone"] == nil { identities["phone"] = [phone] }
+        self.identities = identities
+        self.signInProvider = signInProvider
+        self.signInSecondFactor = signInSecondFactor
+        self.secondFactorIdentifier = secondFactorIdentifier
+        self.tenant = tenant
+        customClaims = user.customClaims ?? [:]
+    }
+}
