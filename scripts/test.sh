@@ -6,12 +6,10 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-# The first free port from 54339 up, unless TEST_PG_PORT names one.
+# Below Linux's ephemeral range (32768-60999), so no client socket can hold it; the next port is
+# tried when one is taken anyway. TEST_PG_PORT names a port to use as the first choice.
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-PG_PORT="${TEST_PG_PORT:-54339}"
-if [ -z "${TEST_PG_PORT:-}" ]; then
-  while port_in_use "$PG_PORT"; do PG_PORT=$((PG_PORT + 1)); done
-fi
+PG_PORT="${TEST_PG_PORT:-25439}"
 # The server runs as the postgres user when we are root: its directory must be reachable by it.
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/mfa-test.XXXXXX")"
 chmod 755 "$WORK"
@@ -23,13 +21,20 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "== PostgreSQL on 127.0.0.1:$PG_PORT"
 # Durability off: a test cluster is thrown away, and fsync dominates its run time.
-if ! PG_EXTRA_OPTIONS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
-  bash scripts/pg.sh start "$PGDATA_DIR" "$PG_PORT" >/dev/null; then
-  cat "$PGDATA_DIR/server.log" >&2 || true
-  exit 1
-fi
+for attempt in 1 2 3 4 5 6 7 8; do
+  while port_in_use "$PG_PORT"; do PG_PORT=$((PG_PORT + 1)); done
+  if PG_EXTRA_OPTIONS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+    bash scripts/pg.sh start "$PGDATA_DIR" "$PG_PORT" >/dev/null 2>&1; then
+    break
+  fi
+  if [ "$attempt" = 8 ] || ! grep -q "already in use" "$PGDATA_DIR/server.log" 2>/dev/null; then
+    cat "$PGDATA_DIR/server.log" >&2 || true
+    exit 1
+  fi
+  PG_PORT=$((PG_PORT + 1))
+done
+echo "== PostgreSQL on 127.0.0.1:$PG_PORT"
 export MFA_TEST_POSTGRES_URL="postgres://mfa:mfa@127.0.0.1:$PG_PORT"
 
 echo "== build"
