@@ -94,7 +94,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // MARK: service libraries
-        .target(name: "FactorRegistryApp", dependencies: ["ServiceKit", "Contracts", "TenantStore"], swiftSettings: swiftSettings),
+        .target(
+            name: "FactorRegistryApp",
+            dependencies: [
+                "ServiceKit", "Contracts", "TenantStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "ChallengeIssuerApp", dependencies: ["ServiceKit", "Contracts", "TenantStore"], swiftSettings: swiftSettings),
         .target(
             name: "SessionTokenApp",

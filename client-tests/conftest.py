@@ -65,6 +65,8 @@ class Stack:
                 "RPC_PORT": str(rpc), "OPS_PORT": str(ops), "PUBLIC_PORT": str(public_port),
                 "TLS_DIRECTORY": str(certs), "CONTRACTS_DIRECTORY": str(ROOT / "proto-json"),
                 "RECONCILE_INTERVAL_MS": "200",
+                # Cheaper scrypt for a debug build under test; production keeps N = 2^14.
+                "PASSWORDS_SCRYPT_ROUNDS": "1024",
             }
             for peer in SERVICES:
                 if peer != service:
@@ -75,6 +77,17 @@ class Stack:
             self.processes[service] = subprocess.Popen(
                 [str(bin_dir / service)], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=work)
         self.wait_ready()
+
+    def query(self, service: str, sql: str) -> list[str]:
+        """Runs SQL in a service's database (to look at what is stored, never to change it)."""
+        parts = urllib.parse.urlsplit(self.postgres)
+        env = dict(os.environ, PGPASSWORD=urllib.parse.unquote(parts.password or ""))
+        out = subprocess.run(
+            ["psql", "-tA", "-v", "ON_ERROR_STOP=1", "-h", parts.hostname, "-p", str(parts.port or 5432),
+             "-U", urllib.parse.unquote(parts.username), "-d", self.databases[service], "-c", sql],
+            check=True, env=env, capture_output=True, text=True,
+        )
+        return [line for line in out.stdout.splitlines() if line]
 
     def ops(self, service: str) -> str:
         return f"http://127.0.0.1:{self.ports[service][1]}"

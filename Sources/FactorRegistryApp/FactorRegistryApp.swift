@@ -32,6 +32,17 @@ public enum FactorRegistryApp {
             try await registry.delete(params)
             return RPCEmpty()
         }
+        let reader = host.settings.reader
+        let accounts = AccountService(
+            accounts: AccountRepository(client: database, logger: host.logger),
+            tenants: TenantRepository(client: database, logger: host.logger),
+            hasher: PasswordHasher(
+                rounds: reader.int(forKey: "passwords.scrypt.rounds", default: 16384),
+                blockSize: reader.int(forKey: "passwords.scrypt.blockSize", default: 8),
+                parallelism: reader.int(forKey: "passwords.scrypt.parallelism", default: 1)
+            )
+        )
+        parts.methods.register(SignUpAccount.self, callers: gatewayOnly) { params, _ in try await accounts.signUp(params) }
         parts.prepare.append {
             try await catalog.migrateAll()
             // Recorded now; its schemas in the other services are provisioned by the reconciler

@@ -29,7 +29,11 @@ public enum GatewayApp {
                 defaultProjectId: host.settings.defaultProjectId,
                 apiKeys: CredentialResolver.parseKeys(reader.stringArray(forKey: "api.keys", isSecret: true, default: []))
             ),
-            handlers: [:],
+            handlers: [
+                "identitytoolkit.accounts.signUp": SignUpOperation(
+                    registry: host.client(for: .factorRegistry), sessions: host.client(for: .sessionToken)
+                ).handle
+            ],
             status: { await status(host, checks) },
             signingKeys: SigningKeySet(client: host.client(for: .sessionToken)),
             logger: host.logger

@@ -6,7 +6,7 @@ public enum FactorRegistryAPI {
     /// Every method the service serves; a test checks this list against the OpenRPC document.
     public static let allMethods: [any RPCMethod.Type] = [
         Discover.self, GetServiceStatus.self, Ping.self,
-        CreateTenant.self, GetTenant.self, ListTenants.self, DeleteTenant.self,
+        CreateTenant.self, GetTenant.self, ListTenants.self, DeleteTenant.self, SignUpAccount.self,
     ]
 }
 
@@ -16,4 +16,6 @@ extension RPCErrorCode {
     public static let projectNotFound = RPCErrorCode(1001)
     public static let invalidTenantRequest = RPCErrorCode(1002)
     public static let tenantProvisioningFailed = RPCErrorCode(1003)
+    /// An account request the Identity Toolkit answers with a business error (`EMAIL_EXISTS`, …).
+    public static let accountRejected = RPCErrorCode(1010)
 }

@@ -45,7 +45,7 @@ struct TenantRepository: Sendable {
     /// Inserts a tenant in state `provisioning`, or returns the one an earlier call with the same
     /// idempotency key created.
     func insertTenant(projectId: String, displayName: String?, idempotencyKey: String?) async throws -> Tenant {
-        let tenantId = TenantIDGenerator.make()
+        let tenantId = RandomIdentifier.make()
         let rows = try await client.query(
             """
             INSERT INTO control.tenants (tenant_id, project_id, display_name, state, idempotency_key)

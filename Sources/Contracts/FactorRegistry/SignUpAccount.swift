@@ -1,0 +1,52 @@
+import JSONRPC
+
+/// `account.signUp`: creates an email/password account (both given) or an anonymous one (neither),
+/// in the project's or tenant's schema, checking in the contract's order (§2.1): `MISSING_EMAIL`,
+/// `MISSING_PASSWORD`, `INVALID_EMAIL`, `EMAIL_EXISTS`, `WEAK_PASSWORD`.
+public enum SignUpAccount: RPCMethod {
+    public static let name = "account.signUp"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var email: String?
+        public var password: String?
+        public var displayName: String?
+
+        public init(projectId: String, tenantId: String? = nil, email: String? = nil, password: String? = nil, displayName: String? = nil) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.email = email
+            self.password = password
+            self.displayName = displayName
+        }
+    }
+
+    public typealias Result = Account
+}
+
+/// An account as factor-registry returns it (never its password hash).
+public struct Account: Codable, Sendable, Hashable {
+    public var localId: String
+    public var email: String?
+    public var emailVerified: Bool
+    public var displayName: String?
+    public var disabled: Bool
+    /// Milliseconds since the epoch, as a string (Identity Toolkit's `createdAt`).
+    public var createdAt: String
+    /// `password` for email/password accounts, `anonymous` for anonymous ones.
+    public var signInProvider: String
+
+    public init(
+        localId: String, email: String?, emailVerified: Bool, displayName: String?, disabled: Bool, createdAt: String,
+        signInProvider: String
+    ) {
+        self.localId = localId
+        self.email = email
+        self.emailVerified = emailVerified
+        self.displayName = displayName
+        self.disabled = disabled
+        self.createdAt = createdAt
+        self.signInProvider = signInProvider
+    }
+}

@@ -1,0 +1,62 @@
+import Contracts
+import JSONRPC
+import Logging
+import TenantStore
+
+/// Account operations, with the checks and error strings of the contract.
+struct AccountService: Sendable {
+    let accounts: AccountRepository
+    let tenants: TenantRepository
+    let hasher: PasswordHasher
+
+    static let minimumPasswordLength = 6
+
+    /// §2.1, unprivileged path: email/password when either is given, anonymous when neither.
+    func signUp(_ params: SignUpAccount.Params) async throws -> Account {
+        let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        let emailPassword = params.email != nil || params.password != nil
+        if emailPassword {
+            guard let email = params.email, !email.isEmpty else { throw Self.rejected("MISSING_EMAIL") }
+            guard let password = params.password, !password.isEmpty else { throw Self.rejected("MISSING_PASSWORD") }
+            guard EmailAddress.isValid(email) else { throw Self.rejected("INVALID_EMAIL") }
+            guard password.count >= Self.minimumPasswordLength else {
+                throw Self.rejected("WEAK_PASSWORD : Password should be at least 6 characters")
+            }
+            guard password.utf8.count <= PasswordHasher.maximumPasswordBytes else {
+                throw Self.rejected("WEAK_PASSWORD : Password should be at most 4096 bytes")
+            }
+        }
+        if let name = params.displayName, name.utf8.count > 256 {
+            throw Self.rejected("INVALID_DISPLAY_NAME : Display name should be at most 256 bytes")
+        }
+        // Hash before taking the row: scrypt is the slow part and needs no lock.
+        let passwordHash = try params.password.map(hasher.hash)
+        do {
+            return try await accounts.insert(
+                in: schema, localId: RandomIdentifier.make(), email: params.email, passwordHash: passwordHash,
+                displayName: params.displayName
+            )
+        } catch is AccountRepository.EmailTaken {
+            throw Self.rejected("EMAIL_EXISTS")
+        }
+    }
+
+    /// The schema of an active project or tenant; `TENANT_NOT_FOUND` otherwise.
+    func activeSchema(projectId: String, tenantId: String?) async throws -> TenantSchema {
+        guard let schema = try? TenantSchema(projectId: projectId, tenantId: tenantId) else {
+            throw TenantRegistryError.tenantNotFound
+        }
+        if let tenantId {
+            guard try await tenants.tenant(projectId: projectId, tenantId: tenantId)?.state == "active" else {
+                throw TenantRegistryError.tenantNotFound
+            }
+        } else {
+            guard try await tenants.projectState(projectId) == .active else { throw TenantRegistryError.projectNotFound }
+        }
+        return schema
+    }
+
+    static func rejected(_ identityToolkitError: String) -> RPCError {
+        RPCError(code: .accountRejected, identityToolkitError: identityToolkitError)
+    }
+}

@@ -1,0 +1,45 @@
+import Crypto
+import Foundation
+import _CryptoExtras
+
+/// Memory-hard password hashing with scrypt (swift-crypto). Stored form:
+/// `scrypt$<N>$<r>$<p>$<base64 salt>$<base64 key>`, so parameters can change without breaking
+/// existing hashes. Passwords and hashes never reach a log or an error.
+struct PasswordHasher: Sendable {
+    /// scrypt's N (a power of two), r and p.
+    let rounds: Int
+    let blockSize: Int
+    let parallelism: Int
+    static let keyLength = 32
+    /// Longer passwords are refused before hashing: they only cost us CPU.
+    static let maximumPasswordBytes = 4096
+
+    func hash(_ password: String) throws -> String {
+        var generator = SystemRandomNumberGenerator()
+        let salt = Data((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let key = try derive(password, salt: salt, rounds: rounds, blockSize: blockSize, parallelism: parallelism)
+        return "scrypt$\(rounds)$\(blockSize)$\(parallelism)$\(salt.base64EncodedString())$\(key.base64EncodedString())"
+    }
+
+    /// Whether `password` matches `stored`, compared in constant time; `false` for a malformed hash.
+    func verify(_ password: String, against stored: String) -> Bool {
+        let parts = stored.split(separator: "$").map(String.init)
+        guard parts.count == 6, parts[0] == "scrypt", let rounds = Int(parts[1]), let blockSize = Int(parts[2]),
+            let parallelism = Int(parts[3]), let salt = Data(base64Encoded: parts[4]),
+            let expected = Data(base64Encoded: parts[5]),
+            let actual = try? derive(password, salt: salt, rounds: rounds, blockSize: blockSize, parallelism: parallelism)
+        else { return false }
+        guard actual.count == expected.count else { return false }
+        var difference: UInt8 = 0
+        for (left, right) in zip(actual, expected) { difference |= left ^ right }
+        return difference == 0
+    }
+
+    private func derive(_ password: String, salt: Data, rounds: Int, blockSize: Int, parallelism: Int) throws -> Data {
+        let key = try KDF.Scrypt.deriveKey(
+            from: Data(password.utf8), salt: salt, outputByteCount: Self.keyLength, rounds: rounds,
+            blockSize: blockSize, parallelism: parallelism
+        )
+        return key.withUnsafeBytes { Data($0) }
+    }
+}

@@ -1,0 +1,20 @@
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// Calls a peer and turns its answer into the public contract: an application error that carries an
+/// Identity Toolkit string becomes that business error (HTTP 400); an unreachable peer becomes 503.
+enum PeerCall {
+    static func call<M: RPCMethod>(_ client: RPCClient, _ method: M.Type, _ params: M.Params, requestID: String) async throws
+        -> M.Result
+    {
+        do {
+            return try await client.call(method, params, requestID: requestID)
+        } catch let error as RPCError {
+            if let message = error.identityToolkitError { throw IdentityToolkitError.business(message) }
+            throw error
+        } catch is RPCTransportError {
+            throw IdentityToolkitError.unavailable
+        }
+    }
+}
