@@ -33,16 +33,21 @@ public enum FactorRegistryApp {
             return RPCEmpty()
         }
         let reader = host.settings.reader
+        let hasher = PasswordHasher(
+            rounds: reader.int(forKey: "passwords.scrypt.rounds", default: 16384),
+            blockSize: reader.int(forKey: "passwords.scrypt.blockSize", default: 8),
+            parallelism: reader.int(forKey: "passwords.scrypt.parallelism", default: 1)
+        )
         let accounts = AccountService(
             accounts: AccountRepository(client: database, logger: host.logger),
             tenants: TenantRepository(client: database, logger: host.logger),
-            hasher: PasswordHasher(
-                rounds: reader.int(forKey: "passwords.scrypt.rounds", default: 16384),
-                blockSize: reader.int(forKey: "passwords.scrypt.blockSize", default: 8),
-                parallelism: reader.int(forKey: "passwords.scrypt.parallelism", default: 1)
-            )
+            hasher: hasher,
+            decoyHash: try hasher.hash(RandomIdentifier.make())
         )
         parts.methods.register(SignUpAccount.self, callers: gatewayOnly) { params, _ in try await accounts.signUp(params) }
+        parts.methods.register(VerifyPassword.self, callers: gatewayOnly) { params, _ in
+            try await accounts.verifyPassword(params)
+        }
         parts.prepare.append {
             try await catalog.migrateAll()
             // Recorded now; its schemas in the other services are provisioned by the reconciler

@@ -20,6 +20,8 @@ public enum GatewayApp {
         let schemas = try DiscoverySchemas(contentsOf: URL(fileURLWithPath: schemaPath))
         let reader = host.settings.reader
         let checks = parts.readiness
+        let registry = host.client(for: .factorRegistry)
+        let sessions = host.client(for: .sessionToken)
         let api = PublicAPI(
             router: OperationRouter(schemas: schemas),
             validator: RequestValidator(schemas: schemas),
@@ -30,9 +32,10 @@ public enum GatewayApp {
                 apiKeys: CredentialResolver.parseKeys(reader.stringArray(forKey: "api.keys", isSecret: true, default: []))
             ),
             handlers: [
-                "identitytoolkit.accounts.signUp": SignUpOperation(
-                    registry: host.client(for: .factorRegistry), sessions: host.client(for: .sessionToken)
-                ).handle
+                "identitytoolkit.accounts.signUp": SignUpOperation(registry: registry, sessions: sessions).handle,
+                "identitytoolkit.accounts.signInWithPassword": SignInWithPasswordOperation(
+                    registry: registry, sessions: sessions
+                ).handle,
             ],
             status: { await status(host, checks) },
             signingKeys: SigningKeySet(client: host.client(for: .sessionToken)),

@@ -41,3 +41,47 @@ struct AccountRepository: Sendable {
 }
 
 struct AccountStoreInconsistent: Error {}
+
+/// A stored account with its password hash, for the first factor only.
+struct StoredCredentials: Sendable {
+    let account: Account
+    let passwordHash: String?
+}
+
+extension AccountRepository {
+    func credentials(in schema: TenantSchema, email: String) async throws -> StoredCredentials? {
+        let accounts = schema.qualified("accounts")
+        let rows = try await client.query(
+            """
+            SELECT local_id, email, email_verified, display_name, disabled,
+                   (extract(epoch FROM created_at) * 1000)::bigint, password_hash
+            FROM \(unescaped: accounts) WHERE email_normalized = \(EmailAddress.normalized(email))
+            """,
+            logger: logger
+        )
+        for try await (localId, storedEmail, verified, name, disabled, createdAt, hash) in rows.decode(
+            (String, String?, Bool, String?, Bool, Int64, String?).self
+        ) {
+            let account = Account(
+                localId: localId, email: storedEmail, emailVerified: verified, displayName: name, disabled: disabled,
+                createdAt: String(createdAt), signInProvider: "password"
+            )
+            return StoredCredentials(account: account, passwordHash: hash)
+        }
+        return nil
+    }
+
+    /// Records a sign-in; returns its time in seconds since the epoch.
+    func recordSignIn(in schema: TenantSchema, localId: String) async throws -> Int64 {
+        let accounts = schema.qualified("accounts")
+        let rows = try await client.query(
+            """
+            UPDATE \(unescaped: accounts) SET last_login_at = now() WHERE local_id = \(localId)
+            RETURNING extract(epoch FROM last_login_at)::bigint
+            """,
+            logger: logger
+        )
+        for try await seconds in rows.decode(Int64.self) { return seconds }
+        throw AccountStoreInconsistent()
+    }
+}

@@ -8,6 +8,8 @@ struct AccountService: Sendable {
     let accounts: AccountRepository
     let tenants: TenantRepository
     let hasher: PasswordHasher
+    /// A hash of a random password at the current parameters, checked when the email is unknown.
+    let decoyHash: String
 
     static let minimumPasswordLength = 6
 
@@ -39,6 +41,25 @@ struct AccountService: Sendable {
         } catch is AccountRepository.EmailTaken {
             throw Self.rejected("EMAIL_EXISTS")
         }
+    }
+
+    /// §2.2: the credentials, in the contract's order. An unknown email still costs one hash, so the
+    /// answer's timing does not tell which emails exist.
+    func verifyPassword(_ params: VerifyPassword.Params) async throws -> VerifyPassword.Result {
+        let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        guard params.password.utf8.count <= PasswordHasher.maximumPasswordBytes else {
+            throw Self.rejected("INVALID_PASSWORD")
+        }
+        guard let stored = try await accounts.credentials(in: schema, email: params.email) else {
+            _ = hasher.verify(params.password, against: decoyHash)
+            throw Self.rejected("EMAIL_NOT_FOUND")
+        }
+        if stored.account.disabled { throw Self.rejected("USER_DISABLED") }
+        guard let hash = stored.passwordHash, hasher.verify(params.password, against: hash) else {
+            throw Self.rejected("INVALID_PASSWORD")
+        }
+        let lastLoginAt = try await accounts.recordSignIn(in: schema, localId: stored.account.localId)
+        return .init(account: stored.account, lastLoginAt: lastLoginAt)
     }
 
     /// The schema of an active project or tenant; `TENANT_NOT_FOUND` otherwise.

@@ -71,7 +71,8 @@ struct PublicAPI: Sendable {
             let result = try await handler(
                 PublicRequest(
                     operation: match.operation, pathParameters: match.pathParameters, body: normalised, query: query,
-                    caller: caller, requestID: context.id, logger: context.logger
+                    caller: caller, requestID: context.id, logger: context.logger,
+                    defaultProjectId: credentials.defaultProjectId
                 )
             )
             return Self.json(200, result)

@@ -12,6 +12,8 @@ struct PublicRequest: Sendable {
     let caller: CallerCredential
     let requestID: String
     let logger: Logger
+    /// The project development-mode credentials and admin calls without a project map to.
+    let defaultProjectId: String
 }
 
 /// Serves one operation; throws ``IdentityToolkitError`` for answers the contract defines.

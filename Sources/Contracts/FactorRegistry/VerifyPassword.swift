@@ -1,0 +1,33 @@
+import JSONRPC
+
+/// `account.verifyPassword`: the first factor of `accounts:signInWithPassword`. Checks in the
+/// contract's order (§2.2): `EMAIL_NOT_FOUND`, `USER_DISABLED`, `INVALID_PASSWORD`; on success
+/// records the sign-in time and returns the account.
+public enum VerifyPassword: RPCMethod {
+    public static let name = "account.verifyPassword"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var email: String
+        public var password: String
+
+        public init(projectId: String, tenantId: String? = nil, email: String, password: String) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.email = email
+            self.password = password
+        }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var account: Account
+        /// Seconds since the epoch of this sign-in (the ID token's `auth_time`).
+        public var lastLoginAt: Int64
+
+        public init(account: Account, lastLoginAt: Int64) {
+            self.account = account
+            self.lastLoginAt = lastLoginAt
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Contracts
+import Foundation
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// `v1/accounts:signInWithPassword` (contract §2.2): request checks in order (`MISSING_EMAIL`,
+/// `INVALID_EMAIL`, `MISSING_PASSWORD`), then the credentials at factor-registry, then tokens.
+/// The MFA branch (pending credential and `mfaInfo` instead of tokens) slots in between the
+/// credential check and the tokens once second factors exist.
+struct SignInWithPasswordOperation: Sendable {
+    let registry: RPCClient
+    let sessions: RPCClient
+
+    func handle(_ request: PublicRequest) async throws -> JSONValue {
+        let projectId: String
+        switch request.caller {
+        case .apiKey(let project): projectId = project
+        case .admin: projectId = request.body["targetProjectId"]?.stringValue ?? request.defaultProjectId
+        }
+        let body = request.body
+        if body["idToken"] != nil || body["pendingIdToken"] != nil {
+            throw IdentityToolkitError.notImplemented("identitytoolkit.accounts.signInWithPassword with idToken")
+        }
+        guard let email = body["email"]?.stringValue else { throw IdentityToolkitError.business("MISSING_EMAIL") }
+        guard EmailSyntax.isPlausible(email) else { throw IdentityToolkitError.business("INVALID_EMAIL") }
+        guard let password = body["password"]?.stringValue, !password.isEmpty else {
+            throw IdentityToolkitError.business("MISSING_PASSWORD")
+        }
+        let tenantId = body["tenantId"]?.stringValue
+        let signIn = try await PeerCall.call(
+            registry, VerifyPassword.self,
+            .init(projectId: projectId, tenantId: tenantId, email: email, password: password),
+            requestID: request.requestID
+        )
+        let account = signIn.account
+        let tokens = try await PeerCall.call(
+            sessions, IssueSession.self,
+            .init(
+                projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: "password",
+                authTime: signIn.lastLoginAt,
+                user: SessionUser(email: account.email, emailVerified: account.emailVerified, displayName: account.displayName)
+            ),
+            requestID: request.requestID
+        )
+        var response: [String: JSONValue] = [
+            "kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": .string(account.localId),
+            "email": .string(account.email ?? email), "idToken": .string(tokens.idToken),
+            "refreshToken": .string(tokens.refreshToken), "expiresIn": .string(tokens.expiresIn),
+        ]
+        if let name = account.displayName { response["displayName"] = .string(name) }
+        return .object(response)
+    }
+}
+
+/// The gateway's first look at an email (factor-registry applies the full check): `INVALID_EMAIL`
+/// must come before `MISSING_PASSWORD`, so the shape is checked here.
+enum EmailSyntax {
+    static func isPlausible(_ email: String) -> Bool {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty && email.utf8.count <= 256
+            && email.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F }
+    }
+}
