@@ -45,6 +45,7 @@ public enum FactorRegistryApp {
             decoyHash: try hasher.hash(RandomIdentifier.make())
         )
         parts.methods.register(SignUpAccount.self, callers: gatewayOnly) { params, _ in try await accounts.signUp(params) }
+        parts.methods.register(GetAccount.self, callers: gatewayOnly) { params, _ in try await accounts.get(params) }
         parts.methods.register(VerifyPassword.self, callers: gatewayOnly) { params, _ in
             try await accounts.verifyPassword(params)
         }

@@ -36,6 +36,10 @@ public enum GatewayApp {
                 "identitytoolkit.accounts.signInWithPassword": SignInWithPasswordOperation(
                     registry: registry, sessions: sessions
                 ).handle,
+                "securetoken.token": SecureTokenOperation(
+                    registry: registry, sessions: sessions,
+                    projectNumber: reader.string(forKey: "project.number", default: "12345")
+                ).handle,
             ],
             status: { await status(host, checks) },
             signingKeys: SigningKeySet(client: host.client(for: .sessionToken)),

@@ -51,6 +51,30 @@ public enum SessionTokenApp {
             let idToken = try await issuer.sign(await issuer.claims(for: params))
             return .init(idToken: idToken, refreshToken: token.value, expiresIn: String(issuer.lifetime))
         }
+        let refreshSessions = RefreshSessions(client: database, logger: host.logger)
+        parts.methods.register(InspectRefreshToken.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
+            let family = try await refreshSessions.family(of: RefreshToken(value: params.refreshToken))
+            return .init(
+                projectId: family.projectId, tenantId: family.tenantId, localId: family.localId, signedInAt: family.signedInAt
+            )
+        }
+        parts.methods.register(RefreshSession.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
+            let presented = RefreshToken(value: params.refreshToken)
+            let family = try await refreshSessions.family(of: presented)
+            let next = try await refreshSessions.rotate(presented, family: family)
+            // The refreshed token repeats the sign-in: first factor, second factor, auth_time.
+            let claims = await issuer.claims(
+                for: .init(
+                    projectId: family.projectId, tenantId: family.tenantId, localId: family.localId,
+                    signInProvider: family.signInProvider, secondFactor: family.secondFactor,
+                    secondFactorIdentifier: family.secondFactorIdentifier, authTime: family.authTime, user: params.user
+                )
+            )
+            return .init(
+                idToken: try await issuer.sign(claims), refreshToken: next.value, expiresIn: String(issuer.lifetime),
+                localId: family.localId
+            )
+        }
         parts.prepare.append {
             try await catalog.migrateAll()
             try await keyring.prepare()

@@ -36,10 +36,12 @@ public struct Account: Codable, Sendable, Hashable {
     public var createdAt: String
     /// `password` for email/password accounts, `anonymous` for anonymous ones.
     public var signInProvider: String
+    /// Seconds since the epoch: sessions begun before it are revoked (`TOKEN_EXPIRED`).
+    public var validSince: Int64?
 
     public init(
         localId: String, email: String?, emailVerified: Bool, displayName: String?, disabled: Bool, createdAt: String,
-        signInProvider: String
+        signInProvider: String, validSince: Int64? = nil
     ) {
         self.localId = localId
         self.email = email
@@ -48,5 +50,6 @@ public struct Account: Codable, Sendable, Hashable {
         self.disabled = disabled
         self.createdAt = createdAt
         self.signInProvider = signInProvider
+        self.validSince = validSince
     }
 }

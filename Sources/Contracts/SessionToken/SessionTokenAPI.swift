@@ -5,6 +5,6 @@ public enum SessionTokenAPI {
     public static let service = "session-token"
     public static let allMethods: [any RPCMethod.Type] = [
         Discover.self, GetServiceStatus.self, Ping.self, ProvisionTenantSchema.self, DropTenantSchema.self,
-        PublishSigningKeys.self, IssueSession.self,
+        PublishSigningKeys.self, IssueSession.self, InspectRefreshToken.self, RefreshSession.self,
     ]
 }

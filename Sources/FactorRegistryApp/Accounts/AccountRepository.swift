@@ -50,21 +50,34 @@ struct StoredCredentials: Sendable {
 
 extension AccountRepository {
     func credentials(in schema: TenantSchema, email: String) async throws -> StoredCredentials? {
+        try await select(in: schema, where: "email_normalized", equals: EmailAddress.normalized(email))
+    }
+
+    func account(in schema: TenantSchema, localId: String) async throws -> Account? {
+        try await select(in: schema, where: "local_id", equals: localId)?.account
+    }
+
+    /// One account by a unique column (`column` is a literal of ours, never input).
+    private func select(in schema: TenantSchema, where column: StaticString, equals value: String) async throws
+        -> StoredCredentials?
+    {
         let accounts = schema.qualified("accounts")
         let rows = try await client.query(
             """
             SELECT local_id, email, email_verified, display_name, disabled,
-                   (extract(epoch FROM created_at) * 1000)::bigint, password_hash
-            FROM \(unescaped: accounts) WHERE email_normalized = \(EmailAddress.normalized(email))
+                   (extract(epoch FROM created_at) * 1000)::bigint, password_hash,
+                   extract(epoch FROM valid_since)::bigint
+            FROM \(unescaped: accounts) WHERE \(unescaped: "\(column)") = \(value)
             """,
             logger: logger
         )
-        for try await (localId, storedEmail, verified, name, disabled, createdAt, hash) in rows.decode(
-            (String, String?, Bool, String?, Bool, Int64, String?).self
+        for try await (localId, storedEmail, verified, name, disabled, createdAt, hash, validSince) in rows.decode(
+            (String, String?, Bool, String?, Bool, Int64, String?, Int64?).self
         ) {
             let account = Account(
                 localId: localId, email: storedEmail, emailVerified: verified, displayName: name, disabled: disabled,
-                createdAt: String(createdAt), signInProvider: "password"
+                createdAt: String(createdAt), signInProvider: storedEmail == nil ? "anonymous" : "password",
+                validSince: validSince
             )
             return StoredCredentials(account: account, passwordHash: hash)
         }

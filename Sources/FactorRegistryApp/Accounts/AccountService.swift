@@ -62,6 +62,14 @@ struct AccountService: Sendable {
         return .init(account: stored.account, lastLoginAt: lastLoginAt)
     }
 
+    func get(_ params: GetAccount.Params) async throws -> Account {
+        let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        guard let account = try await accounts.account(in: schema, localId: params.localId) else {
+            throw Self.rejected("USER_NOT_FOUND")
+        }
+        return account
+    }
+
     /// The schema of an active project or tenant; `TENANT_NOT_FOUND` otherwise.
     func activeSchema(projectId: String, tenantId: String?) async throws -> TenantSchema {
         guard let schema = try? TenantSchema(projectId: projectId, tenantId: tenantId) else {

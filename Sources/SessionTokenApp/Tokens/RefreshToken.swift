@@ -16,6 +16,27 @@ struct RefreshToken: Sendable, Hashable {
 
     var hash: Data { Data(SHA256.hash(data: Data(value.utf8))) }
 
+    /// The project and tenant a presented token names, or `nil` when it is not of our form. The scope
+    /// only routes the look-up; the token is valid only if its hash is stored in that scope's schema.
+    var scope: (projectId: String, tenantId: String?)? {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard value.utf8.count <= 512, parts.count == 2, parts[1].utf8.count >= 43,
+            let decoded = Self.decodeBase64URL(String(parts[0])), let text = String(data: decoded, encoding: .utf8)
+        else { return nil }
+        let pieces = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        switch pieces.count {
+        case 1: return (pieces[0], nil)
+        case 2: return (pieces[0], pieces[1])
+        default: return nil
+        }
+    }
+
+    static func decodeBase64URL(_ text: String) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+
     static func base64URL(_ data: Data) -> String {
         data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

@@ -1,0 +1,64 @@
+import JSONRPC
+
+/// `session.inspectRefresh`: which project, tenant, user and sign-in a refresh token belongs to.
+/// A token already rotated is a reuse: its whole family is revoked and the answer is
+/// `INVALID_REFRESH_TOKEN`, as for unknown or revoked tokens.
+public enum InspectRefreshToken: RPCMethod {
+    public static let name = "session.inspectRefresh"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var refreshToken: String
+        public init(refreshToken: String) { self.refreshToken = refreshToken }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var localId: String
+        /// Seconds since the epoch when the sign-in (the family) began, for `validSince` checks.
+        public var signedInAt: Int64
+
+        public init(projectId: String, tenantId: String?, localId: String, signedInAt: Int64) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.localId = localId
+            self.signedInAt = signedInAt
+        }
+    }
+}
+
+/// `session.refresh`: rotates a refresh token (compare-and-set: a token rotates once) and mints
+/// an ID token that repeats the sign-in's claims (provider, second factor) with the user's
+/// current profile.
+public enum RefreshSession: RPCMethod {
+    public static let name = "session.refresh"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var refreshToken: String
+        public var user: SessionUser
+
+        public init(refreshToken: String, user: SessionUser) {
+            self.refreshToken = refreshToken
+            self.user = user
+        }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var idToken: String
+        public var refreshToken: String
+        public var expiresIn: String
+        public var localId: String
+
+        public init(idToken: String, refreshToken: String, expiresIn: String, localId: String) {
+            self.idToken = idToken
+            self.refreshToken = refreshToken
+            self.expiresIn = expiresIn
+            self.localId = localId
+        }
+    }
+}
+
+/// session-token's application error codes (range 1200-1299).
+extension RPCErrorCode {
+    public static let invalidRefreshToken = RPCErrorCode(1200)
+}

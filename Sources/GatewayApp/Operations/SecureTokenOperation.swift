@@ -1,0 +1,62 @@
+import Contracts
+import Foundation
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// `securetoken.googleapis.com/v1/token` (contract §2.14, decision 2): exchanges a refresh token
+/// for a new ID token and a new refresh token (the old one rotates and may not be used again).
+/// Checks: `MISSING_GRANT_TYPE`, `INVALID_GRANT_TYPE`, `MISSING_REFRESH_TOKEN`, then
+/// `INVALID_REFRESH_TOKEN` (unknown, revoked, reused, or its user gone), `USER_DISABLED`, and
+/// `TOKEN_EXPIRED` for a sign-in older than the user's `validSince`.
+struct SecureTokenOperation: Sendable {
+    let registry: RPCClient
+    let sessions: RPCClient
+    /// Sent as `project_id` (Google sends the project number there; the emulator sends "12345").
+    let projectNumber: String
+
+    func handle(_ request: PublicRequest) async throws -> JSONValue {
+        let body = request.body
+        guard let grantType = body["grantType"]?.stringValue, !grantType.isEmpty else {
+            throw IdentityToolkitError.business("MISSING_GRANT_TYPE")
+        }
+        guard grantType == "refresh_token" else { throw IdentityToolkitError.business("INVALID_GRANT_TYPE") }
+        guard let refreshToken = body["refreshToken"]?.stringValue, !refreshToken.isEmpty else {
+            throw IdentityToolkitError.business("MISSING_REFRESH_TOKEN")
+        }
+        let session = try await PeerCall.call(
+            sessions, InspectRefreshToken.self, .init(refreshToken: refreshToken), requestID: request.requestID
+        )
+        if case .apiKey(let projectId) = request.caller, projectId != session.projectId {
+            throw IdentityToolkitError.business("INVALID_REFRESH_TOKEN")
+        }
+        let account: Account
+        do {
+            account = try await PeerCall.call(
+                registry, GetAccount.self,
+                .init(projectId: session.projectId, tenantId: session.tenantId, localId: session.localId),
+                requestID: request.requestID
+            )
+        } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" {
+            throw IdentityToolkitError.business("INVALID_REFRESH_TOKEN")
+        }
+        if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
+        if let validSince = account.validSince, session.signedInAt < validSince {
+            throw IdentityToolkitError.business("TOKEN_EXPIRED")
+        }
+        let tokens = try await PeerCall.call(
+            sessions, RefreshSession.self,
+            .init(
+                refreshToken: refreshToken,
+                user: SessionUser(email: account.email, emailVerified: account.emailVerified, displayName: account.displayName)
+            ),
+            requestID: request.requestID
+        )
+        // The token endpoint answers in snake_case.
+        return [
+            "id_token": .string(tokens.idToken), "access_token": .string(tokens.idToken),
+            "expires_in": .string(tokens.expiresIn), "refresh_token": .string(tokens.refreshToken),
+            "token_type": "Bearer", "user_id": .string(tokens.localId), "project_id": .string(projectNumber),
+        ]
+    }
+}

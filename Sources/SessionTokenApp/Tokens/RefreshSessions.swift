@@ -1,0 +1,113 @@
+import Contracts
+import Foundation
+import JSONRPC
+import Logging
+import PostgresNIO
+import ServiceKit
+import TenantStore
+
+/// Refresh-token families: look-up with reuse detection, and rotation by compare-and-set.
+struct RefreshSessions: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    static let invalid = RPCError(code: .invalidRefreshToken, identityToolkitError: "INVALID_REFRESH_TOKEN")
+
+    /// What a live family remembers of its sign-in.
+    struct Family: Sendable {
+        let familyID: String
+        let projectId: String
+        let tenantId: String?
+        let localId: String
+        let signInProvider: String
+        let secondFactor: String?
+        let secondFactorIdentifier: String?
+        let authTime: Int64
+        let signedInAt: Int64
+    }
+
+    /// The family of a token that may still be used. A token already rotated is a reuse: the
+    /// family is revoked, and every token of it stops working.
+    func family(of token: RefreshToken) async throws -> Family {
+        guard let scope = token.scope, let schema = try? TenantSchema(projectId: scope.projectId, tenantId: scope.tenantId)
+        else { throw Self.invalid }
+        let tokens = schema.qualified("refresh_tokens")
+        let families = schema.qualified("session_families")
+        let rows: PostgresRowSequence
+        do {
+            // Only `qualified(_:)` output is spliced into the text; every value is a bind parameter.
+            rows = try await client.query(
+                """
+                SELECT f.family_id, f.local_id, f.sign_in_provider, f.second_factor, f.second_factor_identifier,
+                       extract(epoch FROM f.auth_time)::bigint, extract(epoch FROM f.created_at)::bigint,
+                       t.rotated_at IS NOT NULL, f.revoked_at IS NOT NULL
+                FROM \(unescaped: tokens) t JOIN \(unescaped: families) f ON f.family_id = t.family_id
+                WHERE t.token_hash = \(token.hash)
+                """,
+                logger: logger
+            )
+        } catch {
+            if SessionRepository.isUndefinedTable(error) { throw Self.invalid }
+            throw error
+        }
+        for try await (familyID, localID, provider, secondFactor, identifier, authTime, createdAt, rotated, revoked) in rows.decode(
+            (String, String, String, String?, String?, Int64, Int64, Bool, Bool).self
+        ) {
+            if revoked { throw Self.invalid }
+            if rotated {
+                try await revoke(familyID: familyID, in: schema)
+                logger.warning("refresh token reused; session family revoked", metadata: ["session.family": "\(familyID)"])
+                throw Self.invalid
+            }
+            return Family(
+                familyID: familyID, projectId: scope.projectId, tenantId: scope.tenantId, localId: localID,
+                signInProvider: provider, secondFactor: secondFactor, secondFactorIdentifier: identifier,
+                authTime: authTime, signedInAt: createdAt
+            )
+        }
+        throw Self.invalid
+    }
+
+    /// Replaces `token` by a new one of the same family. The old token rotates at most once: of two
+    /// concurrent rotations, one wins and the other is treated as reuse (the family is revoked).
+    func rotate(_ token: RefreshToken, family: Family) async throws -> RefreshToken {
+        let schema = try TenantSchema(projectId: family.projectId, tenantId: family.tenantId)
+        let tokens = schema.qualified("refresh_tokens")
+        let families = schema.qualified("session_families")
+        let next = RefreshToken.make(projectId: family.projectId, tenantId: family.tenantId)
+        let (oldHash, newHash) = (token.hash, next.hash)
+        let logger = self.logger
+        let rotated: Bool = try await client.withTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                UPDATE \(unescaped: tokens) SET rotated_at = now()
+                WHERE token_hash = \(oldHash) AND rotated_at IS NULL
+                  AND EXISTS (SELECT 1 FROM \(unescaped: families) WHERE family_id = \(family.familyID) AND revoked_at IS NULL)
+                RETURNING family_id
+                """,
+                logger: logger
+            )
+            var won = false
+            for try await _ in rows.decode(String.self) { won = true }
+            guard won else { return false }
+            try await connection.query(
+                "INSERT INTO \(unescaped: tokens) (token_hash, family_id, local_id) VALUES (\(newHash), \(family.familyID), \(family.localId))",
+                logger: logger
+            )
+            return true
+        }
+        guard rotated else {
+            try await revoke(familyID: family.familyID, in: schema)
+            throw Self.invalid
+        }
+        return next
+    }
+
+    func revoke(familyID: String, in schema: TenantSchema) async throws {
+        let families = schema.qualified("session_families")
+        try await client.query(
+            "UPDATE \(unescaped: families) SET revoked_at = coalesce(revoked_at, now()) WHERE family_id = \(familyID)",
+            logger: logger
+        )
+    }
+}
