@@ -46,6 +46,10 @@ public enum FactorRegistryApp {
         )
         parts.methods.register(SignUpAccount.self, callers: gatewayOnly) { params, _ in try await accounts.signUp(params) }
         parts.methods.register(GetAccount.self, callers: gatewayOnly) { params, _ in try await accounts.get(params) }
+        parts.methods.register(DeleteAccount.self, callers: gatewayOnly) { params, _ in
+            try await accounts.delete(params)
+            return RPCEmpty()
+        }
         parts.methods.register(VerifyPassword.self, callers: gatewayOnly) { params, _ in
             try await accounts.verifyPassword(params)
         }

@@ -36,6 +36,8 @@ public enum GatewayApp {
                 "identitytoolkit.accounts.signInWithPassword": SignInWithPasswordOperation(
                     registry: registry, sessions: sessions
                 ).handle,
+                "identitytoolkit.accounts.lookup": AccountOperations(registry: registry, sessions: sessions).lookup,
+                "identitytoolkit.accounts.delete": AccountOperations(registry: registry, sessions: sessions).delete,
                 "securetoken.token": SecureTokenOperation(
                     registry: registry, sessions: sessions,
                     projectNumber: reader.string(forKey: "project.number", default: "12345")

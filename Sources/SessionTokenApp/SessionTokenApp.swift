@@ -75,6 +75,20 @@ public enum SessionTokenApp {
                 localId: family.localId
             )
         }
+        parts.methods.register(VerifyIDToken.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
+            do {
+                let claims = try await issuer.verify(params.idToken)
+                return .init(
+                    projectId: claims.audience, tenantId: claims.tenant, localId: claims.subject, issuedAt: claims.issuedAt,
+                    authTime: claims.authTime, signInProvider: claims.signInProvider, secondFactor: claims.signInSecondFactor,
+                    secondFactorIdentifier: claims.secondFactorIdentifier
+                )
+            } catch IDTokenIssuer.VerificationFailure.expired {
+                throw RPCError(code: .invalidIDToken, identityToolkitError: "TOKEN_EXPIRED")
+            } catch {
+                throw RPCError(code: .invalidIDToken, identityToolkitError: "INVALID_ID_TOKEN")
+            }
+        }
         parts.prepare.append {
             try await catalog.migrateAll()
             try await keyring.prepare()

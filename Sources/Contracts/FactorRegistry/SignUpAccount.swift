@@ -38,10 +38,12 @@ public struct Account: Codable, Sendable, Hashable {
     public var signInProvider: String
     /// Seconds since the epoch: sessions begun before it are revoked (`TOKEN_EXPIRED`).
     public var validSince: Int64?
+    /// Milliseconds since the epoch of the last sign-in, as a string; absent before the first.
+    public var lastLoginAt: String?
 
     public init(
         localId: String, email: String?, emailVerified: Bool, displayName: String?, disabled: Bool, createdAt: String,
-        signInProvider: String, validSince: Int64? = nil
+        signInProvider: String, validSince: Int64? = nil, lastLoginAt: String? = nil
     ) {
         self.localId = localId
         self.email = email
@@ -51,5 +53,6 @@ public struct Account: Codable, Sendable, Hashable {
         self.createdAt = createdAt
         self.signInProvider = signInProvider
         self.validSince = validSince
+        self.lastLoginAt = lastLoginAt
     }
 }

@@ -66,18 +66,18 @@ extension AccountRepository {
             """
             SELECT local_id, email, email_verified, display_name, disabled,
                    (extract(epoch FROM created_at) * 1000)::bigint, password_hash,
-                   extract(epoch FROM valid_since)::bigint
+                   extract(epoch FROM valid_since)::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint
             FROM \(unescaped: accounts) WHERE \(unescaped: "\(column)") = \(value)
             """,
             logger: logger
         )
-        for try await (localId, storedEmail, verified, name, disabled, createdAt, hash, validSince) in rows.decode(
-            (String, String?, Bool, String?, Bool, Int64, String?, Int64?).self
+        for try await (localId, storedEmail, verified, name, disabled, createdAt, hash, validSince, lastLogin) in rows.decode(
+            (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?).self
         ) {
             let account = Account(
                 localId: localId, email: storedEmail, emailVerified: verified, displayName: name, disabled: disabled,
                 createdAt: String(createdAt), signInProvider: storedEmail == nil ? "anonymous" : "password",
-                validSince: validSince
+                validSince: validSince, lastLoginAt: lastLogin.map(String.init)
             )
             return StoredCredentials(account: account, passwordHash: hash)
         }
@@ -96,5 +96,17 @@ extension AccountRepository {
         )
         for try await seconds in rows.decode(Int64.self) { return seconds }
         throw AccountStoreInconsistent()
+    }
+}
+
+extension AccountRepository {
+    /// Removes an account; `false` when there was none.
+    func delete(in schema: TenantSchema, localId: String) async throws -> Bool {
+        let accounts = schema.qualified("accounts")
+        let rows = try await client.query(
+            "DELETE FROM \(unescaped: accounts) WHERE local_id = \(localId) RETURNING local_id", logger: logger
+        )
+        for try await _ in rows.decode(String.self) { return true }
+        return false
     }
 }

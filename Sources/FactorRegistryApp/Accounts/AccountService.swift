@@ -70,6 +70,11 @@ struct AccountService: Sendable {
         return account
     }
 
+    func delete(_ params: DeleteAccount.Params) async throws {
+        let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        guard try await accounts.delete(in: schema, localId: params.localId) else { throw Self.rejected("USER_NOT_FOUND") }
+    }
+
     /// The schema of an active project or tenant; `TENANT_NOT_FOUND` otherwise.
     func activeSchema(projectId: String, tenantId: String?) async throws -> TenantSchema {
         guard let schema = try? TenantSchema(projectId: projectId, tenantId: tenantId) else {

@@ -30,9 +30,9 @@ struct IDTokenClaims: JWTPayload, Equatable {
         "nbf", "nonce", "sub", "user_id", "email", "email_verified", "phone_number", "name", "picture", "provider_id",
     ]
 
-    func verify(using algorithm: some JWTAlgorithm) async throws {
-        try ExpirationClaim(value: .init(timeIntervalSince1970: Double(expiresAt))).verifyNotExpired()
-    }
+    /// jwt-kit calls this after the signature checked out; `exp`, `iss` and `aud` are checked by
+    /// ``IDTokenIssuer/verify(_:now:)``, which tells an expired token from an invalid one.
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
 
     private struct Key: CodingKey {
         var stringValue: String

@@ -10,6 +10,8 @@ actor IDTokenIssuer {
     /// ID token lifetime in seconds (the contract's 3600).
     let lifetime: Int64
     private var collections: [String: JWTKeyCollection] = [:]
+    /// Public keys of the published set, rebuilt when the set changes.
+    private var verifier: (kids: Set<String>, collection: JWTKeyCollection)?
 
     init(keyring: SigningKeyring, issuerBase: String, lifetime: Int64 = 3600) {
         self.keyring = keyring
@@ -42,6 +44,52 @@ actor IDTokenIssuer {
             collections = [signer.kid: collection]
         }
         return try await collection.sign(claims, kid: JWKIdentifier(string: signer.kid), header: ["typ": "JWT"])
+    }
+}
+
+extension IDTokenIssuer {
+    enum VerificationFailure: Error { case invalid, expired }
+
+    /// Checks the signature against the published keys (the header must name one with `kid` and
+    /// `alg: RS256`), then `exp`, `iss` and `aud`.
+    func verify(_ token: String, now: Date = Date()) async throws -> IDTokenClaims {
+        guard token.utf8.count <= 8192, let header = Self.header(of: token), header["alg"] == "RS256",
+            header["kid"] != nil
+        else { throw VerificationFailure.invalid }
+        let collection = try await verificationKeys(now: now)
+        let claims: IDTokenClaims
+        do {
+            claims = try await collection.verify(token, as: IDTokenClaims.self)
+        } catch {
+            throw VerificationFailure.invalid
+        }
+        guard claims.issuer == issuerBase + claims.audience, !claims.subject.isEmpty else { throw VerificationFailure.invalid }
+        guard Int64(now.timeIntervalSince1970) < claims.expiresAt else { throw VerificationFailure.expired }
+        return claims
+    }
+
+    private func verificationKeys(now: Date) async throws -> JWTKeyCollection {
+        let published = keyring.published(at: now)
+        let kids = Set(published.map(\.kid))
+        if let verifier, verifier.kids == kids { return verifier.collection }
+        let collection = JWTKeyCollection()
+        for key in published {
+            await collection.add(
+                rsa: try Insecure.RSA.PublicKey(backing: key.privateKey.publicKey), digestAlgorithm: .sha256,
+                kid: JWKIdentifier(string: key.kid)
+            )
+        }
+        verifier = (kids, collection)
+        return collection
+    }
+
+    /// The JOSE header's string members, or `nil` when the token is not three base64url segments.
+    static func header(of token: String) -> [String: String]? {
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3, let data = RefreshToken.decodeBase64URL(String(segments[0])),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        return object.compactMapValues { $0 as? String }
     }
 }
 

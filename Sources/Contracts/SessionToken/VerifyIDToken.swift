@@ -1,0 +1,43 @@
+import JSONRPC
+
+/// `session.verifyIdToken`: checks an ID token's RS256 signature against the published keys, its
+/// `exp`, `iss` and `aud`, and returns what it says. `INVALID_ID_TOKEN` for anything that is not one
+/// of our valid tokens; `TOKEN_EXPIRED` once `exp` has passed.
+public enum VerifyIDToken: RPCMethod {
+    public static let name = "session.verifyIdToken"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var idToken: String
+        public init(idToken: String) { self.idToken = idToken }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var localId: String
+        /// Seconds since the epoch (`iat`), compared with the user's `validSince`.
+        public var issuedAt: Int64
+        public var authTime: Int64
+        public var signInProvider: String
+        public var secondFactor: String?
+        public var secondFactorIdentifier: String?
+
+        public init(
+            projectId: String, tenantId: String?, localId: String, issuedAt: Int64, authTime: Int64,
+            signInProvider: String, secondFactor: String?, secondFactorIdentifier: String?
+        ) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.localId = localId
+            self.issuedAt = issuedAt
+            self.authTime = authTime
+            self.signInProvider = signInProvider
+            self.secondFactor = secondFactor
+            self.secondFactorIdentifier = secondFactorIdentifier
+        }
+    }
+}
+
+extension RPCErrorCode {
+    public static let invalidIDToken = RPCErrorCode(1201)
+}

@@ -1,0 +1,38 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// The ID-token prelude of every handler that takes an `idToken` (contract §2): the token must be
+/// ours and unexpired (`INVALID_ID_TOKEN`, `TOKEN_EXPIRED`), for the caller's project and the
+/// request's tenant (`TENANT_ID_MISMATCH`), of a user that exists (`USER_NOT_FOUND`), issued after
+/// the user's `validSince` (`TOKEN_EXPIRED`) and not disabled (`USER_DISABLED`).
+struct SignedInUser: Sendable {
+    let token: VerifyIDToken.Result
+    let account: Account
+
+    static func resolve(
+        _ request: PublicRequest, registry: RPCClient, sessions: RPCClient
+    ) async throws -> SignedInUser {
+        guard let idToken = request.body["idToken"]?.stringValue, !idToken.isEmpty else {
+            throw IdentityToolkitError.business("MISSING_ID_TOKEN")
+        }
+        let token = try await PeerCall.call(sessions, VerifyIDToken.self, .init(idToken: idToken), requestID: request.requestID)
+        if case .apiKey(let projectId) = request.caller, projectId != token.projectId {
+            throw IdentityToolkitError.business("INVALID_ID_TOKEN")
+        }
+        if let tenantId = request.body["tenantId"]?.stringValue, tenantId != token.tenantId {
+            throw IdentityToolkitError.business("TENANT_ID_MISMATCH")
+        }
+        let account = try await PeerCall.call(
+            registry, GetAccount.self,
+            .init(projectId: token.projectId, tenantId: token.tenantId, localId: token.localId),
+            requestID: request.requestID
+        )
+        if let validSince = account.validSince, token.issuedAt < validSince {
+            throw IdentityToolkitError.business("TOKEN_EXPIRED")
+        }
+        if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
+        return SignedInUser(token: token, account: account)
+    }
+}
