@@ -46,6 +46,8 @@ public enum FactorRegistryApp {
         )
         parts.methods.register(SignUpAccount.self, callers: gatewayOnly) { params, _ in try await accounts.signUp(params) }
         parts.methods.register(GetAccount.self, callers: gatewayOnly) { params, _ in try await accounts.get(params) }
+        parts.methods.register(CreateAccount.self, callers: gatewayOnly) { params, _ in try await accounts.create(params) }
+        parts.methods.register(FindAccounts.self, callers: gatewayOnly) { params, _ in try await accounts.find(params) }
         parts.methods.register(DeleteAccount.self, callers: gatewayOnly) { params, _ in
             try await accounts.delete(params)
             return RPCEmpty()

@@ -22,6 +22,7 @@ public enum GatewayApp {
         let checks = parts.readiness
         let registry = host.client(for: .factorRegistry)
         let sessions = host.client(for: .sessionToken)
+        let admin = AdminAccountOperations(registry: registry)
         let api = PublicAPI(
             router: OperationRouter(schemas: schemas),
             validator: RequestValidator(schemas: schemas),
@@ -38,6 +39,12 @@ public enum GatewayApp {
                 ).handle,
                 "identitytoolkit.accounts.lookup": AccountOperations(registry: registry, sessions: sessions).lookup,
                 "identitytoolkit.accounts.delete": AccountOperations(registry: registry, sessions: sessions).delete,
+                "identitytoolkit.projects.accounts": admin.create,
+                "identitytoolkit.projects.tenants.accounts": admin.create,
+                "identitytoolkit.projects.accounts.lookup": admin.lookup,
+                "identitytoolkit.projects.tenants.accounts.lookup": admin.lookup,
+                "identitytoolkit.projects.accounts.delete": admin.delete,
+                "identitytoolkit.projects.tenants.accounts.delete": admin.delete,
                 "securetoken.token": SecureTokenOperation(
                     registry: registry, sessions: sessions,
                     projectNumber: reader.string(forKey: "project.number", default: "12345")

@@ -7,7 +7,7 @@ public enum FactorRegistryAPI {
     public static let allMethods: [any RPCMethod.Type] = [
         Discover.self, GetServiceStatus.self, Ping.self,
         CreateTenant.self, GetTenant.self, ListTenants.self, DeleteTenant.self, SignUpAccount.self,
-        VerifyPassword.self, GetAccount.self, DeleteAccount.self,
+        VerifyPassword.self, GetAccount.self, DeleteAccount.self, CreateAccount.self, FindAccounts.self,
     ]
 }
 

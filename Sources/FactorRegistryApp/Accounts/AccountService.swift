@@ -62,6 +62,50 @@ struct AccountService: Sendable {
         return .init(account: stored.account, lastLoginAt: lastLoginAt)
     }
 
+    /// §2.1, privileged path (Admin SDK `createUser`).
+    func create(_ params: CreateAccount.Params) async throws -> Account {
+        let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        let localId = params.localId ?? RandomIdentifier.make()
+        guard !localId.isEmpty, localId.utf8.count <= 128 else {
+            throw Self.rejected("INVALID_LOCAL_ID : localId must be 1 to 128 bytes")
+        }
+        if params.localId != nil, try await accounts.account(in: schema, localId: localId) != nil {
+            throw Self.rejected("DUPLICATE_LOCAL_ID")
+        }
+        if let email = params.email, !EmailAddress.isValid(email) { throw Self.rejected("INVALID_EMAIL") }
+        if let password = params.password {
+            guard password.count >= Self.minimumPasswordLength else {
+                throw Self.rejected("WEAK_PASSWORD : Password should be at least 6 characters")
+            }
+            guard password.utf8.count <= PasswordHasher.maximumPasswordBytes else {
+                throw Self.rejected("WEAK_PASSWORD : Password should be at most 4096 bytes")
+            }
+        }
+        if let name = params.displayName, name.utf8.count > 256 {
+            throw Self.rejected("INVALID_DISPLAY_NAME : Display name should be at most 256 bytes")
+        }
+        let passwordHash = try params.password.map(hasher.hash)
+        do {
+            return try await accounts.insert(
+                in: schema, localId: localId, email: params.email, passwordHash: passwordHash,
+                displayName: params.displayName, emailVerified: params.emailVerified ?? false,
+                disabled: params.disabled ?? false
+            )
+        } catch is AccountRepository.EmailTaken {
+            throw Self.rejected("EMAIL_EXISTS")
+        } catch is AccountRepository.LocalIDTaken {
+            throw Self.rejected("DUPLICATE_LOCAL_ID")
+        }
+    }
+
+    func find(_ params: FindAccounts.Params) async throws -> FindAccounts.Result {
+        let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        guard params.localIds.count + params.emails.count <= 1000 else {
+            throw Self.rejected("INVALID_ARGUMENT : at most 1000 identifiers")
+        }
+        return .init(accounts: try await accounts.accounts(in: schema, localIds: params.localIds, emails: params.emails))
+    }
+
     func get(_ params: GetAccount.Params) async throws -> Account {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         guard let account = try await accounts.account(in: schema, localId: params.localId) else {
