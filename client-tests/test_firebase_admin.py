@@ -3,6 +3,7 @@ as an app team's backend would use it (contract §1.7)."""
 
 import os
 import secrets
+import time
 
 import firebase_admin
 import pytest
@@ -63,3 +64,71 @@ def test_admin_paths_refuse_api_key_callers(stack):
     assert answer.status_code == 400
     assert answer.json()["error"]["message"] == \
         "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id."
+
+
+def sign_in(stack, email, password):
+    return requests.post(stack.gateway + "/v1/accounts:signInWithPassword?key=k",
+                         json={"email": email, "password": password}, timeout=30)
+
+
+def refresh(stack, token):
+    return requests.post(stack.gateway + "/securetoken.googleapis.com/v1/token?key=k",
+                         data={"grant_type": "refresh_token", "refresh_token": token}, timeout=30)
+
+
+def test_update_user_marks_the_email_verified_and_disables(stack, admin_app):
+    email = f"upd-{secrets.token_hex(6)}@example.com"
+    user = auth.create_user(email=email, password="updatable1", app=admin_app)
+    session = sign_in(stack, email, "updatable1").json()
+    updated = auth.update_user(user.uid, email_verified=True, display_name="Verified", app=admin_app)
+    assert updated.email_verified is True and updated.display_name == "Verified"
+
+    auth.update_user(user.uid, disabled=True, app=admin_app)
+    assert auth.get_user(user.uid, app=admin_app).disabled is True
+    assert sign_in(stack, email, "updatable1").json()["error"]["message"] == "USER_DISABLED"
+    assert refresh(stack, session["refreshToken"]).json()["error"]["message"] == "USER_DISABLED"
+    lookup = requests.post(stack.gateway + "/v1/accounts:lookup?key=k", json={"idToken": session["idToken"]}, timeout=30)
+    assert lookup.json()["error"]["message"] == "USER_DISABLED"
+    with pytest.raises(auth.UserDisabledError):
+        auth.verify_id_token(session["idToken"], check_revoked=True, app=admin_app)
+
+    auth.update_user(user.uid, disabled=False, app=admin_app)
+    assert sign_in(stack, email, "updatable1").status_code == 200
+
+
+def test_revoke_refresh_tokens_ends_earlier_sessions(stack, admin_app):
+    email = f"rev-{secrets.token_hex(6)}@example.com"
+    user = auth.create_user(email=email, password="revocable1", app=admin_app)
+    session = sign_in(stack, email, "revocable1").json()
+    assert auth.verify_id_token(session["idToken"], check_revoked=True, app=admin_app)["uid"] == user.uid
+    time.sleep(1.1)  # validSince has one-second resolution, as in Identity Toolkit
+    auth.revoke_refresh_tokens(user.uid, app=admin_app)
+
+    with pytest.raises(auth.RevokedIdTokenError):
+        auth.verify_id_token(session["idToken"], check_revoked=True, app=admin_app)
+    assert refresh(stack, session["refreshToken"]).json()["error"]["message"] == "TOKEN_EXPIRED"
+    lookup = requests.post(stack.gateway + "/v1/accounts:lookup?key=k", json={"idToken": session["idToken"]}, timeout=30)
+    assert lookup.json()["error"]["message"] == "TOKEN_EXPIRED"
+    # A new sign-in works.
+    fresh = sign_in(stack, email, "revocable1").json()
+    assert auth.verify_id_token(fresh["idToken"], check_revoked=True, app=admin_app)["uid"] == user.uid
+
+
+def test_an_admin_password_change_ends_sessions_and_takes_effect(stack, admin_app):
+    email = f"pw-{secrets.token_hex(6)}@example.com"
+    user = auth.create_user(email=email, password="old-password", app=admin_app)
+    session = sign_in(stack, email, "old-password").json()
+    time.sleep(1.1)
+    auth.update_user(user.uid, password="new-password", app=admin_app)
+    assert sign_in(stack, email, "old-password").json()["error"]["message"] == "INVALID_PASSWORD"
+    assert sign_in(stack, email, "new-password").status_code == 200
+    assert refresh(stack, session["refreshToken"]).json()["error"]["message"] == "TOKEN_EXPIRED"
+
+
+def test_list_users_pages_through_everyone(admin_app):
+    created = {auth.create_user(email=f"list-{secrets.token_hex(6)}@example.com", app=admin_app).uid for _ in range(5)}
+    first_page = auth.list_users(max_results=2, app=admin_app)
+    assert len(first_page.users) == 2 and first_page.has_next_page
+    listed = [user.uid for user in auth.list_users(max_results=2, app=admin_app).iterate_all()]
+    assert created <= set(listed)
+    assert listed == sorted(listed) and len(listed) == len(set(listed))

@@ -44,6 +44,10 @@ public enum GatewayApp {
                 "identitytoolkit.projects.accounts.lookup": admin.lookup,
                 "identitytoolkit.projects.tenants.accounts.lookup": admin.lookup,
                 "identitytoolkit.projects.accounts.delete": admin.delete,
+                "identitytoolkit.projects.accounts.update": admin.update,
+                "identitytoolkit.projects.tenants.accounts.update": admin.update,
+                "identitytoolkit.projects.accounts.batchGet": admin.batchGet,
+                "identitytoolkit.projects.tenants.accounts.batchGet": admin.batchGet,
                 "identitytoolkit.projects.tenants.accounts.delete": admin.delete,
                 "securetoken.token": SecureTokenOperation(
                     registry: registry, sessions: sessions,

@@ -91,14 +91,14 @@ extension AccountRepository {
         return nil
     }
 
-    private static let columns = """
+    static let columns = """
         local_id, email, email_verified, display_name, disabled, (extract(epoch FROM created_at) * 1000)::bigint,
         password_hash, extract(epoch FROM valid_since)::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint
         """
 
-    private typealias Row = (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?)
+    typealias Row = (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?)
 
-    private static func credentials(from row: Row) -> StoredCredentials {
+    static func credentials(from row: Row) -> StoredCredentials {
         let (localId, email, verified, name, disabled, createdAt, hash, validSince, lastLogin) = row
         let account = Account(
             localId: localId, email: email, emailVerified: verified, displayName: name, disabled: disabled,
@@ -132,5 +132,68 @@ extension AccountRepository {
         )
         for try await _ in rows.decode(String.self) { return true }
         return false
+    }
+}
+
+extension AccountRepository {
+    /// The changes of one update, already checked; `nil` members stay as they are.
+    struct Changes: Sendable {
+        var email: String?
+        var passwordHash: String?
+        var displayName: String?
+        var deleteDisplayName = false
+        var emailVerified: Bool?
+        var disabled: Bool?
+        var validSince: Int64?
+        /// Set `valid_since` to now (a password or email change ends earlier sessions).
+        var revokeSessions = false
+    }
+
+    /// Applies `changes` in one statement; `nil` when the account does not exist.
+    func update(in schema: TenantSchema, localId: String, _ changes: Changes) async throws -> Account? {
+        let accounts = schema.qualified("accounts")
+        let normalized = changes.email.map(EmailAddress.normalized)
+        let validSince = changes.validSince.map { Date(timeIntervalSince1970: Double($0)) }
+        do {
+            let rows = try await client.query(
+                """
+                UPDATE \(unescaped: accounts) SET
+                    email = coalesce(\(changes.email), email),
+                    email_normalized = coalesce(\(normalized), email_normalized),
+                    email_verified = CASE WHEN \(changes.email)::text IS NOT NULL THEN false
+                                          ELSE coalesce(\(changes.emailVerified), email_verified) END,
+                    password_hash = coalesce(\(changes.passwordHash), password_hash),
+                    display_name = CASE WHEN \(changes.deleteDisplayName) THEN NULL
+                                        ELSE coalesce(\(changes.displayName), display_name) END,
+                    disabled = coalesce(\(changes.disabled), disabled),
+                    valid_since = CASE WHEN \(changes.revokeSessions) THEN date_trunc('second', now())
+                                       ELSE coalesce(\(validSince), valid_since) END
+                WHERE local_id = \(localId)
+                RETURNING local_id
+                """,
+                logger: logger
+            )
+            var found = false
+            for try await _ in rows.decode(String.self) { found = true }
+            guard found else { return nil }
+        } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
+            throw EmailTaken()
+        }
+        return try await account(in: schema, localId: localId)
+    }
+
+    /// One page of accounts ordered by id, after `afterLocalId`.
+    func page(in schema: TenantSchema, afterLocalId: String?, limit: Int) async throws -> [Account] {
+        let accounts = schema.qualified("accounts")
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: Self.columns) FROM \(unescaped: accounts)
+            WHERE local_id > \(afterLocalId ?? "") ORDER BY local_id LIMIT \(limit)
+            """,
+            logger: logger
+        )
+        var found: [Account] = []
+        for try await row in rows.decode(Row.self) { found.append(Self.credentials(from: row).account) }
+        return found
     }
 }

@@ -106,6 +106,52 @@ struct AccountService: Sendable {
         return .init(accounts: try await accounts.accounts(in: schema, localIds: params.localIds, emails: params.emails))
     }
 
+    func update(_ params: UpdateAccount.Params) async throws -> Account {
+        let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        var changes = AccountRepository.Changes()
+        if let email = params.email {
+            guard EmailAddress.isValid(email) else { throw Self.rejected("INVALID_EMAIL") }
+            changes.email = email
+            changes.revokeSessions = true
+        }
+        if let password = params.password {
+            guard password.count >= Self.minimumPasswordLength else {
+                throw Self.rejected("WEAK_PASSWORD : Password should be at least 6 characters")
+            }
+            guard password.utf8.count <= PasswordHasher.maximumPasswordBytes else {
+                throw Self.rejected("WEAK_PASSWORD : Password should be at most 4096 bytes")
+            }
+            changes.passwordHash = try hasher.hash(password)
+            changes.revokeSessions = true
+        }
+        if let name = params.displayName, name.utf8.count > 256 {
+            throw Self.rejected("INVALID_DISPLAY_NAME : Display name should be at most 256 bytes")
+        }
+        changes.displayName = params.displayName
+        changes.deleteDisplayName = params.deleteDisplayName ?? false
+        changes.emailVerified = params.emailVerified
+        changes.disabled = params.disabled
+        changes.validSince = params.validSince
+        do {
+            guard let account = try await accounts.update(in: schema, localId: params.localId, changes) else {
+                throw Self.rejected("USER_NOT_FOUND")
+            }
+            return account
+        } catch is AccountRepository.EmailTaken {
+            throw Self.rejected("EMAIL_EXISTS")
+        }
+    }
+
+    func list(_ params: ListAccounts.Params) async throws -> ListAccounts.Result {
+        let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        let limit = params.maxResults ?? 20
+        guard (1...1000).contains(limit) else {
+            throw Self.rejected("INVALID_ARGUMENT : maxResults must be 1 to 1000")
+        }
+        let page = try await accounts.page(in: schema, afterLocalId: params.pageToken, limit: limit)
+        return .init(accounts: page, nextPageToken: page.count == limit ? page.last?.localId : nil)
+    }
+
     func get(_ params: GetAccount.Params) async throws -> Account {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         guard let account = try await accounts.account(in: schema, localId: params.localId) else {

@@ -62,6 +62,63 @@ struct AdminAccountOperations: Sendable {
         return ["kind": "identitytoolkit#DeleteAccountResponse"]
     }
 
+    /// `POST …/accounts:update` (updateUser, revokeRefreshTokens): `MISSING_LOCAL_ID`, then the
+    /// account's own checks.
+    func update(_ request: PublicRequest) async throws -> JSONValue {
+        let scope = try AdminScope(request)
+        let body = request.body
+        guard let localId = body["localId"]?.stringValue, !localId.isEmpty else {
+            throw IdentityToolkitError.business("MISSING_LOCAL_ID")
+        }
+        let deleted = Self.strings(body["deleteAttribute"])
+        var validSince: Int64?
+        if let text = body["validSince"]?.stringValue {
+            guard let seconds = Int64(text), seconds >= 0 else {
+                throw IdentityToolkitError.invalidPayload("/validSince must be int64")
+            }
+            validSince = seconds
+        }
+        let account = try await PeerCall.call(
+            registry, UpdateAccount.self,
+            .init(
+                projectId: scope.projectId, tenantId: scope.tenantId, localId: localId, email: body["email"]?.stringValue,
+                password: body["password"]?.stringValue, displayName: body["displayName"]?.stringValue,
+                deleteDisplayName: deleted.contains("DISPLAY_NAME"), emailVerified: Self.bool(body["emailVerified"]),
+                disabled: Self.bool(body["disableUser"]), validSince: validSince
+            ),
+            requestID: request.requestID
+        )
+        var response: [String: JSONValue] = [
+            "kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(account.localId),
+            "emailVerified": .bool(account.emailVerified),
+        ]
+        let info = AccountOperations.userInfo(account, tenantId: scope.tenantId)
+        for key in ["email", "displayName", "providerUserInfo", "passwordHash"] { response[key] = info[key] }
+        return .object(response)
+    }
+
+    /// `GET …/accounts:batchGet?maxResults=&nextPageToken=` (listUsers): ordered by `localId`.
+    func batchGet(_ request: PublicRequest) async throws -> JSONValue {
+        let scope = try AdminScope(request)
+        var maxResults: Int?
+        if let text = request.query["maxResults"] {
+            guard let number = Int(text) else { throw IdentityToolkitError.invalidPayload("/maxResults must be integer") }
+            maxResults = number
+        }
+        let token = request.query["nextPageToken"].flatMap { $0.isEmpty ? nil : $0 }
+        let page = try await PeerCall.call(
+            registry, ListAccounts.self,
+            .init(projectId: scope.projectId, tenantId: scope.tenantId, maxResults: maxResults, pageToken: token),
+            requestID: request.requestID
+        )
+        var response: [String: JSONValue] = [
+            "kind": "identitytoolkit#DownloadAccountResponse",
+            "users": .array(page.accounts.map { AccountOperations.userInfo($0, tenantId: scope.tenantId) }),
+        ]
+        if let next = page.nextPageToken { response["nextPageToken"] = .string(next) }
+        return .object(response)
+    }
+
     static func strings(_ value: JSONValue?) -> [String] {
         guard case .array(let items)? = value else { return [] }
         return items.compactMap(\.stringValue)

@@ -1,0 +1,73 @@
+import JSONRPC
+
+/// `account.update`: changes an account (Admin SDK `updateUser`, and later the user's own changes).
+/// A password or email change also moves `validSince` to now, ending every earlier session; an
+/// email change clears `emailVerified`. Checks: `USER_NOT_FOUND`, `INVALID_EMAIL`, `EMAIL_EXISTS`,
+/// `WEAK_PASSWORD`.
+public enum UpdateAccount: RPCMethod {
+    public static let name = "account.update"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var localId: String
+        public var email: String?
+        public var password: String?
+        public var displayName: String?
+        public var deleteDisplayName: Bool?
+        public var emailVerified: Bool?
+        public var disabled: Bool?
+        /// Seconds since the epoch; sessions begun earlier are revoked.
+        public var validSince: Int64?
+
+        public init(
+            projectId: String, tenantId: String? = nil, localId: String, email: String? = nil, password: String? = nil,
+            displayName: String? = nil, deleteDisplayName: Bool? = nil, emailVerified: Bool? = nil, disabled: Bool? = nil,
+            validSince: Int64? = nil
+        ) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.localId = localId
+            self.email = email
+            self.password = password
+            self.displayName = displayName
+            self.deleteDisplayName = deleteDisplayName
+            self.emailVerified = emailVerified
+            self.disabled = disabled
+            self.validSince = validSince
+        }
+    }
+
+    public typealias Result = Account
+}
+
+/// `account.list`: a project's or tenant's accounts ordered by `localId`, a page at a time.
+public enum ListAccounts: RPCMethod {
+    public static let name = "account.list"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        /// 1...1000, default 20.
+        public var maxResults: Int?
+        /// The last `localId` of the previous page.
+        public var pageToken: String?
+
+        public init(projectId: String, tenantId: String? = nil, maxResults: Int? = nil, pageToken: String? = nil) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.maxResults = maxResults
+            self.pageToken = pageToken
+        }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var accounts: [Account]
+        public var nextPageToken: String?
+
+        public init(accounts: [Account], nextPageToken: String?) {
+            self.accounts = accounts
+            self.nextPageToken = nextPageToken
+        }
+    }
+}
