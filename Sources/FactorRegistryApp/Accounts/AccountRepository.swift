@@ -93,7 +93,7 @@ extension AccountRepository {
 
     static let columns = """
         local_id, email, email_verified, display_name, disabled, (extract(epoch FROM created_at) * 1000)::bigint,
-        password_hash, extract(epoch FROM valid_since)::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint
+        password_hash, floor(extract(epoch FROM valid_since))::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint
         """
 
     typealias Row = (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?)
@@ -114,7 +114,7 @@ extension AccountRepository {
         let rows = try await client.query(
             """
             UPDATE \(unescaped: accounts) SET last_login_at = now() WHERE local_id = \(localId)
-            RETURNING extract(epoch FROM last_login_at)::bigint
+            RETURNING floor(extract(epoch FROM last_login_at))::bigint
             """,
             logger: logger
         )

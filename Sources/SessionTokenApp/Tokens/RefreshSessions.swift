@@ -39,7 +39,7 @@ struct RefreshSessions: Sendable {
             rows = try await client.query(
                 """
                 SELECT f.family_id, f.local_id, f.sign_in_provider, f.second_factor, f.second_factor_identifier,
-                       extract(epoch FROM f.auth_time)::bigint, extract(epoch FROM f.created_at)::bigint,
+                       floor(extract(epoch FROM f.auth_time))::bigint, floor(extract(epoch FROM f.created_at))::bigint,
                        t.rotated_at IS NOT NULL, f.revoked_at IS NOT NULL
                 FROM \(unescaped: tokens) t JOIN \(unescaped: families) f ON f.family_id = t.family_id
                 WHERE t.token_hash = \(token.hash)
