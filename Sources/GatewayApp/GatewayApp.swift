@@ -39,6 +39,9 @@ public enum GatewayApp {
                 ).handle,
                 "identitytoolkit.accounts.lookup": AccountOperations(registry: registry, sessions: sessions).lookup,
                 "identitytoolkit.accounts.delete": AccountOperations(registry: registry, sessions: sessions).delete,
+                "identitytoolkit.accounts.update": { request in
+                    try await AccountOperations(registry: registry, sessions: sessions).update(request, admin: admin)
+                },
                 "identitytoolkit.projects.accounts": admin.create,
                 "identitytoolkit.projects.tenants.accounts": admin.create,
                 "identitytoolkit.projects.accounts.lookup": admin.lookup,

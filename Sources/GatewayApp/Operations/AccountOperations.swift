@@ -30,6 +30,59 @@ struct AccountOperations: Sendable {
         return ["kind": "identitytoolkit#DeleteAccountResponse"]
     }
 
+    /// `v1/accounts:update` (§2.4). With an admin credential and no `idToken` it is the Admin SDK's
+    /// update; otherwise the signed-in user changes their own profile. A password or email change
+    /// ends every earlier session and answers with fresh tokens.
+    func update(_ request: PublicRequest, admin: AdminAccountOperations) async throws -> JSONValue {
+        let body = request.body
+        if request.caller == .admin, body["idToken"] == nil, body["oobCode"] == nil {
+            return try await admin.update(request)
+        }
+        guard body["idToken"] != nil || body["oobCode"] != nil else {
+            throw IdentityToolkitError.business("INVALID_REQ_TYPE : Unsupported request parameters.")
+        }
+        if body["customAttributes"] != nil { throw IdentityToolkitError.business("INSUFFICIENT_PERMISSION") }
+        if body["idToken"] == nil {
+            // No out-of-band codes are issued yet (sendOobCode comes next), so none can be valid.
+            throw IdentityToolkitError.business("INVALID_OOB_CODE")
+        }
+        let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
+        if body["disableUser"] != nil { throw IdentityToolkitError.business("OPERATION_NOT_ALLOWED") }
+        let email = body["email"]?.stringValue
+        let password = body["password"]?.stringValue
+        let deleted = AdminAccountOperations.strings(body["deleteAttribute"])
+        let account = try await PeerCall.call(
+            registry, UpdateAccount.self,
+            .init(
+                projectId: user.token.projectId, tenantId: user.token.tenantId, localId: user.account.localId,
+                email: email, password: password, displayName: body["displayName"]?.stringValue,
+                deleteDisplayName: deleted.contains("DISPLAY_NAME")
+            ),
+            requestID: request.requestID
+        )
+        var response: [String: JSONValue] = [
+            "kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(account.localId),
+            "emailVerified": .bool(account.emailVerified),
+        ]
+        let info = Self.userInfo(account, tenantId: user.token.tenantId)
+        for key in ["email", "displayName", "providerUserInfo", "passwordHash"] { response[key] = info[key] }
+        if email != nil || password != nil {
+            let tokens = try await PeerCall.call(
+                sessions, IssueSession.self,
+                .init(
+                    projectId: user.token.projectId, tenantId: user.token.tenantId, localId: account.localId,
+                    signInProvider: user.token.signInProvider, authTime: user.token.authTime,
+                    user: SessionUser(email: account.email, emailVerified: account.emailVerified, displayName: account.displayName)
+                ),
+                requestID: request.requestID
+            )
+            response["idToken"] = .string(tokens.idToken)
+            response["refreshToken"] = .string(tokens.refreshToken)
+            response["expiresIn"] = .string(tokens.expiresIn)
+        }
+        return .object(response)
+    }
+
     /// The `UserInfo` shape of lookup responses. The password hash is redacted as production does.
     static func userInfo(_ account: Account, tenantId: String?) -> JSONValue {
         var info: [String: JSONValue] = [
