@@ -132,3 +132,36 @@ def test_list_users_pages_through_everyone(admin_app):
     listed = [user.uid for user in auth.list_users(max_results=2, app=admin_app).iterate_all()]
     assert created <= set(listed)
     assert listed == sorted(listed) and len(listed) == len(set(listed))
+
+
+def test_custom_claims_reach_every_token_and_can_be_cleared(stack, admin_app):
+    email = f"claims-{secrets.token_hex(6)}@example.com"
+    user = auth.create_user(email=email, password="claims-pw1", app=admin_app)
+    auth.set_custom_user_claims(user.uid, {"role": "admin", "level": 3}, app=admin_app)
+    assert auth.get_user(user.uid, app=admin_app).custom_claims == {"role": "admin", "level": 3}
+
+    session = sign_in(stack, email, "claims-pw1").json()
+    verified = auth.verify_id_token(session["idToken"], app=admin_app)
+    assert verified["role"] == "admin" and verified["level"] == 3
+    refreshed = refresh(stack, session["refreshToken"]).json()
+    assert auth.verify_id_token(refreshed["id_token"], app=admin_app)["role"] == "admin"
+
+    auth.set_custom_user_claims(user.uid, None, app=admin_app)
+    assert not auth.get_user(user.uid, app=admin_app).custom_claims
+    assert "role" not in auth.verify_id_token(sign_in(stack, email, "claims-pw1").json()["idToken"], app=admin_app)
+
+
+@pytest.mark.parametrize("claims, message", [
+    ('{"sub":"someone-else"}', "FORBIDDEN_CLAIM : sub"),
+    ('{"firebase":{}}', "FORBIDDEN_CLAIM : firebase"),
+    ("[1,2]", "INVALID_CLAIMS"),
+    ("not json", "INVALID_CLAIMS"),
+    ('{"big":"' + "x" * 1000 + '"}', "CLAIMS_TOO_LARGE"),
+])
+def test_the_server_refuses_bad_custom_claims(stack, admin_app, claims, message):
+    user = auth.create_user(app=admin_app)
+    answer = requests.post(stack.gateway + "/v1/projects/demo-project/accounts:update",
+                           json={"localId": user.uid, "customAttributes": claims},
+                           headers={"authorization": "Bearer owner"}, timeout=30)
+    assert answer.status_code == 400
+    assert answer.json()["error"]["message"] == message

@@ -40,10 +40,12 @@ public struct Account: Codable, Sendable, Hashable {
     public var validSince: Int64?
     /// Milliseconds since the epoch of the last sign-in, as a string; absent before the first.
     public var lastLoginAt: String?
+    /// Developer claims as a JSON object in text (Identity Toolkit's `customAttributes`).
+    public var customAttributes: String?
 
     public init(
         localId: String, email: String?, emailVerified: Bool, displayName: String?, disabled: Bool, createdAt: String,
-        signInProvider: String, validSince: Int64? = nil, lastLoginAt: String? = nil
+        signInProvider: String, validSince: Int64? = nil, lastLoginAt: String? = nil, customAttributes: String? = nil
     ) {
         self.localId = localId
         self.email = email
@@ -54,5 +56,6 @@ public struct Account: Codable, Sendable, Hashable {
         self.signInProvider = signInProvider
         self.validSince = validSince
         self.lastLoginAt = lastLoginAt
+        self.customAttributes = customAttributes
     }
 }

@@ -19,11 +19,13 @@ public enum UpdateAccount: RPCMethod {
         public var disabled: Bool?
         /// Seconds since the epoch; sessions begun earlier are revoked.
         public var validSince: Int64?
+        /// Developer claims, a JSON object in text; `{}` removes them all.
+        public var customAttributes: String?
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String, email: String? = nil, password: String? = nil,
             displayName: String? = nil, deleteDisplayName: Bool? = nil, emailVerified: Bool? = nil, disabled: Bool? = nil,
-            validSince: Int64? = nil
+            validSince: Int64? = nil, customAttributes: String? = nil
         ) {
             self.projectId = projectId
             self.tenantId = tenantId
@@ -35,6 +37,7 @@ public enum UpdateAccount: RPCMethod {
             self.emailVerified = emailVerified
             self.disabled = disabled
             self.validSince = validSince
+            self.customAttributes = customAttributes
         }
     }
 

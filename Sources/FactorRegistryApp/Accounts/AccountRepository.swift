@@ -93,17 +93,18 @@ extension AccountRepository {
 
     static let columns = """
         local_id, email, email_verified, display_name, disabled, (extract(epoch FROM created_at) * 1000)::bigint,
-        password_hash, floor(extract(epoch FROM valid_since))::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint
+        password_hash, floor(extract(epoch FROM valid_since))::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint,
+        custom_attributes
         """
 
-    typealias Row = (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?)
+    typealias Row = (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?, String?)
 
     static func credentials(from row: Row) -> StoredCredentials {
-        let (localId, email, verified, name, disabled, createdAt, hash, validSince, lastLogin) = row
+        let (localId, email, verified, name, disabled, createdAt, hash, validSince, lastLogin, claims) = row
         let account = Account(
             localId: localId, email: email, emailVerified: verified, displayName: name, disabled: disabled,
             createdAt: String(createdAt), signInProvider: email == nil ? "anonymous" : "password",
-            validSince: validSince, lastLoginAt: lastLogin.map(String.init)
+            validSince: validSince, lastLoginAt: lastLogin.map(String.init), customAttributes: claims
         )
         return StoredCredentials(account: account, passwordHash: hash)
     }
@@ -145,6 +146,8 @@ extension AccountRepository {
         var emailVerified: Bool?
         var disabled: Bool?
         var validSince: Int64?
+        /// Developer claims to store; `{}` clears them.
+        var customAttributes: String?
         /// Set `valid_since` to now (a password or email change ends earlier sessions).
         var revokeSessions = false
     }
@@ -166,6 +169,8 @@ extension AccountRepository {
                     display_name = CASE WHEN \(changes.deleteDisplayName) THEN NULL
                                         ELSE coalesce(\(changes.displayName), display_name) END,
                     disabled = coalesce(\(changes.disabled), disabled),
+                    custom_attributes = CASE WHEN \(changes.customAttributes)::text = '{}' THEN NULL
+                                             ELSE coalesce(\(changes.customAttributes), custom_attributes) END,
                     valid_since = CASE WHEN \(changes.revokeSessions) THEN date_trunc('second', now())
                                        ELSE coalesce(\(validSince), valid_since) END
                 WHERE local_id = \(localId)

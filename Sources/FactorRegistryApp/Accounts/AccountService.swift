@@ -132,6 +132,10 @@ struct AccountService: Sendable {
         changes.emailVerified = params.emailVerified
         changes.disabled = params.disabled
         changes.validSince = params.validSince
+        if let claims = params.customAttributes {
+            try Self.checkClaims(claims)
+            changes.customAttributes = claims
+        }
         do {
             guard let account = try await accounts.update(in: schema, localId: params.localId, changes) else {
                 throw Self.rejected("USER_NOT_FOUND")
@@ -139,6 +143,15 @@ struct AccountService: Sendable {
             return account
         } catch is AccountRepository.EmailTaken {
             throw Self.rejected("EMAIL_EXISTS")
+        }
+    }
+
+    /// Developer claims must be a JSON object of at most 1000 bytes using no reserved name.
+    static func checkClaims(_ text: String) throws {
+        guard text.utf8.count <= ReservedClaims.maximumBytes else { throw rejected("CLAIMS_TOO_LARGE") }
+        guard case .object(let members)? = try? JSONCoding.parse(Array(text.utf8)) else { throw rejected("INVALID_CLAIMS") }
+        if let reserved = members.keys.sorted().first(where: ReservedClaims.names.contains) {
+            throw rejected("FORBIDDEN_CLAIM : \(reserved)")
         }
     }
 

@@ -57,6 +57,8 @@ enum FactorRegistryMigrations {
                 )
                 """
             ]
-        )
+        ),
+        // Developer claims (`customAttributes`): a JSON object as text, at most 1000 bytes.
+        TenantMigration("AddCustomAttributesToAccounts", ["ALTER TABLE accounts ADD COLUMN custom_attributes text"]),
     ]
 }

@@ -72,7 +72,7 @@ struct AccountOperations: Sendable {
                 .init(
                     projectId: user.token.projectId, tenantId: user.token.tenantId, localId: account.localId,
                     signInProvider: user.token.signInProvider, authTime: user.token.authTime,
-                    user: SessionUser(email: account.email, emailVerified: account.emailVerified, displayName: account.displayName)
+                    user: SessionUser(account)
                 ),
                 requestID: request.requestID
             )
@@ -102,6 +102,7 @@ struct AccountOperations: Sendable {
         if let validSince = account.validSince { info["validSince"] = .string(String(validSince)) }
         if let lastLoginAt = account.lastLoginAt { info["lastLoginAt"] = .string(lastLoginAt) }
         if let tenantId { info["tenantId"] = .string(tenantId) }
+        if let claims = account.customAttributes { info["customAttributes"] = .string(claims) }
         return .object(info)
     }
 }

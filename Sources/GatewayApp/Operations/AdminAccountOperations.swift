@@ -84,7 +84,8 @@ struct AdminAccountOperations: Sendable {
                 projectId: scope.projectId, tenantId: scope.tenantId, localId: localId, email: body["email"]?.stringValue,
                 password: body["password"]?.stringValue, displayName: body["displayName"]?.stringValue,
                 deleteDisplayName: deleted.contains("DISPLAY_NAME"), emailVerified: Self.bool(body["emailVerified"]),
-                disabled: Self.bool(body["disableUser"]), validSince: validSince
+                disabled: Self.bool(body["disableUser"]), validSince: validSince,
+                customAttributes: body["customAttributes"]?.stringValue
             ),
             requestID: request.requestID
         )

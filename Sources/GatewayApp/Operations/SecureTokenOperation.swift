@@ -48,7 +48,7 @@ struct SecureTokenOperation: Sendable {
             sessions, RefreshSession.self,
             .init(
                 refreshToken: refreshToken,
-                user: SessionUser(email: account.email, emailVerified: account.emailVerified, displayName: account.displayName)
+                user: SessionUser(account)
             ),
             requestID: request.requestID
         )

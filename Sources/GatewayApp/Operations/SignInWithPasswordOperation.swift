@@ -39,7 +39,7 @@ struct SignInWithPasswordOperation: Sendable {
             .init(
                 projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: "password",
                 authTime: signIn.lastLoginAt,
-                user: SessionUser(email: account.email, emailVerified: account.emailVerified, displayName: account.displayName)
+                user: SessionUser(account)
             ),
             requestID: request.requestID
         )

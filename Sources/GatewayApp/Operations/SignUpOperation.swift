@@ -38,7 +38,7 @@ struct SignUpOperation: Sendable {
             .init(
                 projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: account.signInProvider,
                 authTime: Int64(Date().timeIntervalSince1970),
-                user: SessionUser(email: account.email, emailVerified: account.emailVerified, displayName: account.displayName)
+                user: SessionUser(account)
             ),
             requestID: request.requestID
         )

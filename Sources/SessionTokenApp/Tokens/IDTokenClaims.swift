@@ -24,11 +24,8 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var tenant: String?
     var customClaims: [String: JSONValue]
 
-    /// Names developers may not set through custom claims (Firebase's reserved list).
-    static let reserved: Set<String> = [
-        "acr", "amr", "at_hash", "aud", "auth_time", "azp", "cnf", "c_hash", "exp", "firebase", "iat", "iss", "jti",
-        "nbf", "nonce", "sub", "user_id", "email", "email_verified", "phone_number", "name", "picture", "provider_id",
-    ]
+    /// Names developers may not set through custom claims.
+    static var reserved: Set<String> { ReservedClaims.names }
 
     /// jwt-kit calls this after the signature checked out; `exp`, `iss` and `aud` are checked by
     /// ``IDTokenIssuer/verify(_:now:)``, which tells an expired token from an invalid one.
