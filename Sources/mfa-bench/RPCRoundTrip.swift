@@ -2,7 +2,6 @@ import ArgumentParser
 import AsyncHTTPClient
 import Contracts
 import Foundation
-import Histogram
 import JSONRPC
 import ServiceKit
 
@@ -47,56 +46,11 @@ struct RPCRoundTrip: AsyncParsableCommand {
         }
 
         print("warming up \(warmup)s at \(concurrency) concurrent callers...")
-        _ = try await Self.closedLoop(concurrency: concurrency, seconds: warmup, call: call)
+        _ = await ClosedLoop.run(concurrency: concurrency, seconds: warmup) { _ in try await call() }
         print("measuring \(duration)s...")
-        let started = ContinuousClock.now
-        let result = try await Self.closedLoop(concurrency: concurrency, seconds: duration, call: call)
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let histogram = result.histogram
-        print(
-            String(
-                format: "%@ %@ x%d: %.0f calls/s, p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms, %d calls, %d errors",
-                target, "service.\(method)", concurrency, Double(histogram.totalCount) / seconds,
-                Double(histogram.valueAtPercentile(50)) / 1000, Double(histogram.valueAtPercentile(90)) / 1000,
-                Double(histogram.valueAtPercentile(99)) / 1000, Double(histogram.valueAtPercentile(99.9)) / 1000,
-                Double(histogram.max) / 1000, Int(histogram.totalCount), result.errors
-            )
-        )
+        let result = await ClosedLoop.run(concurrency: concurrency, seconds: duration) { _ in try await call() }
+        print(ClosedLoop.report("\(target) service.\(method)", concurrency: concurrency, seconds: duration, result))
         try await httpClient.shutdown()
-    }
-
-    /// `concurrency` tasks call back to back until the time is up; latencies in microseconds.
-    static func closedLoop(
-        concurrency: Int, seconds: Double, call: @escaping @Sendable () async throws -> Void
-    ) async throws -> (histogram: Histogram<UInt64>, errors: Int) {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        return await withTaskGroup(of: (Histogram<UInt64>, Int).self) { group in
-            for _ in 0..<concurrency {
-                group.addTask {
-                    var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
-                    var errors = 0
-                    while ContinuousClock.now < deadline {
-                        let start = ContinuousClock.now
-                        do {
-                            try await call()
-                            let elapsed = ContinuousClock.now - start
-                            _ = histogram.record(UInt64(elapsed.components.seconds) * 1_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000_000))
-                        } catch {
-                            errors += 1
-                        }
-                    }
-                    return (histogram, errors)
-                }
-            }
-            var total = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
-            var errors = 0
-            for await (histogram, failed) in group {
-                total.add(histogram)
-                errors += failed
-            }
-            return (total, errors)
-        }
     }
 
     static func isLoopback(_ url: String?) -> Bool {

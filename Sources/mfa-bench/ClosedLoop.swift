@@ -1,0 +1,54 @@
+import Histogram
+
+/// Runs `concurrency` callers back to back until the time is up; latencies in microseconds.
+/// Each caller gets its index, so a scenario can give every caller its own state.
+enum ClosedLoop {
+    static func run(
+        concurrency: Int, seconds: Double, call: @escaping @Sendable (Int) async throws -> Void
+    ) async -> (histogram: Histogram<UInt64>, errors: [String: Int]) {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        return await withTaskGroup(of: (Histogram<UInt64>, [String: Int]).self) { group in
+            for caller in 0..<concurrency {
+                group.addTask {
+                    var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+                    var errors: [String: Int] = [:]
+                    while ContinuousClock.now < deadline {
+                        let start = ContinuousClock.now
+                        do {
+                            try await call(caller)
+                            let elapsed = ContinuousClock.now - start
+                            _ = histogram.record(
+                                UInt64(elapsed.components.seconds) * 1_000_000
+                                    + UInt64(elapsed.components.attoseconds / 1_000_000_000_000)
+                            )
+                        } catch {
+                            errors["\(error)", default: 0] += 1
+                        }
+                    }
+                    return (histogram, errors)
+                }
+            }
+            var total = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+            var errors: [String: Int] = [:]
+            for await (histogram, failed) in group {
+                total.add(histogram)
+                errors.merge(failed, uniquingKeysWith: +)
+            }
+            return (total, errors)
+        }
+    }
+
+    /// One line of results.
+    static func report(_ name: String, concurrency: Int, seconds: Double, _ result: (histogram: Histogram<UInt64>, errors: [String: Int])) -> String {
+        let histogram = result.histogram
+        func ms(_ percentile: Double) -> String {
+            String(format: "%.2f", Double(histogram.valueAtPercentile(percentile)) / 1000)
+        }
+        let rate = Double(histogram.totalCount) / seconds
+        var line = "\(name) x\(concurrency): \(String(format: "%.0f", rate))/s, p50 \(ms(50)) ms, p90 \(ms(90)) ms, "
+        line += "p99 \(ms(99)) ms, p99.9 \(ms(99.9)) ms, \(histogram.totalCount) ok"
+        let failures = result.errors.values.reduce(0, +)
+        line += failures == 0 ? ", 0 errors" : ", \(failures) errors: \(result.errors)"
+        return line
+    }
+}
