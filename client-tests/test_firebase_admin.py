@@ -165,3 +165,19 @@ def test_the_server_refuses_bad_custom_claims(stack, admin_app, claims, message)
                            headers={"authorization": "Bearer owner"}, timeout=30)
     assert answer.status_code == 400
     assert answer.json()["error"]["message"] == message
+
+
+def test_the_short_paths_with_an_admin_credential_act_as_the_admin_forms(stack):
+    owner = {"authorization": "Bearer owner"}
+    email = f"short-{secrets.token_hex(6)}@example.com"
+    created = requests.post(stack.gateway + "/v1/accounts:signUp", json={"email": email, "emailVerified": True},
+                            headers=owner, timeout=30).json()
+    assert created["kind"] == "identitytoolkit#SignupNewUserResponse" and "idToken" not in created
+    found = requests.post(stack.gateway + "/v1/accounts:lookup", json={"email": [email]}, headers=owner, timeout=30).json()
+    assert found["users"][0]["localId"] == created["localId"] and found["users"][0]["emailVerified"] is True
+    deleted = requests.post(stack.gateway + "/v1/accounts:delete", json={"localId": created["localId"]},
+                            headers=owner, timeout=30).json()
+    assert deleted == {"kind": "identitytoolkit#DeleteAccountResponse"}
+    gone = requests.post(stack.gateway + "/v1/accounts:lookup", json={"localId": [created["localId"]]},
+                         headers=owner, timeout=30).json()
+    assert "users" not in gone

@@ -33,12 +33,16 @@ public enum GatewayApp {
                 apiKeys: CredentialResolver.parseKeys(reader.stringArray(forKey: "api.keys", isSecret: true, default: []))
             ),
             handlers: [
-                "identitytoolkit.accounts.signUp": SignUpOperation(registry: registry, sessions: sessions).handle,
+                "identitytoolkit.accounts.signUp": SignUpOperation(registry: registry, sessions: sessions, admin: admin).handle,
                 "identitytoolkit.accounts.signInWithPassword": SignInWithPasswordOperation(
                     registry: registry, sessions: sessions
                 ).handle,
-                "identitytoolkit.accounts.lookup": AccountOperations(registry: registry, sessions: sessions).lookup,
-                "identitytoolkit.accounts.delete": AccountOperations(registry: registry, sessions: sessions).delete,
+                "identitytoolkit.accounts.lookup": { request in
+                    try await AccountOperations(registry: registry, sessions: sessions).lookup(request, admin: admin)
+                },
+                "identitytoolkit.accounts.delete": { request in
+                    try await AccountOperations(registry: registry, sessions: sessions).delete(request, admin: admin)
+                },
                 "identitytoolkit.accounts.update": { request in
                     try await AccountOperations(registry: registry, sessions: sessions).update(request, admin: admin)
                 },

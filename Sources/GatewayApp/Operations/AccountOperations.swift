@@ -9,18 +9,15 @@ struct AccountOperations: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
 
-    func lookup(_ request: PublicRequest) async throws -> JSONValue {
-        guard request.body["idToken"] != nil || request.caller != .admin else {
-            throw IdentityToolkitError.notImplemented("identitytoolkit.accounts.lookup (privileged)")
-        }
+    func lookup(_ request: PublicRequest, admin: AdminAccountOperations) async throws -> JSONValue {
+        // With an admin credential and no idToken it is the Admin SDKs' lookup by id or email.
+        if request.caller == .admin, request.body["idToken"] == nil { return try await admin.lookup(request) }
         let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
         return ["kind": "identitytoolkit#GetAccountInfoResponse", "users": [Self.userInfo(user.account, tenantId: user.token.tenantId)]]
     }
 
-    func delete(_ request: PublicRequest) async throws -> JSONValue {
-        guard request.body["idToken"] != nil || request.caller != .admin else {
-            throw IdentityToolkitError.notImplemented("identitytoolkit.accounts.delete (privileged)")
-        }
+    func delete(_ request: PublicRequest, admin: AdminAccountOperations) async throws -> JSONValue {
+        if request.caller == .admin, request.body["idToken"] == nil { return try await admin.delete(request) }
         let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
         _ = try await PeerCall.call(
             registry, DeleteAccount.self,

@@ -12,7 +12,8 @@ struct AdminScope: Sendable {
         guard request.caller == .admin else {
             throw IdentityToolkitError.business("INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
         }
-        projectId = request.pathParameters["targetProjectId"] ?? request.defaultProjectId
+        projectId = request.pathParameters["targetProjectId"] ?? request.body["targetProjectId"]?.stringValue
+            ?? request.defaultProjectId
         let pathTenant = request.pathParameters["tenantId"]
         let bodyTenant = request.body["tenantId"]?.stringValue
         if let pathTenant, let bodyTenant, pathTenant != bodyTenant {

@@ -9,12 +9,11 @@ import ServiceKit
 struct SignUpOperation: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
+    let admin: AdminAccountOperations
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
-        guard case .apiKey(let projectId) = request.caller else {
-            // Admin createUser arrives on /v1/projects/{p}/accounts, which has its own handler.
-            throw IdentityToolkitError.notImplemented("identitytoolkit.accounts.signUp (privileged)")
-        }
+        // With an admin credential it is createUser, as on /v1/projects/{p}/accounts.
+        guard case .apiKey(let projectId) = request.caller else { return try await admin.create(request) }
         let body = request.body
         if body["targetProjectId"] != nil {
             throw IdentityToolkitError.business("INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
