@@ -181,3 +181,25 @@ def test_the_short_paths_with_an_admin_credential_act_as_the_admin_forms(stack):
     gone = requests.post(stack.gateway + "/v1/accounts:lookup", json={"localId": [created["localId"]]},
                          headers=owner, timeout=30).json()
     assert "users" not in gone
+
+
+def test_delete_users_removes_many_at_once(admin_app):
+    uids = [auth.create_user(app=admin_app).uid for _ in range(3)]
+    result = auth.delete_users(uids + ["never-existed"], app=admin_app)
+    assert result.success_count == 4 and result.failure_count == 0
+    for uid in uids:
+        with pytest.raises(auth.UserNotFoundError):
+            auth.get_user(uid, app=admin_app)
+
+
+def test_batch_delete_without_force_keeps_enabled_accounts(stack, admin_app):
+    enabled = auth.create_user(app=admin_app).uid
+    disabled = auth.create_user(disabled=True, app=admin_app).uid
+    answer = requests.post(stack.gateway + "/v1/projects/demo-project/accounts:batchDelete",
+                           json={"localIds": [disabled, enabled]}, headers={"authorization": "Bearer owner"}, timeout=30)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {"errors": [{"index": 1, "localId": enabled,
+                                         "message": "NOT_DISABLED : Disable the account before batch deletion."}]}
+    assert auth.get_user(enabled, app=admin_app).uid == enabled
+    with pytest.raises(auth.UserNotFoundError):
+        auth.get_user(disabled, app=admin_app)

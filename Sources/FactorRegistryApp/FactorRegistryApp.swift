@@ -50,6 +50,7 @@ public enum FactorRegistryApp {
         parts.methods.register(FindAccounts.self, callers: gatewayOnly) { params, _ in try await accounts.find(params) }
         parts.methods.register(UpdateAccount.self, callers: gatewayOnly) { params, _ in try await accounts.update(params) }
         parts.methods.register(ListAccounts.self, callers: gatewayOnly) { params, _ in try await accounts.list(params) }
+        parts.methods.register(DeleteAccounts.self, callers: gatewayOnly) { params, _ in try await accounts.deleteMany(params) }
         parts.methods.register(DeleteAccount.self, callers: gatewayOnly) { params, _ in
             try await accounts.delete(params)
             return RPCEmpty()

@@ -54,6 +54,8 @@ public enum GatewayApp {
                 "identitytoolkit.projects.accounts.update": admin.update,
                 "identitytoolkit.projects.tenants.accounts.update": admin.update,
                 "identitytoolkit.projects.accounts.batchGet": admin.batchGet,
+                "identitytoolkit.projects.accounts.batchDelete": admin.batchDelete,
+                "identitytoolkit.projects.tenants.accounts.batchDelete": admin.batchDelete,
                 "identitytoolkit.projects.tenants.accounts.batchGet": admin.batchGet,
                 "identitytoolkit.projects.tenants.accounts.delete": admin.delete,
                 "securetoken.token": SecureTokenOperation(

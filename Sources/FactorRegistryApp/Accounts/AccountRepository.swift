@@ -202,3 +202,21 @@ extension AccountRepository {
         return found
     }
 }
+
+extension AccountRepository {
+    /// Deletes the listed accounts (all, or only the disabled ones); returns the ids still present
+    /// afterwards, i.e. those kept because they were not disabled.
+    func delete(in schema: TenantSchema, localIds: [String], onlyDisabled: Bool) async throws -> Set<String> {
+        let accounts = schema.qualified("accounts")
+        try await client.query(
+            "DELETE FROM \(unescaped: accounts) WHERE local_id = ANY(\(localIds)) AND (disabled OR NOT \(onlyDisabled))",
+            logger: logger
+        )
+        let rows = try await client.query(
+            "SELECT local_id FROM \(unescaped: accounts) WHERE local_id = ANY(\(localIds))", logger: logger
+        )
+        var kept: Set<String> = []
+        for try await id in rows.decode(String.self) { kept.insert(id) }
+        return kept
+    }
+}

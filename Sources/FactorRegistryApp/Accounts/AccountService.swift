@@ -155,6 +155,17 @@ struct AccountService: Sendable {
         }
     }
 
+    func deleteMany(_ params: DeleteAccounts.Params) async throws -> DeleteAccounts.Result {
+        guard (1...1000).contains(params.localIds.count) else { throw Self.rejected("LOCAL_ID_LIST_EXCEEDS_LIMIT") }
+        let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        let kept = try await accounts.delete(in: schema, localIds: params.localIds, onlyDisabled: !params.force)
+        return .init(
+            errors: params.localIds.enumerated().filter { kept.contains($0.element) }.map { index, id in
+                .init(index: index, localId: id, message: "NOT_DISABLED : Disable the account before batch deletion.")
+            }
+        )
+    }
+
     func list(_ params: ListAccounts.Params) async throws -> ListAccounts.Result {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         let limit = params.maxResults ?? 20

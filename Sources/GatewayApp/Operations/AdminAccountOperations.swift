@@ -120,6 +120,24 @@ struct AdminAccountOperations: Sendable {
         return .object(response)
     }
 
+    /// `POST …/accounts:batchDelete` (deleteUsers): `{}` when all went, else `errors` per kept id.
+    func batchDelete(_ request: PublicRequest) async throws -> JSONValue {
+        let scope = try AdminScope(request)
+        let ids = Self.strings(request.body["localIds"])
+        guard !ids.isEmpty else { throw IdentityToolkitError.business("MISSING_LOCAL_ID") }
+        let outcome = try await PeerCall.call(
+            registry, DeleteAccounts.self,
+            .init(projectId: scope.projectId, tenantId: scope.tenantId, localIds: ids, force: Self.bool(request.body["force"]) ?? false),
+            requestID: request.requestID
+        )
+        guard !outcome.errors.isEmpty else { return .object([:]) }
+        return [
+            "errors": .array(
+                outcome.errors.map { ["index": .int(Int64($0.index)), "localId": .string($0.localId), "message": .string($0.message)] }
+            )
+        ]
+    }
+
     static func strings(_ value: JSONValue?) -> [String] {
         guard case .array(let items)? = value else { return [] }
         return items.compactMap(\.stringValue)
