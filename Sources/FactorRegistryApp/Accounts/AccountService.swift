@@ -21,16 +21,9 @@ struct AccountService: Sendable {
             guard let email = params.email, !email.isEmpty else { throw Self.rejected("MISSING_EMAIL") }
             guard let password = params.password, !password.isEmpty else { throw Self.rejected("MISSING_PASSWORD") }
             guard EmailAddress.isValid(email) else { throw Self.rejected("INVALID_EMAIL") }
-            guard password.count >= Self.minimumPasswordLength else {
-                throw Self.rejected("WEAK_PASSWORD : Password should be at least 6 characters")
-            }
-            guard password.utf8.count <= PasswordHasher.maximumPasswordBytes else {
-                throw Self.rejected("WEAK_PASSWORD : Password should be at most 4096 bytes")
-            }
+            try Self.checkPassword(password)
         }
-        if let name = params.displayName, name.utf8.count > 256 {
-            throw Self.rejected("INVALID_DISPLAY_NAME : Display name should be at most 256 bytes")
-        }
+        try Self.checkDisplayName(params.displayName)
         // Hash before taking the row: scrypt is the slow part and needs no lock.
         let passwordHash = try params.password.map(hasher.hash)
         do {
@@ -74,16 +67,9 @@ struct AccountService: Sendable {
         }
         if let email = params.email, !EmailAddress.isValid(email) { throw Self.rejected("INVALID_EMAIL") }
         if let password = params.password {
-            guard password.count >= Self.minimumPasswordLength else {
-                throw Self.rejected("WEAK_PASSWORD : Password should be at least 6 characters")
-            }
-            guard password.utf8.count <= PasswordHasher.maximumPasswordBytes else {
-                throw Self.rejected("WEAK_PASSWORD : Password should be at most 4096 bytes")
-            }
+            try Self.checkPassword(password)
         }
-        if let name = params.displayName, name.utf8.count > 256 {
-            throw Self.rejected("INVALID_DISPLAY_NAME : Display name should be at most 256 bytes")
-        }
+        try Self.checkDisplayName(params.displayName)
         let passwordHash = try params.password.map(hasher.hash)
         do {
             return try await accounts.insert(
@@ -115,18 +101,11 @@ struct AccountService: Sendable {
             changes.revokeSessions = true
         }
         if let password = params.password {
-            guard password.count >= Self.minimumPasswordLength else {
-                throw Self.rejected("WEAK_PASSWORD : Password should be at least 6 characters")
-            }
-            guard password.utf8.count <= PasswordHasher.maximumPasswordBytes else {
-                throw Self.rejected("WEAK_PASSWORD : Password should be at most 4096 bytes")
-            }
+            try Self.checkPassword(password)
             changes.passwordHash = try hasher.hash(password)
             changes.revokeSessions = true
         }
-        if let name = params.displayName, name.utf8.count > 256 {
-            throw Self.rejected("INVALID_DISPLAY_NAME : Display name should be at most 256 bytes")
-        }
+        try Self.checkDisplayName(params.displayName)
         changes.displayName = params.displayName
         changes.deleteDisplayName = params.deleteDisplayName ?? false
         changes.emailVerified = params.emailVerified
@@ -202,6 +181,22 @@ struct AccountService: Sendable {
             guard try await tenants.projectState(projectId) == .active else { throw TenantRegistryError.projectNotFound }
         }
         return schema
+    }
+
+    /// `WEAK_PASSWORD` below 6 characters; above 4096 bytes too, since hashing them only costs us CPU.
+    static func checkPassword(_ password: String) throws {
+        guard password.count >= minimumPasswordLength else {
+            throw rejected("WEAK_PASSWORD : Password should be at least 6 characters")
+        }
+        guard password.utf8.count <= PasswordHasher.maximumPasswordBytes else {
+            throw rejected("WEAK_PASSWORD : Password should be at most 4096 bytes")
+        }
+    }
+
+    static func checkDisplayName(_ name: String?) throws {
+        if let name, name.utf8.count > 256 {
+            throw rejected("INVALID_DISPLAY_NAME : Display name should be at most 256 bytes")
+        }
     }
 
     static func rejected(_ identityToolkitError: String) -> RPCError {

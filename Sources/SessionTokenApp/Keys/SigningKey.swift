@@ -23,8 +23,8 @@ struct SigningKey: Sendable {
         self.certificatePEM = certificatePEM
         self.signingFrom = signingFrom
         let primitives = try privateKey.publicKey.getKeyPrimitives()
-        modulus = Self.base64URL(primitives.modulus)
-        exponent = Self.base64URL(primitives.publicExponent)
+        modulus = Base64URL.encode(primitives.modulus)
+        exponent = Base64URL.encode(primitives.publicExponent)
     }
 
     /// Generates a 2048-bit key, a random kid and a self-signed certificate valid for `validity`.
@@ -51,10 +51,5 @@ struct SigningKey: Sendable {
         return try SigningKey(
             kid: kid, privateKey: key, certificatePEM: try certificate.serializeAsPEM().pemString, signingFrom: signingFrom
         )
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }

@@ -86,7 +86,7 @@ extension IDTokenIssuer {
     /// The JOSE header's string members, or `nil` when the token is not three base64url segments.
     static func header(of token: String) -> [String: String]? {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3, let data = RefreshToken.decodeBase64URL(String(segments[0])),
+        guard segments.count == 3, let data = Base64URL.decode(String(segments[0])),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return nil }
         return object.compactMapValues { $0 as? String }

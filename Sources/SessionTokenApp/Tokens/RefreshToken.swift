@@ -11,7 +11,7 @@ struct RefreshToken: Sendable, Hashable {
         let scope = tenantId.map { "\(projectId)/\($0)" } ?? projectId
         var generator = SystemRandomNumberGenerator()
         let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        return RefreshToken(value: base64URL(Data(scope.utf8)) + "." + base64URL(secret))
+        return RefreshToken(value: Base64URL.encode(Data(scope.utf8)) + "." + Base64URL.encode(secret))
     }
 
     var hash: Data { Data(SHA256.hash(data: Data(value.utf8))) }
@@ -21,7 +21,7 @@ struct RefreshToken: Sendable, Hashable {
     var scope: (projectId: String, tenantId: String?)? {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false)
         guard value.utf8.count <= 512, parts.count == 2, parts[1].utf8.count >= 43,
-            let decoded = Self.decodeBase64URL(String(parts[0])), let text = String(data: decoded, encoding: .utf8)
+            let decoded = Base64URL.decode(String(parts[0])), let text = String(data: decoded, encoding: .utf8)
         else { return nil }
         let pieces = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         switch pieces.count {
@@ -29,16 +29,5 @@ struct RefreshToken: Sendable, Hashable {
         case 2: return (pieces[0], pieces[1])
         default: return nil
         }
-    }
-
-    static func decodeBase64URL(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }
