@@ -25,10 +25,23 @@ CONFIG_KEY = {"factor-registry": "FACTOR_REGISTRY", "challenge-issuer": "CHALLEN
               "session-token": "SESSION_TOKEN", "gateway": "GATEWAY"}
 
 
+_next_port = 12000 + (os.getpid() % 200) * 30
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A loopback port below Linux's ephemeral range (32768-60999), so no client socket can take it
+    between this check and the service's bind; never the same one twice in this session."""
+    global _next_port
+    for _ in range(4000):
+        port = _next_port
+        _next_port = 12000 if _next_port >= 19999 else _next_port + 1
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in 12000-19999")
 
 
 def psql(base_url: str, sql: str) -> None:
