@@ -43,6 +43,8 @@ let package = Package(
             dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // What plugins (factor providers, message senders, app verifiers) implement; no frameworks.
+        .target(name: "PluginKit", swiftSettings: swiftSettings),
         .target(
             name: "Contracts",
             dependencies: ["JSONRPC"],

@@ -43,6 +43,15 @@ swift build --build-tests 2>&1 | sed -E '/^\[[0-9]+\/[0-9]+\]|unhandled; explici
 export MFA_TEST_BIN_DIR="$(swift build --show-bin-path)"
 export MFA_TEST_PG_SCRIPT="$ROOT/scripts/pg.sh"
 
+echo "== test tools (Python: independent clients and real protocol peers such as an SMTP server)"
+# A virtual environment kept between runs in the checkout (git ignores it); created on a fresh clone.
+VENV="$ROOT/.venv-test"
+if [ ! -x "$VENV/bin/python" ]; then
+  python3 -m venv "$VENV"
+fi
+"$VENV/bin/pip" install -q --disable-pip-version-check -r client-tests/requirements.txt
+export MFA_TEST_PYTHON="$VENV/bin/python"
+
 echo "== swift test"
 swift test --skip-build
 
@@ -50,10 +59,4 @@ echo "== docker-compose.yml"
 bash scripts/validate-compose.sh
 
 echo "== python tests (independent clients against the real processes)"
-# A virtual environment kept between runs in the checkout (git ignores it); created on a fresh clone.
-VENV="$ROOT/.venv-test"
-if [ ! -x "$VENV/bin/python" ]; then
-  python3 -m venv "$VENV"
-fi
-"$VENV/bin/pip" install -q --disable-pip-version-check -r client-tests/requirements.txt
 "$VENV/bin/python" -m pytest -q client-tests
