@@ -105,7 +105,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "ChallengeIssuerApp", dependencies: ["ServiceKit", "Contracts", "TenantStore"], swiftSettings: swiftSettings),
+        .target(
+            name: "ChallengeIssuerApp",
+            dependencies: [
+                "ServiceKit", "Contracts", "TenantStore", "PluginKit",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SessionTokenApp",
             dependencies: [

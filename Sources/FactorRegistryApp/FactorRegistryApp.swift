@@ -58,6 +58,16 @@ public enum FactorRegistryApp {
         parts.methods.register(VerifyPassword.self, callers: gatewayOnly) { params, _ in
             try await accounts.verifyPassword(params)
         }
+        parts.methods.register(DeleteAllAccounts.self, callers: gatewayOnly) { params, _ in
+            try await accounts.deleteAll(params)
+            return RPCEmpty()
+        }
+        let oobCodes = OobCodeService(
+            codes: OobCodeRepository(client: database, logger: host.logger), accounts: accounts,
+            lifetime: .seconds(reader.int(forKey: "oobCodes.lifetimeSeconds", default: 3 * 24 * 3600))
+        )
+        parts.methods.register(CreateOobCode.self, callers: gatewayOnly) { params, _ in try await oobCodes.create(params) }
+        parts.methods.register(ApplyOobCode.self, callers: gatewayOnly) { params, _ in try await oobCodes.apply(params) }
         parts.prepare.append {
             try await catalog.migrateAll()
             // Recorded now; its schemas in the other services are provisioned by the reconciler

@@ -10,10 +10,17 @@ public struct RPCDispatcher: Sendable {
 
     private let table: RPCMethodTable
     private let observer: (any RPCObserver)?
+    private let translate: @Sendable (any Error) -> RPCError?
 
-    public init(table: RPCMethodTable, observer: (any RPCObserver)? = nil) {
+    /// `translate` turns a handler's non-RPC error that has a contract meaning (a tenant schema
+    /// dropped under a request, say) into an application error; anything else is -32603.
+    public init(
+        table: RPCMethodTable, observer: (any RPCObserver)? = nil,
+        translate: @escaping @Sendable (any Error) -> RPCError? = { _ in nil }
+    ) {
         self.table = table
         self.observer = observer
+        self.translate = translate
     }
 
     /// What goes back to the caller.
@@ -103,6 +110,9 @@ public struct RPCDispatcher: Sendable {
         } catch let error as RPCError {
             outcome = Self.isProtocolError(error.code) ? .protocolError : .applicationError
             response = RPCResponse(id: id ?? .null, error: error)
+        } catch let error where translate(error) != nil {
+            outcome = .applicationError
+            response = RPCResponse(id: id ?? .null, error: translate(error)!)
         } catch {
             // The cause stays in our log; the caller only learns the request id to quote.
             callContext.logger.error("RPC handler failed", metadata: ["error": "\(String(reflecting: error))"])

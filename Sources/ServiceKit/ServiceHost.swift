@@ -77,7 +77,7 @@ public final class ServiceHost: Sendable {
             await status(parts)
         }
         try methods.restrictParams(to: contract.paramNames)
-        let dispatcher = RPCDispatcher(table: methods, observer: metrics)
+        let dispatcher = RPCDispatcher(table: methods, observer: metrics, translate: Self.translate)
 
         let rpcRouter = Router(context: RPCRequestContext.self)
         RPCEndpoint(dispatcher: dispatcher, maximumBodyBytes: settings.rpcMaxBodyBytes).addRoutes(to: rpcRouter)
@@ -195,5 +195,16 @@ public final class ServiceHost: Sendable {
             database: database,
             dependencies: dependencies
         )
+    }
+}
+
+extension ServiceHost {
+    /// A tenant's schema that is missing (never provisioned here, or dropped by a concurrent delete)
+    /// is `TENANT_NOT_FOUND` for the caller, not an internal error.
+    @Sendable static func translate(_ error: any Error) -> RPCError? {
+        guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState],
+            state == "42P01" || state == "3F000"
+        else { return nil }
+        return RPCError(code: .tenantSchemaMissing, identityToolkitError: "TENANT_NOT_FOUND")
     }
 }

@@ -22,6 +22,24 @@ enum ChallengeIssuerMigrations {
                 """,
                 "CREATE INDEX verification_sessions_expiry ON verification_sessions (expires_at)",
             ]
-        )
+        ),
+        // What the development sink received (development mode only), for the emulator's helper
+        // routes. Production never writes here: it holds codes in the clear.
+        TenantMigration(
+            "CreateDevelopmentOutboxTable",
+            [
+                """
+                CREATE TABLE development_outbox (
+                    id bigserial PRIMARY KEY,
+                    channel text NOT NULL,
+                    recipient text NOT NULL,
+                    request_type text NOT NULL,
+                    code text NOT NULL,
+                    link text,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """
+            ]
+        ),
     ]
 }

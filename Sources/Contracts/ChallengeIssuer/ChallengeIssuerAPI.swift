@@ -5,5 +5,6 @@ public enum ChallengeIssuerAPI {
     public static let service = "challenge-issuer"
     public static let allMethods: [any RPCMethod.Type] = [
         Discover.self, GetServiceStatus.self, Ping.self, ProvisionTenantSchema.self, DropTenantSchema.self,
+        SendEmail.self, ListOutboxOobCodes.self,
     ]
 }

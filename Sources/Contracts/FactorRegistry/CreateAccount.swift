@@ -15,11 +15,14 @@ public enum CreateAccount: RPCMethod {
         public var displayName: String?
         public var emailVerified: Bool?
         public var disabled: Bool?
+        /// E.164; `INVALID_PHONE_NUMBER : Invalid format.`, `PHONE_NUMBER_EXISTS`.
+        public var phoneNumber: String?
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String? = nil, email: String? = nil, password: String? = nil,
-            displayName: String? = nil, emailVerified: Bool? = nil, disabled: Bool? = nil
+            displayName: String? = nil, emailVerified: Bool? = nil, disabled: Bool? = nil, phoneNumber: String? = nil
         ) {
+            self.phoneNumber = phoneNumber
             self.projectId = projectId
             self.tenantId = tenantId
             self.localId = localId
@@ -34,8 +37,8 @@ public enum CreateAccount: RPCMethod {
     public typealias Result = Account
 }
 
-/// `account.find`: the accounts matching any of the given ids or emails (emails case-insensitive),
-/// each once; none is an empty list.
+/// `account.find`: the accounts matching any of the given ids, emails (case-insensitive) or phone
+/// numbers, each once; none is an empty list.
 public enum FindAccounts: RPCMethod {
     public static let name = "account.find"
 
@@ -44,8 +47,12 @@ public enum FindAccounts: RPCMethod {
         public var tenantId: String?
         public var localIds: [String]
         public var emails: [String]
+        public var phoneNumbers: [String]?
 
-        public init(projectId: String, tenantId: String? = nil, localIds: [String] = [], emails: [String] = []) {
+        public init(
+            projectId: String, tenantId: String? = nil, localIds: [String] = [], emails: [String] = [], phoneNumbers: [String]? = nil
+        ) {
+            self.phoneNumbers = phoneNumbers
             self.projectId = projectId
             self.tenantId = tenantId
             self.localIds = localIds

@@ -8,7 +8,8 @@ public enum FactorRegistryAPI {
         Discover.self, GetServiceStatus.self, Ping.self,
         CreateTenant.self, GetTenant.self, ListTenants.self, DeleteTenant.self, SignUpAccount.self,
         VerifyPassword.self, GetAccount.self, DeleteAccount.self, CreateAccount.self, FindAccounts.self,
-        UpdateAccount.self, ListAccounts.self, DeleteAccounts.self,
+        UpdateAccount.self, ListAccounts.self, DeleteAccounts.self, DeleteAllAccounts.self, CreateOobCode.self,
+        ApplyOobCode.self,
     ]
 }
 

@@ -42,11 +42,15 @@ public struct Account: Codable, Sendable, Hashable {
     public var lastLoginAt: String?
     /// Developer claims as a JSON object in text (Identity Toolkit's `customAttributes`).
     public var customAttributes: String?
+    /// E.164, set by an admin.
+    public var phoneNumber: String?
 
     public init(
         localId: String, email: String?, emailVerified: Bool, displayName: String?, disabled: Bool, createdAt: String,
-        signInProvider: String, validSince: Int64? = nil, lastLoginAt: String? = nil, customAttributes: String? = nil
+        signInProvider: String, validSince: Int64? = nil, lastLoginAt: String? = nil, customAttributes: String? = nil,
+        phoneNumber: String? = nil
     ) {
+        self.phoneNumber = phoneNumber
         self.localId = localId
         self.email = email
         self.emailVerified = emailVerified

@@ -21,12 +21,18 @@ public enum UpdateAccount: RPCMethod {
         public var validSince: Int64?
         /// Developer claims, a JSON object in text; `{}` removes them all.
         public var customAttributes: String?
+        /// E.164 (`INVALID_PHONE_NUMBER : Invalid format.`, `PHONE_NUMBER_EXISTS`).
+        public var phoneNumber: String?
+        /// Removes the phone number (`deleteProvider: ["phone"]`).
+        public var deletePhoneNumber: Bool?
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String, email: String? = nil, password: String? = nil,
             displayName: String? = nil, deleteDisplayName: Bool? = nil, emailVerified: Bool? = nil, disabled: Bool? = nil,
-            validSince: Int64? = nil, customAttributes: String? = nil
+            validSince: Int64? = nil, customAttributes: String? = nil, phoneNumber: String? = nil, deletePhoneNumber: Bool? = nil
         ) {
+            self.phoneNumber = phoneNumber
+            self.deletePhoneNumber = deletePhoneNumber
             self.projectId = projectId
             self.tenantId = tenantId
             self.localId = localId

@@ -11,11 +11,12 @@ struct AccountRepository: Sendable {
 
     struct EmailTaken: Error {}
     struct LocalIDTaken: Error {}
+    struct PhoneNumberTaken: Error {}
 
     /// Inserts an account; unique indexes make `EMAIL_EXISTS` and `DUPLICATE_LOCAL_ID` race-free.
     func insert(
         in schema: TenantSchema, localId: String, email: String?, passwordHash: String?, displayName: String?,
-        emailVerified: Bool = false, disabled: Bool = false
+        emailVerified: Bool = false, disabled: Bool = false, phoneNumber: String? = nil
     ) async throws -> Account {
         let accounts = schema.qualified("accounts")
         let normalized = email.map(EmailAddress.normalized)
@@ -24,8 +25,9 @@ struct AccountRepository: Sendable {
             let rows = try await client.query(
                 """
                 INSERT INTO \(unescaped: accounts)
-                (local_id, email, email_normalized, password_hash, display_name, email_verified, disabled)
-                VALUES (\(localId), \(email), \(normalized), \(passwordHash), \(displayName), \(emailVerified), \(disabled))
+                (local_id, email, email_normalized, password_hash, display_name, email_verified, disabled, phone_number)
+                VALUES (\(localId), \(email), \(normalized), \(passwordHash), \(displayName), \(emailVerified), \(disabled),
+                        \(phoneNumber))
                 RETURNING (extract(epoch FROM created_at) * 1000)::bigint
                 """,
                 logger: logger
@@ -33,13 +35,16 @@ struct AccountRepository: Sendable {
             for try await createdAt in rows.decode(Int64.self) {
                 return Account(
                     localId: localId, email: email, emailVerified: emailVerified, displayName: displayName, disabled: disabled,
-                    createdAt: String(createdAt), signInProvider: email == nil ? "anonymous" : "password"
+                    createdAt: String(createdAt), signInProvider: email == nil ? "anonymous" : "password",
+                    phoneNumber: phoneNumber
                 )
             }
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
             throw EmailTaken()
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_pkey" {
             throw LocalIDTaken()
+        } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_phone_number_key" {
+            throw PhoneNumberTaken()
         }
         throw AccountStoreInconsistent()
     }
@@ -63,13 +68,16 @@ extension AccountRepository {
     }
 
     /// Accounts whose id or normalised email is in the lists, each once, ordered by id.
-    func accounts(in schema: TenantSchema, localIds: [String], emails: [String]) async throws -> [Account] {
+    func accounts(in schema: TenantSchema, localIds: [String], emails: [String], phoneNumbers: [String] = []) async throws
+        -> [Account]
+    {
         let normalized = emails.map(EmailAddress.normalized)
         let accounts = schema.qualified("accounts")
         let rows = try await client.query(
             """
             SELECT \(unescaped: Self.columns) FROM \(unescaped: accounts)
-            WHERE local_id = ANY(\(localIds)) OR email_normalized = ANY(\(normalized)) ORDER BY local_id
+            WHERE local_id = ANY(\(localIds)) OR email_normalized = ANY(\(normalized)) OR phone_number = ANY(\(phoneNumbers))
+            ORDER BY local_id
             """,
             logger: logger
         )
@@ -94,17 +102,18 @@ extension AccountRepository {
     static let columns = """
         local_id, email, email_verified, display_name, disabled, (extract(epoch FROM created_at) * 1000)::bigint,
         password_hash, floor(extract(epoch FROM valid_since))::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint,
-        custom_attributes
+        custom_attributes, phone_number
         """
 
-    typealias Row = (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?, String?)
+    typealias Row = (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?, String?, String?)
 
     static func credentials(from row: Row) -> StoredCredentials {
-        let (localId, email, verified, name, disabled, createdAt, hash, validSince, lastLogin, claims) = row
+        let (localId, email, verified, name, disabled, createdAt, hash, validSince, lastLogin, claims, phone) = row
         let account = Account(
             localId: localId, email: email, emailVerified: verified, displayName: name, disabled: disabled,
             createdAt: String(createdAt), signInProvider: email == nil ? "anonymous" : "password",
-            validSince: validSince, lastLoginAt: lastLogin.map(String.init), customAttributes: claims
+            validSince: validSince, lastLoginAt: lastLogin.map(String.init), customAttributes: claims,
+            phoneNumber: phone
         )
         return StoredCredentials(account: account, passwordHash: hash)
     }
@@ -150,6 +159,8 @@ extension AccountRepository {
         var customAttributes: String?
         /// Set `valid_since` to now (a password or email change ends earlier sessions).
         var revokeSessions = false
+        var phoneNumber: String?
+        var deletePhoneNumber = false
     }
 
     /// Applies `changes` in one statement; `nil` when the account does not exist.
@@ -169,6 +180,8 @@ extension AccountRepository {
                     display_name = CASE WHEN \(changes.deleteDisplayName) THEN NULL
                                         ELSE coalesce(\(changes.displayName), display_name) END,
                     disabled = coalesce(\(changes.disabled), disabled),
+                    phone_number = CASE WHEN \(changes.deletePhoneNumber) THEN NULL
+                                        ELSE coalesce(\(changes.phoneNumber), phone_number) END,
                     custom_attributes = CASE WHEN \(changes.customAttributes)::text = '{}' THEN NULL
                                              ELSE coalesce(\(changes.customAttributes), custom_attributes) END,
                     valid_since = CASE WHEN \(changes.revokeSessions) THEN date_trunc('second', now())
@@ -183,6 +196,8 @@ extension AccountRepository {
             guard found else { return nil }
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
             throw EmailTaken()
+        } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_phone_number_key" {
+            throw PhoneNumberTaken()
         }
         return try await account(in: schema, localId: localId)
     }
@@ -218,5 +233,12 @@ extension AccountRepository {
         var kept: Set<String> = []
         for try await id in rows.decode(String.self) { kept.insert(id) }
         return kept
+    }
+}
+
+extension AccountRepository {
+    /// Removes every account of the schema (the development helper's wipe).
+    func deleteAll(in schema: TenantSchema) async throws {
+        try await client.query("DELETE FROM \(unescaped: schema.qualified("accounts"))", logger: logger)
     }
 }

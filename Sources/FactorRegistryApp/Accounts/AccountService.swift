@@ -65,6 +65,7 @@ struct AccountService: Sendable {
         if params.localId != nil, try await accounts.account(in: schema, localId: localId) != nil {
             throw Self.rejected("DUPLICATE_LOCAL_ID")
         }
+        if let phone = params.phoneNumber, !PhoneNumber.isValid(phone) { throw Self.rejected(PhoneNumber.invalidFormat) }
         if let email = params.email, !EmailAddress.isValid(email) { throw Self.rejected("INVALID_EMAIL") }
         if let password = params.password {
             try Self.checkPassword(password)
@@ -75,21 +76,28 @@ struct AccountService: Sendable {
             return try await accounts.insert(
                 in: schema, localId: localId, email: params.email, passwordHash: passwordHash,
                 displayName: params.displayName, emailVerified: params.emailVerified ?? false,
-                disabled: params.disabled ?? false
+                disabled: params.disabled ?? false, phoneNumber: params.phoneNumber
             )
         } catch is AccountRepository.EmailTaken {
             throw Self.rejected("EMAIL_EXISTS")
         } catch is AccountRepository.LocalIDTaken {
             throw Self.rejected("DUPLICATE_LOCAL_ID")
+        } catch is AccountRepository.PhoneNumberTaken {
+            throw Self.rejected("PHONE_NUMBER_EXISTS")
         }
     }
 
     func find(_ params: FindAccounts.Params) async throws -> FindAccounts.Result {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
-        guard params.localIds.count + params.emails.count <= 1000 else {
+        let phoneNumbers = params.phoneNumbers ?? []
+        guard params.localIds.count + params.emails.count + phoneNumbers.count <= 1000 else {
             throw Self.rejected("INVALID_ARGUMENT : at most 1000 identifiers")
         }
-        return .init(accounts: try await accounts.accounts(in: schema, localIds: params.localIds, emails: params.emails))
+        return .init(
+            accounts: try await accounts.accounts(
+                in: schema, localIds: params.localIds, emails: params.emails, phoneNumbers: phoneNumbers
+            )
+        )
     }
 
     func update(_ params: UpdateAccount.Params) async throws -> Account {
@@ -105,6 +113,11 @@ struct AccountService: Sendable {
             changes.passwordHash = try hasher.hash(password)
             changes.revokeSessions = true
         }
+        if let phone = params.phoneNumber {
+            guard PhoneNumber.isValid(phone) else { throw Self.rejected(PhoneNumber.invalidFormat) }
+            changes.phoneNumber = phone
+        }
+        changes.deletePhoneNumber = params.deletePhoneNumber ?? false
         try Self.checkDisplayName(params.displayName)
         changes.displayName = params.displayName
         changes.deleteDisplayName = params.deleteDisplayName ?? false
@@ -122,7 +135,13 @@ struct AccountService: Sendable {
             return account
         } catch is AccountRepository.EmailTaken {
             throw Self.rejected("EMAIL_EXISTS")
+        } catch is AccountRepository.PhoneNumberTaken {
+            throw Self.rejected("PHONE_NUMBER_EXISTS")
         }
+    }
+
+    func deleteAll(_ scope: TenantScope) async throws {
+        try await accounts.deleteAll(in: try await activeSchema(projectId: scope.projectId, tenantId: scope.tenantId))
     }
 
     /// Developer claims must be a JSON object of at most 1000 bytes using no reserved name.

@@ -60,5 +60,26 @@ enum FactorRegistryMigrations {
         ),
         // Developer claims (`customAttributes`): a JSON object as text, at most 1000 bytes.
         TenantMigration("AddCustomAttributesToAccounts", ["ALTER TABLE accounts ADD COLUMN custom_attributes text"]),
+        // E.164 phone numbers set by admins (Admin SDK `phoneNumber`); unique within a tenant.
+        TenantMigration("AddPhoneNumberToAccounts", ["ALTER TABLE accounts ADD COLUMN phone_number text UNIQUE"]),
+        // Out-of-band codes (`VERIFY_EMAIL`): only a SHA-256 of each code is kept, and the email it
+        // was sent to, so a code stops working when the account's email changes.
+        TenantMigration(
+            "CreateOobCodesTable",
+            [
+                """
+                CREATE TABLE oob_codes (
+                    code_hash bytea PRIMARY KEY,
+                    request_type text NOT NULL,
+                    local_id text NOT NULL REFERENCES accounts (local_id) ON DELETE CASCADE,
+                    email text NOT NULL,
+                    expires_at timestamptz NOT NULL,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX oob_codes_by_account ON oob_codes (local_id)",
+                "CREATE INDEX oob_codes_expiry ON oob_codes (expires_at)",
+            ]
+        ),
     ]
 }

@@ -1,0 +1,35 @@
+import Contracts
+import Logging
+import PostgresNIO
+import TenantStore
+
+/// The development sink's record of every message, per tenant schema, read by the emulator's
+/// helper routes (contract decision 12). Only written in development mode.
+struct DevelopmentOutbox: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    func recordEmail(in schema: TenantSchema, _ params: SendEmail.Params) async throws {
+        let table = schema.qualified("development_outbox")
+        try await client.query(
+            """
+            INSERT INTO \(unescaped: table) (channel, recipient, request_type, code, link)
+            VALUES ('email', \(params.email), \(params.requestType), \(params.oobCode), \(params.oobLink))
+            """,
+            logger: logger
+        )
+    }
+
+    func oobCodes(in schema: TenantSchema) async throws -> [OutboxOobCode] {
+        let table = schema.qualified("development_outbox")
+        let rows = try await client.query(
+            "SELECT recipient, code, link, request_type FROM \(unescaped: table) WHERE channel = 'email' ORDER BY id",
+            logger: logger
+        )
+        var found: [OutboxOobCode] = []
+        for try await (email, code, link, requestType) in rows.decode((String, String, String?, String).self) {
+            found.append(OutboxOobCode(email: email, oobCode: code, oobLink: link ?? "", requestType: requestType))
+        }
+        return found
+    }
+}

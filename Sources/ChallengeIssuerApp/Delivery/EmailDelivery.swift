@@ -1,0 +1,46 @@
+import Contracts
+import JSONRPC
+import Logging
+import PluginKit
+import TenantStore
+
+/// `message.sendEmail`: renders the message, keeps it in the development outbox when running in
+/// development mode, and hands it to the configured sender.
+struct EmailDelivery: Sendable {
+    let sender: any EmailSender
+    /// Present in development mode only.
+    let outbox: DevelopmentOutbox?
+    let appName: String
+    let logger: Logger
+
+    func send(_ params: SendEmail.Params) async throws -> SendEmail.Result {
+        let schema: TenantSchema
+        do {
+            schema = try TenantSchema(projectId: params.projectId, tenantId: params.tenantId)
+        } catch {
+            throw RPCError(code: .invalidTenantScope, identityToolkitError: "TENANT_NOT_FOUND")
+        }
+        try await outbox?.recordEmail(in: schema, params)
+        do {
+            try await sender.send(EmailTemplates.render(params, appName: appName))
+        } catch let failure as DeliveryFailed {
+            logger.error(
+                "email not delivered",
+                metadata: ["sender": "\(sender.name)", "to": "\(Redaction.email(params.email))", "reason": "\(failure.reason)"]
+            )
+            throw RPCError(code: .deliveryFailed, message: "The \(sender.name) sender could not deliver the message")
+        }
+        return .init(sender: sender.name)
+    }
+
+    func oobCodes(_ scope: TenantScope) async throws -> ListOutboxOobCodes.Result {
+        guard let outbox else { throw RPCError.methodNotFound(ListOutboxOobCodes.name) }
+        let schema: TenantSchema
+        do {
+            schema = try TenantSchema(projectId: scope.projectId, tenantId: scope.tenantId)
+        } catch {
+            throw RPCError(code: .invalidTenantScope, identityToolkitError: "TENANT_NOT_FOUND")
+        }
+        return .init(oobCodes: try await outbox.oobCodes(in: schema))
+    }
+}

@@ -1,0 +1,67 @@
+import JSONRPC
+
+/// `message.sendEmail`: renders and sends an out-of-band email (`VERIFY_EMAIL`) through the
+/// configured sender: the development sink (which records it for
+/// `GET /emulator/v1/projects/{p}/oobCodes`) or SMTP. Failure: `EMAIL_DELIVERY_FAILED` (HTTP 503
+/// at the gateway: the request was fine, the mail server was not).
+public enum SendEmail: RPCMethod {
+    public static let name = "message.sendEmail"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var requestType: String
+        public var email: String
+        public var oobCode: String
+        public var oobLink: String
+
+        public init(projectId: String, tenantId: String? = nil, requestType: String, email: String, oobCode: String, oobLink: String) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.requestType = requestType
+            self.email = email
+            self.oobCode = oobCode
+            self.oobLink = oobLink
+        }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        /// The sender that took the message (`sink`, `smtp`).
+        public var sender: String
+
+        public init(sender: String) { self.sender = sender }
+    }
+}
+
+/// `devOutbox.oobCodes`: what the development sink received for a project or tenant, oldest first,
+/// in the emulator's `oobCodes` shape. Served only in development mode (elsewhere: method not found).
+public enum ListOutboxOobCodes: RPCMethod {
+    public static let name = "devOutbox.oobCodes"
+    public typealias Params = TenantScope
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var oobCodes: [OutboxOobCode]
+
+        public init(oobCodes: [OutboxOobCode]) { self.oobCodes = oobCodes }
+    }
+}
+
+public struct OutboxOobCode: Codable, Sendable, Hashable {
+    public var email: String
+    public var oobCode: String
+    public var oobLink: String
+    public var requestType: String
+
+    public init(email: String, oobCode: String, oobLink: String, requestType: String) {
+        self.email = email
+        self.oobCode = oobCode
+        self.oobLink = oobLink
+        self.requestType = requestType
+    }
+}
+
+/// challenge-issuer's application error codes (range 1100-1199, `proto-json/errors.json`).
+extension RPCErrorCode {
+    /// The configured sender could not deliver a message.
+    public static let deliveryFailed = RPCErrorCode(1110)
+}
