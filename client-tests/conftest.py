@@ -8,6 +8,7 @@ ports, and everything is removed afterwards.
 import base64
 import os
 import secrets
+import shutil
 import socket
 import subprocess
 import tempfile
@@ -140,12 +141,20 @@ class Stack:
 def stack():
     bin_dir = Path(os.environ.get("MFA_TEST_BIN_DIR", ROOT / ".build" / "debug"))
     postgres = os.environ.get("MFA_TEST_POSTGRES_URL", "postgres://mfa:mfa@127.0.0.1:54329")
-    with tempfile.TemporaryDirectory(prefix="mfa-py-") as work:
+    # MFA_TEST_KEEP_LOGS=1 keeps the services' logs (the directory is printed) for a failure's post-mortem.
+    keep = bool(os.environ.get("MFA_TEST_KEEP_LOGS"))
+    work = tempfile.mkdtemp(prefix="mfa-py-")
+    if keep:
+        print(f"service logs in {work}")
+    try:
         running = Stack(Path(work), bin_dir, postgres)
         try:
             yield running
         finally:
             running.close()
+    finally:
+        if not keep:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 def b64url_to_int(text: str) -> int:

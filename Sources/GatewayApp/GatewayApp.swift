@@ -22,16 +22,27 @@ public enum GatewayApp {
         let checks = parts.readiness
         let registry = host.client(for: .factorRegistry)
         let sessions = host.client(for: .sessionToken)
+        let challenges = host.client(for: .challengeIssuer)
         let admin = AdminAccountOperations(registry: registry)
+        let credentials = CredentialResolver(
+            mode: host.settings.mode,
+            admin: AdminAuthenticator(tokenHashesHex: host.settings.adminTokenHashes, mode: host.settings.mode),
+            defaultProjectId: host.settings.defaultProjectId,
+            apiKeys: CredentialResolver.parseKeys(reader.stringArray(forKey: "api.keys", isSecret: true, default: []))
+        )
+        let publicHost = reader.string(forKey: "public.host", default: "127.0.0.1")
+        let port = reader.int(forKey: "public.port", default: 8080)
+        let sendOobCode = SendOobCodeOperation(
+            registry: registry, sessions: sessions, challenges: challenges,
+            links: OobLinkBuilder(
+                base: reader.string(forKey: "oob.linkBase", default: "http://\(publicHost):\(port)/emulator/action"),
+                fallbackAPIKey: reader.string(forKey: "oob.linkApiKey", default: "fake-api-key")
+            )
+        ).handle
         let api = PublicAPI(
             router: OperationRouter(schemas: schemas),
             validator: RequestValidator(schemas: schemas),
-            credentials: CredentialResolver(
-                mode: host.settings.mode,
-                admin: AdminAuthenticator(tokenHashesHex: host.settings.adminTokenHashes, mode: host.settings.mode),
-                defaultProjectId: host.settings.defaultProjectId,
-                apiKeys: CredentialResolver.parseKeys(reader.stringArray(forKey: "api.keys", isSecret: true, default: []))
-            ),
+            credentials: credentials,
             handlers: [
                 "identitytoolkit.accounts.signUp": SignUpOperation(registry: registry, sessions: sessions, admin: admin).handle,
                 "identitytoolkit.accounts.signInWithPassword": SignInWithPasswordOperation(
@@ -46,6 +57,9 @@ public enum GatewayApp {
                 "identitytoolkit.accounts.update": { request in
                     try await AccountOperations(registry: registry, sessions: sessions).update(request, admin: admin)
                 },
+                "identitytoolkit.accounts.sendOobCode": sendOobCode,
+                "identitytoolkit.projects.accounts.sendOobCode": sendOobCode,
+                "identitytoolkit.projects.tenants.accounts.sendOobCode": sendOobCode,
                 "identitytoolkit.projects.accounts": admin.create,
                 "identitytoolkit.projects.tenants.accounts": admin.create,
                 "identitytoolkit.projects.accounts.lookup": admin.lookup,
@@ -65,11 +79,10 @@ public enum GatewayApp {
             ],
             status: { await status(host, checks) },
             signingKeys: SigningKeySet(client: host.client(for: .sessionToken)),
+            emulator: EmulatorRoutes(mode: host.settings.mode, registry: registry, challenges: challenges, credentials: credentials),
             logger: host.logger
         )
 
-        let publicHost = reader.string(forKey: "public.host", default: "127.0.0.1")
-        let port = reader.int(forKey: "public.port", default: 8080)
         let logger = host.logger
         let publicApp = Application(
             responder: CallbackResponder<BasicRequestContext> { request, context in

@@ -11,7 +11,8 @@ struct OobCodeRepository: Sendable {
     let client: PostgresClient
     let logger: Logger
 
-    static func hash(_ code: String) -> [UInt8] { Array(SHA256.hash(data: Data(code.utf8))) }
+    /// As a `ByteBuffer`, which PostgresNIO binds as `bytea`.
+    static func hash(_ code: String) -> ByteBuffer { ByteBuffer(bytes: SHA256.hash(data: Data(code.utf8))) }
 
     func insert(in schema: TenantSchema, code: String, requestType: String, localId: String, email: String, lifetime: Duration)
         async throws

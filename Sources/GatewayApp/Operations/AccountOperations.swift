@@ -39,9 +39,8 @@ struct AccountOperations: Sendable {
             throw IdentityToolkitError.business("INVALID_REQ_TYPE : Unsupported request parameters.")
         }
         if body["customAttributes"] != nil { throw IdentityToolkitError.business("INSUFFICIENT_PERMISSION") }
-        if body["idToken"] == nil {
-            // No out-of-band codes are issued yet (sendOobCode comes next), so none can be valid.
-            throw IdentityToolkitError.business("INVALID_OOB_CODE")
+        if body["idToken"] == nil, let oobCode = body["oobCode"]?.stringValue {
+            return try await applyOobCode(oobCode, request)
         }
         let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
         if body["disableUser"] != nil { throw IdentityToolkitError.business("OPERATION_NOT_ALLOWED") }
@@ -80,6 +79,27 @@ struct AccountOperations: Sendable {
         return .object(response)
     }
 
+    /// `{oobCode}` alone: a `VERIFY_EMAIL` code marks the email verified. No tokens (§2.4).
+    func applyOobCode(_ oobCode: String, _ request: PublicRequest) async throws -> JSONValue {
+        let projectId =
+            switch request.caller {
+            case .apiKey(let projectId): projectId
+            case .admin: request.defaultProjectId
+            }
+        let applied = try await PeerCall.call(
+            registry, ApplyOobCode.self,
+            .init(projectId: projectId, tenantId: request.body["tenantId"]?.stringValue, oobCode: oobCode),
+            requestID: request.requestID
+        )
+        var response: [String: JSONValue] = [
+            "kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(applied.account.localId),
+            "emailVerified": .bool(applied.account.emailVerified),
+        ]
+        let info = Self.userInfo(applied.account, tenantId: request.body["tenantId"]?.stringValue)
+        for key in ["email", "displayName", "providerUserInfo", "passwordHash"] { response[key] = info[key] }
+        return .object(response)
+    }
+
     /// The `UserInfo` shape of lookup responses. The password hash is redacted as production does.
     static func userInfo(_ account: Account, tenantId: String?) -> JSONValue {
         var info: [String: JSONValue] = [
@@ -96,6 +116,11 @@ struct AccountOperations: Sendable {
             info["providerUserInfo"] = [.object(provider)]
         }
         if let name = account.displayName { info["displayName"] = .string(name) }
+        if let phone = account.phoneNumber {
+            info["phoneNumber"] = .string(phone)
+            let entry: JSONValue = ["providerId": "phone", "phoneNumber": .string(phone), "rawId": .string(phone)]
+            if case .array(let providers)? = info["providerUserInfo"] { info["providerUserInfo"] = .array(providers + [entry]) }
+        }
         if let validSince = account.validSince { info["validSince"] = .string(String(validSince)) }
         if let lastLoginAt = account.lastLoginAt { info["lastLoginAt"] = .string(lastLoginAt) }
         if let tenantId { info["tenantId"] = .string(tenantId) }

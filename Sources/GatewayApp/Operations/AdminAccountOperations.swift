@@ -21,7 +21,7 @@ struct AdminAccountOperations: Sendable {
                 projectId: scope.projectId, tenantId: scope.tenantId, localId: body["localId"]?.stringValue,
                 email: body["email"]?.stringValue, password: body["password"]?.stringValue,
                 displayName: body["displayName"]?.stringValue, emailVerified: Self.bool(body["emailVerified"]),
-                disabled: Self.bool(body["disabled"])
+                disabled: Self.bool(body["disabled"]), phoneNumber: body["phoneNumber"]?.stringValue
             ),
             requestID: request.requestID
         )
@@ -38,7 +38,7 @@ struct AdminAccountOperations: Sendable {
             registry, FindAccounts.self,
             .init(
                 projectId: scope.projectId, tenantId: scope.tenantId, localIds: Self.strings(request.body["localId"]),
-                emails: Self.strings(request.body["email"])
+                emails: Self.strings(request.body["email"]), phoneNumbers: Self.strings(request.body["phoneNumber"])
             ),
             requestID: request.requestID
         )
@@ -85,7 +85,8 @@ struct AdminAccountOperations: Sendable {
                 password: body["password"]?.stringValue, displayName: body["displayName"]?.stringValue,
                 deleteDisplayName: deleted.contains("DISPLAY_NAME"), emailVerified: Self.bool(body["emailVerified"]),
                 disabled: Self.bool(body["disableUser"]), validSince: validSince,
-                customAttributes: body["customAttributes"]?.stringValue
+                customAttributes: body["customAttributes"]?.stringValue, phoneNumber: body["phoneNumber"]?.stringValue,
+                deletePhoneNumber: Self.strings(body["deleteProvider"]).contains("phone")
             ),
             requestID: request.requestID
         )

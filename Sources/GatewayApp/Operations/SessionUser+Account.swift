@@ -9,7 +9,8 @@ extension SessionUser {
             claims = members
         }
         self.init(
-            email: account.email, emailVerified: account.emailVerified, displayName: account.displayName,
+            email: account.email, emailVerified: account.emailVerified, phoneNumber: account.phoneNumber,
+            displayName: account.displayName, identities: account.phoneNumber.map { ["phone": [$0]] },
             customClaims: claims
         )
     }

@@ -19,6 +19,7 @@ struct PublicAPI: Sendable {
     let handlers: [String: PublicOperationHandler]
     let status: @Sendable () async -> JSONValue
     let signingKeys: SigningKeySet
+    let emulator: EmulatorRoutes
     let logger: Logger
 
     static let maximumBodyBytes = 1 << 20
@@ -51,6 +52,7 @@ struct PublicAPI: Sendable {
                 return Self.error(.unavailable)
             }
         }
+        if let answer = await emulator.respond(request, path: path, requestID: context.id) { return answer }
         guard case .matched(let match) = router.route(method: request.method.rawValue, path: path) else {
             return Self.error(.notFound)
         }
@@ -71,7 +73,8 @@ struct PublicAPI: Sendable {
             let result = try await handler(
                 PublicRequest(
                     operation: match.operation, pathParameters: match.pathParameters, body: normalised, query: query,
-                    caller: caller, requestID: context.id, logger: context.logger,
+                    caller: caller, apiKey: query["key"] ?? request.headers[CredentialResolver.apiKeyHeader],
+                    requestID: context.id, logger: context.logger,
                     defaultProjectId: credentials.defaultProjectId
                 )
             )

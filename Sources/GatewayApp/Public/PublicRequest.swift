@@ -10,6 +10,8 @@ struct PublicRequest: Sendable {
     let body: JSONValue
     let query: [String: String]
     let caller: CallerCredential
+    /// The API key as sent (`?key=` or `x-goog-api-key`), for links that must carry it.
+    let apiKey: String?
     let requestID: String
     let logger: Logger
     /// The project development-mode credentials and admin calls without a project map to.

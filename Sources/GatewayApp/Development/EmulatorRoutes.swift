@@ -1,0 +1,63 @@
+import Contracts
+import Foundation
+import Hummingbird
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// The emulator's helper routes (contract §1.2, decision 12). In development mode:
+/// `GET /emulator/v1/projects/{p}[/tenants/{t}]/oobCodes` (what the development sink received) and
+/// `DELETE …/accounts` (wipe the accounts). In every mode: `GET /emulator/action`, the target of
+/// out-of-band links, which applies the code. No credential is needed, as in the emulator.
+struct EmulatorRoutes: Sendable {
+    let mode: DeploymentMode
+    let registry: RPCClient
+    let challenges: RPCClient
+    let credentials: CredentialResolver
+
+    /// The answer for `path`, or `nil` when it is not one of these routes.
+    func respond(_ request: Request, path: String, requestID: String) async -> Response? {
+        guard path.hasPrefix("/emulator/") else { return nil }
+        if path == "/emulator/action" {
+            guard request.method == .get else { return PublicAPI.error(.notFound) }
+            return await OobActionPage(registry: registry, credentials: credentials).respond(request, requestID: requestID)
+        }
+        guard mode == .development, let (scope, resource) = Self.scope(of: path) else { return nil }
+        do {
+            switch (request.method, resource) {
+            case (.get, "oobCodes"):
+                let outbox = try await PeerCall.call(challenges, ListOutboxOobCodes.self, scope, requestID: requestID)
+                let codes: [JSONValue] = outbox.oobCodes.map {
+                    [
+                        "email": .string($0.email), "oobCode": .string($0.oobCode), "oobLink": .string($0.oobLink),
+                        "requestType": .string($0.requestType),
+                    ]
+                }
+                return PublicAPI.json(200, ["oobCodes": .array(codes)])
+            case (.delete, "accounts"):
+                _ = try await PeerCall.call(registry, DeleteAllAccounts.self, scope, requestID: requestID)
+                return PublicAPI.json(200, [:])
+            default:
+                return nil
+            }
+        } catch let error as IdentityToolkitError {
+            return PublicAPI.error(error)
+        } catch {
+            return PublicAPI.error(.internalError(requestID: requestID))
+        }
+    }
+
+    /// `/emulator/v1/projects/{p}[/tenants/{t}]/{resource}`.
+    static func scope(of path: String) -> (TenantScope, String)? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // "", "emulator", "v1", "projects", p, resource  |  …, p, "tenants", t, resource
+        guard parts.count >= 6, parts[1] == "emulator", parts[2] == "v1", parts[3] == "projects", !parts[4].isEmpty else {
+            return nil
+        }
+        if parts.count == 6 { return (TenantScope(projectId: parts[4]), parts[5]) }
+        if parts.count == 8, parts[5] == "tenants", !parts[6].isEmpty {
+            return (TenantScope(projectId: parts[4], tenantId: parts[6]), parts[7])
+        }
+        return nil
+    }
+}
