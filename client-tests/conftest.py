@@ -6,6 +6,7 @@ ports, and everything is removed afterwards.
 """
 
 import base64
+import json
 import os
 import secrets
 import shutil
@@ -45,6 +46,19 @@ def free_port() -> int:
     raise RuntimeError("no free port in 12000-19999")
 
 
+def make_service_account(email: str = "backend@demo-project.iam.gserviceaccount.com") -> dict:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption()).decode()
+    return {
+        "type": "service_account", "project_id": "demo-project", "private_key_id": secrets.token_hex(8),
+        "private_key": pem, "client_email": email, "client_id": "1", "token_uri": "http://127.0.0.1:9/token",
+    }
+
+
 def psql(base_url: str, sql: str) -> None:
     parts = urllib.parse.urlsplit(base_url)
     env = dict(os.environ, PGPASSWORD=urllib.parse.unquote(parts.password or ""))
@@ -56,7 +70,8 @@ def psql(base_url: str, sql: str) -> None:
 
 
 class Stack:
-    def __init__(self, work: Path, bin_dir: Path, postgres: str, mode: str = "development"):
+    def __init__(self, work: Path, bin_dir: Path, postgres: str, mode: str = "development",
+                 extra_env: dict | None = None):
         self.work = work
         self.suffix = secrets.token_hex(5)
         self.databases = {service: f"py_{self.suffix}_{name}" for service, name in DATABASES.items()}
@@ -66,6 +81,9 @@ class Stack:
         certs = work / "certs"
         subprocess.run([str(bin_dir / "mfa-dev-pki"), str(certs)], check=True, capture_output=True)
         self.certs = certs
+        # The service-account key an app team's backend would sign custom tokens with.
+        self.service_account = make_service_account()
+        (work / "service-account.json").write_text(json.dumps(self.service_account))
         self.ports = {service: (free_port(), free_port()) for service in SERVICES}
         public_port = free_port()
         self.gateway = f"http://127.0.0.1:{public_port}"
@@ -81,6 +99,8 @@ class Stack:
                 "RECONCILE_INTERVAL_MS": "200",
                 # Cheaper scrypt for a debug build under test; production keeps N = 2^14.
                 "PASSWORDS_SCRYPT_ROUNDS": "1024",
+                "CUSTOM_TOKENS_SERVICE_ACCOUNT_FILES": str(work / "service-account.json"),
+                **(extra_env or {}),
             }
             for peer in SERVICES:
                 if peer != service:

@@ -58,6 +58,9 @@ public enum GatewayApp {
                     try await AccountOperations(registry: registry, sessions: sessions).update(request, admin: admin)
                 },
                 "identitytoolkit.accounts.sendOobCode": sendOobCode,
+                "identitytoolkit.accounts.signInWithCustomToken": SignInWithCustomTokenOperation(
+                    registry: registry, sessions: sessions
+                ).handle,
                 "identitytoolkit.projects.accounts.sendOobCode": sendOobCode,
                 "identitytoolkit.projects.tenants.accounts.sendOobCode": sendOobCode,
                 "identitytoolkit.projects.accounts": admin.create,

@@ -51,6 +51,13 @@ public enum SessionTokenApp {
             let idToken = try await issuer.sign(await issuer.claims(for: params))
             return .init(idToken: idToken, refreshToken: token.value, expiresIn: String(issuer.lifetime))
         }
+        let customTokens = CustomTokenVerifier(
+            keys: try reader.stringArray(forKey: "customTokens.serviceAccountFiles", default: []).map(ServiceAccountKey.init),
+            acceptUnsigned: reader.bool(forKey: "customTokens.acceptUnsigned", default: host.settings.mode == .development)
+        )
+        parts.methods.register(VerifyCustomToken.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
+            try customTokens.verify(params)
+        }
         let refreshSessions = RefreshSessions(client: database, logger: host.logger)
         parts.methods.register(InspectRefreshToken.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
             let family = try await refreshSessions.family(of: RefreshToken(value: params.refreshToken))
@@ -67,7 +74,8 @@ public enum SessionTokenApp {
                 for: .init(
                     projectId: family.projectId, tenantId: family.tenantId, localId: family.localId,
                     signInProvider: family.signInProvider, secondFactor: family.secondFactor,
-                    secondFactorIdentifier: family.secondFactorIdentifier, authTime: family.authTime, user: params.user
+                    secondFactorIdentifier: family.secondFactorIdentifier, authTime: family.authTime, user: params.user,
+                    sessionClaims: family.sessionClaims
                 )
             )
             return .init(

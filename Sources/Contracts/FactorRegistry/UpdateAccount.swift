@@ -25,12 +25,16 @@ public enum UpdateAccount: RPCMethod {
         public var phoneNumber: String?
         /// Removes the phone number (`deleteProvider: ["phone"]`).
         public var deletePhoneNumber: Bool?
+        /// Records a sign-in now (`lastLoginAt`), for first factors factor-registry does not check.
+        public var recordSignIn: Bool?
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String, email: String? = nil, password: String? = nil,
             displayName: String? = nil, deleteDisplayName: Bool? = nil, emailVerified: Bool? = nil, disabled: Bool? = nil,
-            validSince: Int64? = nil, customAttributes: String? = nil, phoneNumber: String? = nil, deletePhoneNumber: Bool? = nil
+            validSince: Int64? = nil, customAttributes: String? = nil, phoneNumber: String? = nil, deletePhoneNumber: Bool? = nil,
+            recordSignIn: Bool? = nil
         ) {
+            self.recordSignIn = recordSignIn
             self.phoneNumber = phoneNumber
             self.deletePhoneNumber = deletePhoneNumber
             self.projectId = projectId

@@ -17,11 +17,16 @@ public enum IssueSession: RPCMethod {
         /// Seconds since the epoch of the user's last sign-in.
         public var authTime: Int64
         public var user: SessionUser
+        /// Claims of this sign-in only (a custom token's `claims`): kept with the session, so every
+        /// refreshed token carries them; they override the user's developer claims.
+        public var sessionClaims: [String: JSONValue]?
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String, signInProvider: String,
-            secondFactor: String? = nil, secondFactorIdentifier: String? = nil, authTime: Int64, user: SessionUser
+            secondFactor: String? = nil, secondFactorIdentifier: String? = nil, authTime: Int64, user: SessionUser,
+            sessionClaims: [String: JSONValue]? = nil
         ) {
+            self.sessionClaims = sessionClaims
             self.projectId = projectId
             self.tenantId = tenantId
             self.localId = localId

@@ -6,6 +6,6 @@ public enum SessionTokenAPI {
     public static let allMethods: [any RPCMethod.Type] = [
         Discover.self, GetServiceStatus.self, Ping.self, ProvisionTenantSchema.self, DropTenantSchema.self,
         PublishSigningKeys.self, IssueSession.self, InspectRefreshToken.self, RefreshSession.self,
-        VerifyIDToken.self,
+        VerifyIDToken.self, VerifyCustomToken.self,
     ]
 }

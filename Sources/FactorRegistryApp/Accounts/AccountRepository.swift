@@ -161,6 +161,7 @@ extension AccountRepository {
         var revokeSessions = false
         var phoneNumber: String?
         var deletePhoneNumber = false
+        var recordSignIn = false
     }
 
     /// Applies `changes` in one statement; `nil` when the account does not exist.
@@ -180,6 +181,7 @@ extension AccountRepository {
                     display_name = CASE WHEN \(changes.deleteDisplayName) THEN NULL
                                         ELSE coalesce(\(changes.displayName), display_name) END,
                     disabled = coalesce(\(changes.disabled), disabled),
+                    last_login_at = CASE WHEN \(changes.recordSignIn) THEN now() ELSE last_login_at END,
                     phone_number = CASE WHEN \(changes.deletePhoneNumber) THEN NULL
                                         ELSE coalesce(\(changes.phoneNumber), phone_number) END,
                     custom_attributes = CASE WHEN \(changes.customAttributes)::text = '{}' THEN NULL

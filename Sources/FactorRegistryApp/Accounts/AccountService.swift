@@ -118,6 +118,7 @@ struct AccountService: Sendable {
             changes.phoneNumber = phone
         }
         changes.deletePhoneNumber = params.deletePhoneNumber ?? false
+        changes.recordSignIn = params.recordSignIn ?? false
         try Self.checkDisplayName(params.displayName)
         changes.displayName = params.displayName
         changes.deleteDisplayName = params.deleteDisplayName ?? false

@@ -45,5 +45,7 @@ enum SessionTokenMigrations {
                 """,
             ]
         ),
+        // A custom token's `claims`, kept for the life of the sign-in (JSON object as text).
+        TenantMigration("AddSessionClaimsToSessionFamilies", ["ALTER TABLE session_families ADD COLUMN session_claims text"]),
     ]
 }

@@ -21,9 +21,13 @@ actor IDTokenIssuer {
 
     func claims(for params: IssueSession.Params, now: Date = Date()) -> IDTokenClaims {
         let issuedAt = Int64(now.timeIntervalSince1970)
+        var user = params.user
+        if let session = params.sessionClaims, !session.isEmpty {
+            user.customClaims = (user.customClaims ?? [:]).merging(session) { _, sessionValue in sessionValue }
+        }
         return IDTokenClaims(
             issuer: issuerBase + params.projectId, audience: params.projectId, subject: params.localId,
-            issuedAt: issuedAt, expiresAt: issuedAt + lifetime, authTime: params.authTime, user: params.user,
+            issuedAt: issuedAt, expiresAt: issuedAt + lifetime, authTime: params.authTime, user: user,
             signInProvider: params.signInProvider, signInSecondFactor: params.secondFactor,
             secondFactorIdentifier: params.secondFactorIdentifier, tenant: params.tenantId
         )

@@ -24,6 +24,7 @@ struct RefreshSessions: Sendable {
         let secondFactorIdentifier: String?
         let authTime: Int64
         let signedInAt: Int64
+        let sessionClaims: [String: JSONValue]?
     }
 
     /// The family of a token that may still be used. A token already rotated is a reuse: the
@@ -40,7 +41,7 @@ struct RefreshSessions: Sendable {
                 """
                 SELECT f.family_id, f.local_id, f.sign_in_provider, f.second_factor, f.second_factor_identifier,
                        floor(extract(epoch FROM f.auth_time))::bigint, floor(extract(epoch FROM f.created_at))::bigint,
-                       t.rotated_at IS NOT NULL, f.revoked_at IS NOT NULL
+                       t.rotated_at IS NOT NULL, f.revoked_at IS NOT NULL, f.session_claims
                 FROM \(unescaped: tokens) t JOIN \(unescaped: families) f ON f.family_id = t.family_id
                 WHERE t.token_hash = \(token.hash)
                 """,
@@ -50,9 +51,9 @@ struct RefreshSessions: Sendable {
             if SessionRepository.isUndefinedTable(error) { throw Self.invalid }
             throw error
         }
-        for try await (familyID, localID, provider, secondFactor, identifier, authTime, createdAt, rotated, revoked) in rows.decode(
-            (String, String, String, String?, String?, Int64, Int64, Bool, Bool).self
-        ) {
+        for try await (familyID, localID, provider, secondFactor, identifier, authTime, createdAt, rotated, revoked, claims)
+            in rows.decode((String, String, String, String?, String?, Int64, Int64, Bool, Bool, String?).self)
+        {
             if revoked { throw Self.invalid }
             if rotated {
                 try await revoke(familyID: familyID, in: schema)
@@ -62,7 +63,7 @@ struct RefreshSessions: Sendable {
             return Family(
                 familyID: familyID, projectId: scope.projectId, tenantId: scope.tenantId, localId: localID,
                 signInProvider: provider, secondFactor: secondFactor, secondFactorIdentifier: identifier,
-                authTime: authTime, signedInAt: createdAt
+                authTime: authTime, signedInAt: createdAt, sessionClaims: SessionRepository.decode(claims)
             )
         }
         throw Self.invalid

@@ -39,9 +39,9 @@ struct SessionRepository: Sendable {
             try await connection.query(
                 """
                 INSERT INTO \(unescaped: families)
-                (family_id, local_id, sign_in_provider, second_factor, second_factor_identifier, auth_time)
+                (family_id, local_id, sign_in_provider, second_factor, second_factor_identifier, auth_time, session_claims)
                 VALUES (\(familyID), \(params.localId), \(params.signInProvider), \(params.secondFactor),
-                        \(params.secondFactorIdentifier), \(authTime))
+                        \(params.secondFactorIdentifier), \(authTime), \(Self.encode(params.sessionClaims)))
                 """,
                 logger: logger
             )
@@ -50,6 +50,17 @@ struct SessionRepository: Sendable {
                 logger: logger
             )
         }
+    }
+
+    /// Session claims as JSON text; `nil` when there are none.
+    static func encode(_ claims: [String: JSONValue]?) -> String? {
+        guard let claims, !claims.isEmpty, let data = try? JSONCoding.encode(JSONValue.object(claims)) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decode(_ text: String?) -> [String: JSONValue]? {
+        guard let text, case .object(let members)? = try? JSONCoding.parse(Array(text.utf8)) else { return nil }
+        return members
     }
 
     /// PostgreSQL's `undefined_table` (42P01), possibly inside a transaction error.

@@ -1,0 +1,72 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// `v1/accounts:signInWithCustomToken` (contract §2.7): session-token checks the token, the user
+/// is created when new, and the session's first factor is `custom` (which never takes the MFA
+/// branch and can never enroll a second factor). The token's `claims` ride along in every ID
+/// token of the session.
+struct SignInWithCustomTokenOperation: Sendable {
+    let registry: RPCClient
+    let sessions: RPCClient
+
+    func handle(_ request: PublicRequest) async throws -> JSONValue {
+        guard let token = request.body["token"]?.stringValue, !token.isEmpty else {
+            throw IdentityToolkitError.business("MISSING_CUSTOM_TOKEN")
+        }
+        let projectId =
+            switch request.caller {
+            case .apiKey(let projectId): projectId
+            case .admin: request.defaultProjectId
+            }
+        let verified = try await PeerCall.call(
+            sessions, VerifyCustomToken.self,
+            .init(projectId: projectId, tenantId: request.body["tenantId"]?.stringValue, token: token),
+            requestID: request.requestID
+        )
+        let (account, isNewUser) = try await accountFor(verified, projectId: projectId, requestID: request.requestID)
+        if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
+        let signedIn = try await PeerCall.call(
+            registry, UpdateAccount.self,
+            .init(projectId: projectId, tenantId: verified.tenantId, localId: account.localId, recordSignIn: true),
+            requestID: request.requestID
+        )
+        let tokens = try await PeerCall.call(
+            sessions, IssueSession.self,
+            .init(
+                projectId: projectId, tenantId: verified.tenantId, localId: signedIn.localId, signInProvider: "custom",
+                authTime: (signedIn.lastLoginAt.flatMap { Int64($0) } ?? 0) / 1000, user: SessionUser(signedIn),
+                sessionClaims: verified.claims
+            ),
+            requestID: request.requestID
+        )
+        return [
+            "kind": "identitytoolkit#VerifyCustomTokenResponse", "isNewUser": .bool(isNewUser),
+            "idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken),
+            "expiresIn": .string(tokens.expiresIn),
+        ]
+    }
+
+    /// The token's user, created on first sign-in. Two first sign-ins at once both succeed: the
+    /// loser of the insert reads the winner's account.
+    private func accountFor(_ verified: VerifyCustomToken.Result, projectId: String, requestID: String) async throws
+        -> (Account, isNew: Bool)
+    {
+        let key = GetAccount.Params(projectId: projectId, tenantId: verified.tenantId, localId: verified.localId)
+        do {
+            return (try await PeerCall.call(registry, GetAccount.self, key, requestID: requestID), false)
+        } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" {
+            do {
+                let created = try await PeerCall.call(
+                    registry, CreateAccount.self,
+                    .init(projectId: projectId, tenantId: verified.tenantId, localId: verified.localId),
+                    requestID: requestID
+                )
+                return (created, true)
+            } catch let error as IdentityToolkitError where error.message == "DUPLICATE_LOCAL_ID" {
+                return (try await PeerCall.call(registry, GetAccount.self, key, requestID: requestID), false)
+            }
+        }
+    }
+}

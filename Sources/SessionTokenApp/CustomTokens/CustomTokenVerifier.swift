@@ -1,0 +1,110 @@
+import Contracts
+import Foundation
+import JSONRPC
+import _CryptoExtras
+
+/// Checks custom tokens for `signInWithCustomToken` (contract §2.7), in this order: the token's
+/// form, its audience, its signature, its lifetime, its tenant, its user id, its claims.
+struct CustomTokenVerifier: Sendable {
+    /// Service-account keys by `client_email`.
+    let keys: [String: ServiceAccountKey]
+    /// Development mode: accept the Admin SDKs' emulator tokens (`alg: none`) and plain JSON claims.
+    let acceptUnsigned: Bool
+
+    static let audience = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
+    /// Firebase custom tokens live at most an hour.
+    static let maximumLifetime: Int64 = 3600
+    /// Clock skew tolerated between the token's signer and us.
+    static let leeway: Int64 = 300
+
+    init(keys: [ServiceAccountKey], acceptUnsigned: Bool) {
+        self.keys = Dictionary(keys.map { ($0.clientEmail, $0) }, uniquingKeysWith: { first, _ in first })
+        self.acceptUnsigned = acceptUnsigned
+    }
+
+    func verify(_ params: VerifyCustomToken.Params, now: Date = Date()) throws -> VerifyCustomToken.Result {
+        let payload = try payload(of: params.token, now: Int64(now.timeIntervalSince1970))
+        let tokenTenant = payload["tenant_id"]?.stringValue
+        if let requested = params.tenantId, let tokenTenant, requested != tokenTenant {
+            throw Self.rejected("TENANT_ID_MISMATCH")
+        }
+        guard let uid = (payload["uid"] ?? payload["user_id"])?.stringValue, !uid.isEmpty else {
+            throw Self.rejected("MISSING_IDENTIFIER")
+        }
+        guard uid.utf8.count <= 128 else { throw Self.rejected("INVALID_IDENTIFIER : uid must be at most 128 characters") }
+        var claims: [String: JSONValue]?
+        if let raw = payload["claims"], raw != .null {
+            guard case .object(let members) = raw, let data = try? JSONCoding.encode(raw) else {
+                throw Self.rejected("INVALID_CLAIMS")
+            }
+            if let reserved = members.keys.sorted().first(where: ReservedClaims.names.contains) {
+                throw Self.rejected("FORBIDDEN_CLAIM : \(reserved)")
+            }
+            guard data.count <= ReservedClaims.maximumBytes else { throw Self.rejected("CLAIMS_TOO_LARGE") }
+            claims = members.isEmpty ? nil : members
+        }
+        return .init(localId: uid, tenantId: params.tenantId ?? tokenTenant, claims: claims)
+    }
+
+    /// The checked payload: form, audience, signature, lifetime.
+    private func payload(of token: String, now: Int64) throws -> [String: JSONValue] {
+        guard token.utf8.count <= 16384 else { throw Self.malformed }
+        if token.hasPrefix("{") {
+            // The emulator's convenience: a JSON object of claims instead of a JWT.
+            guard acceptUnsigned else { throw Self.malformed }
+            guard case .object(let object)? = try? JSONCoding.parse(Array(token.utf8)) else {
+                throw Self.rejected(
+                    "INVALID_CUSTOM_TOKEN : ((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))"
+                )
+            }
+            return object
+        }
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard segments.count == 3, let headerData = Base64URL.decode(segments[0]), let payloadData = Base64URL.decode(segments[1]),
+            case .object(let header)? = try? JSONCoding.parse(Array(headerData)),
+            case .object(let payload)? = try? JSONCoding.parse(Array(payloadData))
+        else { throw Self.malformed }
+
+        let audience = payload["aud"]?.stringValue ?? ""
+        guard audience == Self.audience else {
+            throw Self.rejected(
+                "INVALID_CUSTOM_TOKEN : ((Invalid aud (audience): \(audience) Note: Firebase ID Tokens / third-party tokens cannot be used with signInWithCustomToken.))"
+            )
+        }
+        switch header["alg"]?.stringValue {
+        case "RS256":
+            guard let issuer = payload["iss"]?.stringValue, let key = keys[issuer], payload["sub"]?.stringValue == issuer,
+                let signature = Base64URL.decode(segments[2]),
+                key.publicKey.isValidSignature(
+                    _RSA.Signing.RSASignature(rawRepresentation: signature), for: Data((segments[0] + "." + segments[1]).utf8),
+                    padding: .insecurePKCS1v1_5
+                )
+            else { throw Self.rejected("INVALID_CUSTOM_TOKEN : ((The custom token's signature could not be verified.))") }
+        case "none" where acceptUnsigned && segments[2].isEmpty:
+            break
+        default:
+            throw Self.rejected("INVALID_CUSTOM_TOKEN : ((The custom token's signature could not be verified.))")
+        }
+        guard let issuedAt = Self.seconds(payload["iat"]), let expiresAt = Self.seconds(payload["exp"]) else {
+            throw Self.malformed
+        }
+        guard issuedAt <= now + Self.leeway, expiresAt > now, expiresAt - issuedAt <= Self.maximumLifetime else {
+            throw Self.rejected("INVALID_CUSTOM_TOKEN : ((The custom token has expired or is not yet valid.))")
+        }
+        return payload
+    }
+
+    static func seconds(_ value: JSONValue?) -> Int64? {
+        switch value {
+        case .int(let seconds)?: seconds
+        case .double(let seconds)? where seconds.isFinite && abs(seconds) < 1e15: Int64(seconds)
+        default: nil
+        }
+    }
+
+    static let malformed = rejected("INVALID_CUSTOM_TOKEN : Invalid assertion format")
+
+    static func rejected(_ message: String) -> RPCError {
+        RPCError(code: .invalidCustomToken, identityToolkitError: message)
+    }
+}
