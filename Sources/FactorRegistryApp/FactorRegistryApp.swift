@@ -58,6 +58,8 @@ public enum FactorRegistryApp {
         parts.methods.register(VerifyPassword.self, callers: gatewayOnly) { params, _ in
             try await accounts.verifyPassword(params)
         }
+        let importer = AccountImporter(service: accounts)
+        parts.methods.register(ImportAccounts.self, callers: gatewayOnly) { params, _ in try await importer.run(params) }
         parts.methods.register(DeleteAllAccounts.self, callers: gatewayOnly) { params, _ in
             try await accounts.deleteAll(params)
             return RPCEmpty()

@@ -72,6 +72,8 @@ public enum GatewayApp {
                 "identitytoolkit.projects.tenants.accounts.update": admin.update,
                 "identitytoolkit.projects.accounts.batchGet": admin.batchGet,
                 "identitytoolkit.projects.accounts.batchDelete": admin.batchDelete,
+                "identitytoolkit.projects.accounts.batchCreate": admin.batchCreate,
+                "identitytoolkit.projects.tenants.accounts.batchCreate": admin.batchCreate,
                 "identitytoolkit.projects.tenants.accounts.batchDelete": admin.batchDelete,
                 "identitytoolkit.projects.tenants.accounts.batchGet": admin.batchGet,
                 "identitytoolkit.projects.tenants.accounts.delete": admin.delete,

@@ -244,3 +244,56 @@ extension AccountRepository {
         try await client.query("DELETE FROM \(unescaped: schema.qualified("accounts"))", logger: logger)
     }
 }
+
+extension AccountRepository {
+    /// One account of an import, checked and with its password hash in our stored form.
+    struct ImportRecord: Sendable {
+        var localId: String
+        var email: String?
+        var emailVerified: Bool
+        var displayName: String?
+        var disabled: Bool
+        var phoneNumber: String?
+        var customAttributes: String?
+        var passwordHash: String?
+        var createdAtMillis: Int64?
+        var lastLoginAtMillis: Int64?
+    }
+
+    /// Inserts an imported account, or replaces the one with its `localId` when `overwrite`.
+    func importAccount(in schema: TenantSchema, _ record: ImportRecord, overwrite: Bool) async throws {
+        let accounts = schema.qualified("accounts")
+        let normalized = record.email.map(EmailAddress.normalized)
+        let createdAt = record.createdAtMillis.map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? Date()
+        let lastLoginAt = record.lastLoginAtMillis.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        do {
+            let rows = try await client.query(
+                """
+                INSERT INTO \(unescaped: accounts)
+                (local_id, email, email_normalized, email_verified, display_name, password_hash, disabled, phone_number,
+                 custom_attributes, created_at, last_login_at)
+                VALUES (\(record.localId), \(record.email), \(normalized), \(record.emailVerified), \(record.displayName),
+                        \(record.passwordHash), \(record.disabled), \(record.phoneNumber), \(record.customAttributes),
+                        \(createdAt), \(lastLoginAt))
+                ON CONFLICT (local_id) DO UPDATE SET
+                    email = excluded.email, email_normalized = excluded.email_normalized,
+                    email_verified = excluded.email_verified, display_name = excluded.display_name,
+                    password_hash = excluded.password_hash, disabled = excluded.disabled,
+                    phone_number = excluded.phone_number, custom_attributes = excluded.custom_attributes,
+                    created_at = excluded.created_at, last_login_at = excluded.last_login_at,
+                    valid_since = date_trunc('second', now())
+                WHERE \(overwrite)
+                RETURNING local_id
+                """,
+                logger: logger
+            )
+            for try await _ in rows.decode(String.self) { return }
+            // The conflict update was skipped: the id exists and overwriting was not asked for.
+            throw LocalIDTaken()
+        } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
+            throw EmailTaken()
+        } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_phone_number_key" {
+            throw PhoneNumberTaken()
+        }
+    }
+}

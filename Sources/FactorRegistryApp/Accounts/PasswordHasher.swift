@@ -27,7 +27,10 @@ struct PasswordHasher: Sendable {
         guard parts.count == 6, parts[0] == "scrypt", let rounds = Int(parts[1]), let blockSize = Int(parts[2]),
             let parallelism = Int(parts[3]), let salt = Data(base64Encoded: parts[4]),
             let expected = Data(base64Encoded: parts[5]),
-            let actual = try? derive(password, salt: salt, rounds: rounds, blockSize: blockSize, parallelism: parallelism)
+            Self.acceptable(rounds: rounds, blockSize: blockSize, parallelism: parallelism, keyLength: expected.count),
+            let actual = try? derive(
+                password, salt: salt, rounds: rounds, blockSize: blockSize, parallelism: parallelism, keyLength: expected.count
+            )
         else { return false }
         guard actual.count == expected.count else { return false }
         var difference: UInt8 = 0
@@ -35,9 +38,19 @@ struct PasswordHasher: Sendable {
         return difference == 0
     }
 
-    private func derive(_ password: String, salt: Data, rounds: Int, blockSize: Int, parallelism: Int) throws -> Data {
+    /// Parameters a stored (possibly imported) hash may use: N a power of two, memory (128·N·r
+    /// bytes) at most 64 MiB, p at most 16, keys of 16 to 64 bytes. Anything else is refused rather
+    /// than letting one sign-in take the machine.
+    static func acceptable(rounds: Int, blockSize: Int, parallelism: Int, keyLength: Int) -> Bool {
+        rounds >= 2 && rounds & (rounds - 1) == 0 && blockSize >= 1 && blockSize <= 64 && rounds * blockSize <= 1 << 19
+            && (1...16).contains(parallelism) && (16...64).contains(keyLength)
+    }
+
+    private func derive(
+        _ password: String, salt: Data, rounds: Int, blockSize: Int, parallelism: Int, keyLength: Int = PasswordHasher.keyLength
+    ) throws -> Data {
         let key = try KDF.Scrypt.deriveKey(
-            from: Data(password.utf8), salt: salt, outputByteCount: Self.keyLength, rounds: rounds,
+            from: Data(password.utf8), salt: salt, outputByteCount: keyLength, rounds: rounds,
             blockSize: blockSize, parallelism: parallelism
         )
         return key.withUnsafeBytes { Data($0) }

@@ -1,0 +1,110 @@
+import JSONRPC
+
+/// `account.import`: the Admin SDKs' `importUsers` (`accounts:batchCreate`, contract §2.17). Up to
+/// 1000 accounts; a bad account is reported by index and the others are still imported. Whole-request
+/// errors: `MISSING_USER_ACCOUNT`, `MAXIMUM_USER_COUNT_EXCEEDED`, `DUPLICATE_LOCAL_ID : <id>`,
+/// `DUPLICATE_EMAIL : <email>` (with `sanityCheck`), `INVALID_HASH_ALGORITHM : …`.
+public enum ImportAccounts: RPCMethod {
+    public static let name = "account.import"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var users: [ImportedAccount]
+        /// Replace accounts whose `localId` exists instead of reporting them.
+        public var allowOverwrite: Bool
+        /// Refuse the whole request when two accounts share an email.
+        public var sanityCheck: Bool
+        /// How `passwordHash` values were made; required when any account has one.
+        public var hash: PasswordHashParameters?
+
+        public init(
+            projectId: String, tenantId: String? = nil, users: [ImportedAccount], allowOverwrite: Bool = false,
+            sanityCheck: Bool = false, hash: PasswordHashParameters? = nil
+        ) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.users = users
+            self.allowOverwrite = allowOverwrite
+            self.sanityCheck = sanityCheck
+            self.hash = hash
+        }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        /// One entry per account not imported; empty when all were.
+        public var errors: [Failure]
+
+        public init(errors: [Failure]) { self.errors = errors }
+    }
+
+    public struct Failure: Codable, Sendable, Hashable {
+        public var index: Int
+        public var message: String
+
+        public init(index: Int, message: String) {
+            self.index = index
+            self.message = message
+        }
+    }
+}
+
+/// One account of an import, in Identity Toolkit's `UserInfo` spelling.
+public struct ImportedAccount: Codable, Sendable, Hashable {
+    public var localId: String?
+    public var email: String?
+    public var emailVerified: Bool?
+    public var displayName: String?
+    public var disabled: Bool?
+    public var phoneNumber: String?
+    public var customAttributes: String?
+    /// base64 or base64url, made with the request's `hash` parameters.
+    public var passwordHash: String?
+    public var salt: String?
+    /// A clear-text password to hash here (the emulator's `rawPassword`).
+    public var rawPassword: String?
+    /// Milliseconds since the epoch, as strings.
+    public var createdAt: String?
+    public var lastLoginAt: String?
+    /// The account's own `tenantId`, which must match the request's.
+    public var tenantId: String?
+
+    public init(
+        localId: String? = nil, email: String? = nil, emailVerified: Bool? = nil, displayName: String? = nil,
+        disabled: Bool? = nil, phoneNumber: String? = nil, customAttributes: String? = nil, passwordHash: String? = nil,
+        salt: String? = nil, rawPassword: String? = nil, createdAt: String? = nil, lastLoginAt: String? = nil,
+        tenantId: String? = nil
+    ) {
+        self.localId = localId
+        self.email = email
+        self.emailVerified = emailVerified
+        self.displayName = displayName
+        self.disabled = disabled
+        self.phoneNumber = phoneNumber
+        self.customAttributes = customAttributes
+        self.passwordHash = passwordHash
+        self.salt = salt
+        self.rawPassword = rawPassword
+        self.createdAt = createdAt
+        self.lastLoginAt = lastLoginAt
+        self.tenantId = tenantId
+    }
+}
+
+/// The hash parameters of an import. `STANDARD_SCRYPT` (`cpuMemCost` = N, `blockSize` = r,
+/// `parallelization` = p, `dkLen`) is what this server stores natively and is accepted.
+public struct PasswordHashParameters: Codable, Sendable, Hashable {
+    public var algorithm: String
+    public var cpuMemCost: Int?
+    public var blockSize: Int?
+    public var parallelization: Int?
+    public var dkLen: Int?
+
+    public init(algorithm: String, cpuMemCost: Int? = nil, blockSize: Int? = nil, parallelization: Int? = nil, dkLen: Int? = nil) {
+        self.algorithm = algorithm
+        self.cpuMemCost = cpuMemCost
+        self.blockSize = blockSize
+        self.parallelization = parallelization
+        self.dkLen = dkLen
+    }
+}

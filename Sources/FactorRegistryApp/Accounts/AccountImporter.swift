@@ -1,0 +1,144 @@
+import Contracts
+import Foundation
+import JSONRPC
+
+/// `account.import` (Admin SDK `importUsers`, contract §2.17). Whole-request problems refuse the
+/// request; a problem with one account is reported at its index and the rest are imported.
+/// Imported password hashes must be `STANDARD_SCRYPT`, which is what this server stores, so an
+/// imported user signs in with their old password and nothing is re-hashed.
+struct AccountImporter: Sendable {
+    let service: AccountService
+
+    static let maximumAccounts = 1000
+
+    func run(_ params: ImportAccounts.Params) async throws -> ImportAccounts.Result {
+        let schema = try await service.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        guard !params.users.isEmpty else { throw AccountService.rejected("MISSING_USER_ACCOUNT") }
+        guard params.users.count <= Self.maximumAccounts else {
+            throw AccountService.rejected("MAXIMUM_USER_COUNT_EXCEEDED : at most 1000 accounts per request")
+        }
+        let scrypt = try Self.scryptParameters(params)
+        if !params.allowOverwrite, let repeated = Self.firstRepeat(params.users.compactMap(\.localId)) {
+            throw AccountService.rejected("DUPLICATE_LOCAL_ID : \(repeated)")
+        }
+        if params.sanityCheck,
+            let repeated = Self.firstRepeat(params.users.compactMap { $0.email.map(EmailAddress.normalized) })
+        {
+            throw AccountService.rejected("DUPLICATE_EMAIL : \(repeated)")
+        }
+        var failures: [ImportAccounts.Failure] = []
+        for (index, user) in params.users.enumerated() {
+            do {
+                let record = try record(for: user, tenantId: params.tenantId, scrypt: scrypt)
+                try await service.accounts.importAccount(in: schema, record, overwrite: params.allowOverwrite)
+            } catch let failure as ImportFailure {
+                failures.append(.init(index: index, message: failure.message))
+            } catch is AccountRepository.LocalIDTaken {
+                failures.append(.init(index: index, message: "localId belongs to an existing account - can not overwrite."))
+            } catch is AccountRepository.EmailTaken {
+                failures.append(.init(index: index, message: "email is already in use by another account."))
+            } catch is AccountRepository.PhoneNumberTaken {
+                failures.append(.init(index: index, message: "phone number is already in use by another account."))
+            }
+        }
+        return .init(errors: failures)
+    }
+
+    struct ImportFailure: Error {
+        let message: String
+    }
+
+    struct ScryptParameters {
+        let rounds: Int
+        let blockSize: Int
+        let parallelism: Int
+    }
+
+    /// The request's hash parameters, required (and checked) only when some account has a hash.
+    static func scryptParameters(_ params: ImportAccounts.Params) throws -> ScryptParameters? {
+        guard params.users.contains(where: { $0.passwordHash != nil }) else { return nil }
+        guard let hash = params.hash else {
+            throw AccountService.rejected("INVALID_HASH_ALGORITHM : hashAlgorithm is required with passwordHash")
+        }
+        guard hash.algorithm == "STANDARD_SCRYPT" else {
+            throw AccountService.rejected(
+                "INVALID_HASH_ALGORITHM : \(hash.algorithm.prefix(40)) is not supported; import STANDARD_SCRYPT hashes"
+            )
+        }
+        guard let rounds = hash.cpuMemCost, let blockSize = hash.blockSize, let parallelism = hash.parallelization,
+            PasswordHasher.acceptable(rounds: rounds, blockSize: blockSize, parallelism: parallelism, keyLength: hash.dkLen ?? 32)
+        else {
+            throw AccountService.rejected(
+                "INVALID_HASH_ALGORITHM : STANDARD_SCRYPT needs cpuMemCost (a power of two), blockSize, parallelization "
+                    + "and dkLen within this server's limits"
+            )
+        }
+        return ScryptParameters(rounds: rounds, blockSize: blockSize, parallelism: parallelism)
+    }
+
+    func record(for user: ImportedAccount, tenantId: String?, scrypt: ScryptParameters?) throws -> AccountRepository.ImportRecord {
+        guard let localId = user.localId, !localId.isEmpty else { throw ImportFailure(message: "localId is missing") }
+        guard localId.utf8.count <= 128 else { throw ImportFailure(message: "localId is too long (at most 128 bytes)") }
+        if let own = user.tenantId, own != tenantId {
+            throw ImportFailure(message: "Tenant id in userInfo does not match the tenant id in request.")
+        }
+        if let email = user.email, !EmailAddress.isValid(email) { throw ImportFailure(message: "email is invalid") }
+        if let phone = user.phoneNumber, !PhoneNumber.isValid(phone) {
+            throw ImportFailure(message: "phone number format is invalid")
+        }
+        if let name = user.displayName, name.utf8.count > 256 { throw ImportFailure(message: "displayName is too long") }
+        if let claims = user.customAttributes {
+            guard claims.utf8.count <= ReservedClaims.maximumBytes else {
+                throw ImportFailure(message: "Custom claims provided are too large.")
+            }
+            guard case .object(let members)? = try? JSONCoding.parse(Array(claims.utf8)) else {
+                throw ImportFailure(message: "Invalid custom claims provided.")
+            }
+            if members.keys.contains(where: ReservedClaims.names.contains) {
+                throw ImportFailure(message: "Custom claims provided include a reserved claim.")
+            }
+        }
+        var passwordHash: String?
+        if let hash = user.passwordHash {
+            guard let scrypt, let key = Self.base64(hash), (16...64).contains(key.count) else {
+                throw ImportFailure(message: "passwordHash is invalid")
+            }
+            let salt = Self.base64(user.salt ?? "") ?? Data()
+            passwordHash = "scrypt$\(scrypt.rounds)$\(scrypt.blockSize)$\(scrypt.parallelism)$"
+                + "\(salt.base64EncodedString())$\(key.base64EncodedString())"
+        } else if let raw = user.rawPassword {
+            guard raw.count >= AccountService.minimumPasswordLength, raw.utf8.count <= PasswordHasher.maximumPasswordBytes else {
+                throw ImportFailure(message: "rawPassword must be 6 characters to 4096 bytes")
+            }
+            passwordHash = try service.hasher.hash(raw)
+        }
+        return AccountRepository.ImportRecord(
+            localId: localId, email: user.email, emailVerified: user.emailVerified ?? false, displayName: user.displayName,
+            disabled: user.disabled ?? false, phoneNumber: user.phoneNumber, customAttributes: user.customAttributes,
+            passwordHash: passwordHash, createdAtMillis: try Self.millis(user.createdAt, "createdAt"),
+            lastLoginAtMillis: try Self.millis(user.lastLoginAt, "lastLoginAt")
+        )
+    }
+
+    static func millis(_ text: String?, _ field: String) throws -> Int64? {
+        guard let text else { return nil }
+        guard let value = Int64(text), value >= 0, value < 253_402_300_800_000 else {
+            throw ImportFailure(message: "\(field) is invalid")
+        }
+        return value
+    }
+
+    /// Standard or URL-safe base64, padded or not (the Admin SDKs send URL-safe).
+    static func base64(_ text: String) -> Data? {
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        standard = standard.trimmingCharacters(in: CharacterSet(charactersIn: "="))
+        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
+        return Data(base64Encoded: standard)
+    }
+
+    static func firstRepeat(_ values: [String]) -> String? {
+        var seen: Set<String> = []
+        for value in values where !seen.insert(value).inserted { return value }
+        return nil
+    }
+}

@@ -1,0 +1,124 @@
+"""accounts:batchCreate (§2.17) through firebase-admin's import_users and plain REST: STANDARD_SCRYPT hashes
+imported as they are (the user signs in with the old password), per-account errors by index, and the
+whole-request refusals."""
+
+import base64
+import hashlib
+import secrets
+
+import pytest
+import requests
+
+ADMIN = {"Authorization": "Bearer owner"}
+
+
+def batch_create(stack, body):
+    return requests.post(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:batchCreate",
+                         json=body, headers=ADMIN, timeout=60)
+
+
+def sign_in(stack, email, password):
+    return requests.post(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=k",
+                         json={"email": email, "password": password}, timeout=30)
+
+
+def error(response):
+    return response.json()["error"]["message"]
+
+
+@pytest.fixture
+def admin_app(stack, monkeypatch):
+    import firebase_admin
+
+    monkeypatch.setenv("FIREBASE_AUTH_EMULATOR_HOST", stack.gateway_host)
+    app = firebase_admin.initialize_app(options={"projectId": "demo-project"}, name=f"import-{secrets.token_hex(4)}")
+    yield app
+    firebase_admin.delete_app(app)
+
+
+def test_firebase_admin_imports_scrypt_users_who_keep_their_passwords(stack, admin_app):
+    from firebase_admin import auth
+
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(b"old-password", salt=salt, n=1024, r=8, p=1, dklen=32)
+    email = f"imported-{secrets.token_hex(6)}@example.com"
+    uid = f"imported-{secrets.token_hex(6)}"
+    users = [
+        auth.ImportUserRecord(uid=uid, email=email, email_verified=True, display_name="Imported",
+                              password_hash=digest, password_salt=salt, custom_claims={"plan": "pro"}),
+        auth.ImportUserRecord(uid=f"no-password-{secrets.token_hex(4)}", phone_number="+1555" + str(secrets.randbelow(10**7)).zfill(7)),
+    ]
+    result = auth.import_users(users, hash_alg=auth.UserImportHash.standard_scrypt(
+        memory_cost=1024, parallelization=1, block_size=8, derived_key_length=32), app=admin_app)
+    assert result.success_count == 2 and result.failure_count == 0, [e.reason for e in result.errors]
+    record = auth.get_user(uid, app=admin_app)
+    assert record.email == email and record.email_verified and record.display_name == "Imported"
+    assert record.custom_claims == {"plan": "pro"}
+    assert sign_in(stack, email, "old-password").status_code == 200
+    assert error(sign_in(stack, email, "wrong-password")) == "INVALID_PASSWORD"
+
+
+def test_bad_accounts_are_reported_by_index_and_the_rest_imported(stack):
+    good = f"good-{secrets.token_hex(6)}"
+    existing = f"existing-{secrets.token_hex(6)}"
+    assert batch_create(stack, {"users": [{"localId": existing}]}).json()["error"] == []
+    answer = batch_create(stack, {"users": [
+        {"localId": good, "email": f"{good}@example.com"},
+        {"email": "no-id@example.com"},
+        {"localId": "bad-email", "email": "not-an-email"},
+        {"localId": "bad-phone", "phoneNumber": "555-0100"},
+        {"localId": "bad-claims", "customAttributes": "{not json"},
+        {"localId": "reserved", "customAttributes": '{"sub": "x"}'},
+        {"localId": "big-claims", "customAttributes": '{"a": "' + "x" * 1100 + '"}'},
+        {"localId": existing},
+        {"localId": "other-tenant", "tenantId": "elsewhere"},
+    ]})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["kind"] == "identitytoolkit#UploadAccountResponse"
+    assert body["error"] == [
+        {"index": 1, "message": "localId is missing"},
+        {"index": 2, "message": "email is invalid"},
+        {"index": 3, "message": "phone number format is invalid"},
+        {"index": 4, "message": "Invalid custom claims provided."},
+        {"index": 5, "message": "Custom claims provided include a reserved claim."},
+        {"index": 6, "message": "Custom claims provided are too large."},
+        {"index": 7, "message": "localId belongs to an existing account - can not overwrite."},
+        {"index": 8, "message": "Tenant id in userInfo does not match the tenant id in request."},
+    ]
+    lookup = requests.post(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:lookup",
+                           json={"localId": [good, "bad-email"]}, headers=ADMIN, timeout=30).json()
+    assert [user["localId"] for user in lookup["users"]] == [good]
+
+
+def test_overwrite_replaces_an_account_and_ends_its_sessions(stack):
+    uid = f"overwritten-{secrets.token_hex(6)}"
+    email = f"{uid}@example.com"
+    assert batch_create(stack, {"users": [{"localId": uid, "email": email, "rawPassword": "first-password"}]}) \
+        .json()["error"] == []
+    assert sign_in(stack, email, "first-password").status_code == 200
+    replaced = batch_create(stack, {"users": [{"localId": uid, "email": email, "rawPassword": "second-password",
+                                               "displayName": "Replaced"}], "allowOverwrite": True})
+    assert replaced.json()["error"] == []
+    assert error(sign_in(stack, email, "first-password")) == "INVALID_PASSWORD"
+    assert sign_in(stack, email, "second-password").status_code == 200
+
+
+def test_whole_request_refusals(stack):
+    assert error(batch_create(stack, {"users": []})) == "MISSING_USER_ACCOUNT"
+    assert error(batch_create(stack, {})) == "MISSING_USER_ACCOUNT"
+    assert error(batch_create(stack, {"users": [{"localId": "same"}, {"localId": "same"}]})) == "DUPLICATE_LOCAL_ID : same"
+    assert error(batch_create(stack, {"sanityCheck": True, "users": [
+        {"localId": "a1", "email": "twice@example.com"}, {"localId": "a2", "email": "TWICE@example.com"}]})) \
+        == "DUPLICATE_EMAIL : twice@example.com"
+    hashed = {"localId": "h1", "passwordHash": base64.urlsafe_b64encode(b"x" * 32).decode()}
+    assert error(batch_create(stack, {"users": [hashed]})).startswith("INVALID_HASH_ALGORITHM")
+    assert error(batch_create(stack, {"users": [hashed], "hashAlgorithm": "BCRYPT"})) \
+        .startswith("INVALID_HASH_ALGORITHM : BCRYPT is not supported")
+    assert error(batch_create(stack, {"users": [hashed], "hashAlgorithm": "STANDARD_SCRYPT", "cpuMemCost": 1 << 24,
+                                      "blockSize": 8, "parallelization": 1, "dkLen": 32})).startswith("INVALID_HASH_ALGORITHM")
+    too_many = batch_create(stack, {"users": [{"localId": f"u{i}"} for i in range(1001)]})
+    assert error(too_many).startswith("MAXIMUM_USER_COUNT_EXCEEDED")
+    client = requests.post(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:batchCreate?key=k",
+                           json={"users": [{"localId": "x"}]}, timeout=30)
+    assert error(client).startswith("INSUFFICIENT_PERMISSION")
