@@ -19,10 +19,7 @@ struct SignUpOperation: Sendable {
             throw IdentityToolkitError.business("INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
         }
         if body["localId"] != nil { throw IdentityToolkitError.business("UNEXPECTED_PARAMETER : User ID") }
-        if body["idToken"] != nil {
-            // Upgrading an anonymous account needs ID-token verification, which comes with accounts:lookup.
-            throw IdentityToolkitError.notImplemented("identitytoolkit.accounts.signUp with idToken")
-        }
+        if body["idToken"] != nil { return try await upgrade(request) }
         let tenantId = body["tenantId"]?.stringValue
         let account = try await PeerCall.call(
             registry, SignUpAccount.self,
@@ -38,6 +35,43 @@ struct SignUpOperation: Sendable {
                 projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: account.signInProvider,
                 authTime: Int64(Date().timeIntervalSince1970),
                 user: SessionUser(account)
+            ),
+            requestID: request.requestID
+        )
+        var response: [String: JSONValue] = [
+            "kind": "identitytoolkit#SignupNewUserResponse", "localId": .string(account.localId),
+            "idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken),
+            "expiresIn": .string(tokens.expiresIn),
+        ]
+        if let email = account.email { response["email"] = .string(email) }
+        if let name = account.displayName { response["displayName"] = .string(name) }
+        return .object(response)
+    }
+
+    /// `signUp` with an `idToken`: the signed-in anonymous user gets an email and password and
+    /// keeps their `localId` (the JS SDK's `linkWithCredential` for email/password). Earlier tokens
+    /// end; the answer carries new ones whose first factor is `password`.
+    private func upgrade(_ request: PublicRequest) async throws -> JSONValue {
+        let body = request.body
+        let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
+        guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError.business("MISSING_EMAIL") }
+        guard let password = body["password"]?.stringValue, !password.isEmpty else {
+            throw IdentityToolkitError.business("MISSING_PASSWORD")
+        }
+        if user.account.email != nil { throw IdentityToolkitError.business("PROVIDER_ALREADY_LINKED") }
+        let account = try await PeerCall.call(
+            registry, UpdateAccount.self,
+            .init(
+                projectId: user.token.projectId, tenantId: user.token.tenantId, localId: user.account.localId, email: email,
+                password: password, displayName: body["displayName"]?.stringValue
+            ),
+            requestID: request.requestID
+        )
+        let tokens = try await PeerCall.call(
+            sessions, IssueSession.self,
+            .init(
+                projectId: user.token.projectId, tenantId: user.token.tenantId, localId: account.localId,
+                signInProvider: "password", authTime: user.token.authTime, user: SessionUser(account)
             ),
             requestID: request.requestID
         )
