@@ -78,12 +78,15 @@ struct TenantProvisioningTests {
             let registry = try stack.client(to: .factorRegistry, as: "gateway")
             let tenant = try await registry.call(CreateTenant.self, .init(projectId: "demo-project"))
             let before = try await stack.schemas(in: .challengeIssuer)
+            func applications() -> Int {
+                stack.process(.challengeIssuer).logTail(400).components(separatedBy: "migration applied").count - 1
+            }
+            let firstStart = applications()
+            #expect(firstStart > 0)
             stack.process(.challengeIssuer).stop()
             try await stack.start([.challengeIssuer])
             #expect(try await stack.schemas(in: .challengeIssuer) == before)
-            let log = stack.process(.challengeIssuer).logTail(200)
-            let applications = log.components(separatedBy: "migration applied").count - 1
-            #expect(applications == 2, "expected only the first start's two migrations (project + tenant) in the log")
+            #expect(applications() == firstStart, "the restart applied migrations again")
             #expect(before.contains("t_\(tenant.tenantId)"))
         }
     }
