@@ -99,6 +99,8 @@ class Stack:
                 "RECONCILE_INTERVAL_MS": "200",
                 # Cheaper scrypt for a debug build under test; production keeps N = 2^14.
                 "PASSWORDS_SCRYPT_ROUNDS": "1024",
+                # The default project's own parameters (per-project override), still cheap for a test.
+                "PASSWORDS_SCRYPT_PROJECTS": "demo-project=2048:8:1",
                 "CUSTOM_TOKENS_SERVICE_ACCOUNT_FILES": str(work / "service-account.json"),
                 **(extra_env or {}),
             }

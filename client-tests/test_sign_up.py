@@ -46,7 +46,7 @@ def test_the_password_is_stored_only_as_a_scrypt_hash(stack):
     stored = stack.query("factor-registry",
                          f"SELECT password_hash FROM \"p_demo-project\".accounts WHERE email = '{email}'")
     assert len(stored) == 1
-    assert stored[0].startswith("scrypt$1024$8$1$")
+    assert stored[0].startswith("scrypt$")
     assert "secret" not in stored[0]
 
 
@@ -90,3 +90,14 @@ def test_each_check_answers_the_contract_error(stack, body, message):
 def test_a_missing_check_order_the_email_comes_before_the_password(stack):
     # Both wrong: the email is reported first.
     assert sign_up(stack, email="bad", password="1").json()["error"]["message"] == "INVALID_EMAIL"
+
+
+def test_passwords_are_hashed_with_the_projects_own_scrypt_parameters(stack):
+    email = f"params-{secrets.token_hex(6)}@example.com"
+    answer = requests.post(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k",
+                           json={"email": email, "password": "secret-pw"}, timeout=30)
+    assert answer.status_code == 200, answer.text
+    stored = stack.query("factor-registry",
+                         f"""SELECT password_hash FROM "p_demo-project".accounts WHERE email = '{email}'""")
+    # The conftest stack sets N = 1024 for all and N = 2048 for demo-project.
+    assert stored[0].startswith("scrypt$2048$8$1$") and "secret-pw" not in stored[0]

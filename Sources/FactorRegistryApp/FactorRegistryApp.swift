@@ -41,8 +41,9 @@ public enum FactorRegistryApp {
         let accounts = AccountService(
             accounts: AccountRepository(client: database, logger: host.logger),
             tenants: TenantRepository(client: database, logger: host.logger),
-            hasher: hasher,
-            decoyHash: try hasher.hash(RandomIdentifier.make())
+            hashers: try PasswordHashers(
+                standard: hasher, projectEntries: reader.stringArray(forKey: "passwords.scrypt.projects", default: [])
+            )
         )
         parts.methods.register(SignUpAccount.self, callers: gatewayOnly) { params, _ in try await accounts.signUp(params) }
         parts.methods.register(GetAccount.self, callers: gatewayOnly) { params, _ in try await accounts.get(params) }

@@ -19,7 +19,15 @@ public enum ServiceMain {
             logger.logLevel = level
             let host = try ServiceHost(settings: settings, logger: logger)
             logger.info("starting", metadata: ["mode": "\(settings.mode.rawValue)", "version": "\(ServiceHost.version)"])
-            try await host.run(try await build(host))
+            let parts: ServiceHost.Parts
+            do {
+                parts = try await build(host)
+            } catch {
+                // The peer client must be shut down before it is released, even when we stop here.
+                try? await host.httpClient.shutdown()
+                throw error
+            }
+            try await host.run(parts)
         } catch {
             FileHandle.standardError.write(Data("\(service.rawValue): \(error)\n".utf8))
             exit(1)

@@ -29,7 +29,7 @@ struct AccountImporter: Sendable {
         var failures: [ImportAccounts.Failure] = []
         for (index, user) in params.users.enumerated() {
             do {
-                let record = try record(for: user, tenantId: params.tenantId, scrypt: scrypt)
+                let record = try record(for: user, projectId: params.projectId, tenantId: params.tenantId, scrypt: scrypt)
                 try await service.accounts.importAccount(in: schema, record, overwrite: params.allowOverwrite)
             } catch let failure as ImportFailure {
                 failures.append(.init(index: index, message: failure.message))
@@ -76,7 +76,9 @@ struct AccountImporter: Sendable {
         return ScryptParameters(rounds: rounds, blockSize: blockSize, parallelism: parallelism)
     }
 
-    func record(for user: ImportedAccount, tenantId: String?, scrypt: ScryptParameters?) throws -> AccountRepository.ImportRecord {
+    func record(for user: ImportedAccount, projectId: String, tenantId: String?, scrypt: ScryptParameters?) throws
+        -> AccountRepository.ImportRecord
+    {
         guard let localId = user.localId, !localId.isEmpty else { throw ImportFailure(message: "localId is missing") }
         guard localId.utf8.count <= 128 else { throw ImportFailure(message: "localId is too long (at most 128 bytes)") }
         if let own = user.tenantId, own != tenantId {
@@ -110,7 +112,7 @@ struct AccountImporter: Sendable {
             guard raw.count >= AccountService.minimumPasswordLength, raw.utf8.count <= PasswordHasher.maximumPasswordBytes else {
                 throw ImportFailure(message: "rawPassword must be 6 characters to 4096 bytes")
             }
-            passwordHash = try service.hasher.hash(raw)
+            passwordHash = try service.hashers.hasher(for: projectId).hash(raw)
         }
         return AccountRepository.ImportRecord(
             localId: localId, email: user.email, emailVerified: user.emailVerified ?? false, displayName: user.displayName,

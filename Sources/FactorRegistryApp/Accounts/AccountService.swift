@@ -7,9 +7,7 @@ import TenantStore
 struct AccountService: Sendable {
     let accounts: AccountRepository
     let tenants: TenantRepository
-    let hasher: PasswordHasher
-    /// A hash of a random password at the current parameters, checked when the email is unknown.
-    let decoyHash: String
+    let hashers: PasswordHashers
 
     static let minimumPasswordLength = 6
 
@@ -25,7 +23,7 @@ struct AccountService: Sendable {
         }
         try Self.checkDisplayName(params.displayName)
         // Hash before taking the row: scrypt is the slow part and needs no lock.
-        let passwordHash = try params.password.map(hasher.hash)
+        let passwordHash = try params.password.map(hashers.hasher(for: params.projectId).hash)
         do {
             return try await accounts.insert(
                 in: schema, localId: RandomIdentifier.make(), email: params.email, passwordHash: passwordHash,
@@ -44,11 +42,11 @@ struct AccountService: Sendable {
             throw Self.rejected("INVALID_PASSWORD")
         }
         guard let stored = try await accounts.credentials(in: schema, email: params.email) else {
-            _ = hasher.verify(params.password, against: decoyHash)
+            _ = hashers.standard.verify(params.password, against: hashers.decoy(for: params.projectId))
             throw Self.rejected("EMAIL_NOT_FOUND")
         }
         if stored.account.disabled { throw Self.rejected("USER_DISABLED") }
-        guard let hash = stored.passwordHash, hasher.verify(params.password, against: hash) else {
+        guard let hash = stored.passwordHash, hashers.standard.verify(params.password, against: hash) else {
             throw Self.rejected("INVALID_PASSWORD")
         }
         let lastLoginAt = try await accounts.recordSignIn(in: schema, localId: stored.account.localId)
@@ -71,7 +69,7 @@ struct AccountService: Sendable {
             try Self.checkPassword(password)
         }
         try Self.checkDisplayName(params.displayName)
-        let passwordHash = try params.password.map(hasher.hash)
+        let passwordHash = try params.password.map(hashers.hasher(for: params.projectId).hash)
         do {
             return try await accounts.insert(
                 in: schema, localId: localId, email: params.email, passwordHash: passwordHash,
@@ -110,7 +108,7 @@ struct AccountService: Sendable {
         }
         if let password = params.password {
             try Self.checkPassword(password)
-            changes.passwordHash = try hasher.hash(password)
+            changes.passwordHash = try hashers.hasher(for: params.projectId).hash(password)
             changes.revokeSessions = true
         }
         if let phone = params.phoneNumber {
