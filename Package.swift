@@ -95,6 +95,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // MARK: plugins (each depends on PluginKit and its own transport, never on a service)
+        .target(
+            name: "EmailSMTP",
+            dependencies: [
+                "PluginKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // MARK: service libraries
         .target(
             name: "FactorRegistryApp",
@@ -154,6 +165,13 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The real-server tests start aiosmtpd from smtp_test_server.py (read from the source tree).
+        .testTarget(
+            name: "EmailSMTPTests",
+            dependencies: ["EmailSMTP", "PluginKit"],
+            exclude: ["smtp_test_server.py"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "JSONRPC"], swiftSettings: swiftSettings),
