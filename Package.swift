@@ -119,7 +119,7 @@ let package = Package(
         .target(
             name: "ChallengeIssuerApp",
             dependencies: [
-                "ServiceKit", "Contracts", "TenantStore", "PluginKit",
+                "ServiceKit", "Contracts", "TenantStore", "PluginKit", "EmailSMTP",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
