@@ -28,6 +28,14 @@ public enum FactorRegistryApp {
         parts.methods.register(CreateTenant.self, callers: gatewayOnly) { params, _ in try await registry.create(params) }
         parts.methods.register(GetTenant.self, callers: gatewayOnly) { params, _ in try await registry.get(params) }
         parts.methods.register(ListTenants.self, callers: gatewayOnly) { params, _ in try await registry.list(params) }
+        parts.methods.register(UpdateTenant.self, callers: gatewayOnly) { params, _ in try await registry.update(params) }
+        parts.methods.register(GetProjectConfig.self, callers: gatewayOnly) { params, _ in
+            try await registry.projectConfig(params.projectId)
+        }
+        parts.methods.register(UpdateProjectConfig.self, callers: gatewayOnly) { params, _ in
+            try await registry.updateProjectConfig(params)
+        }
+        parts.methods.register(ResolveSettings.self, callers: gatewayOnly) { params, _ in try await registry.resolve(params) }
         parts.methods.register(DeleteTenant.self, callers: gatewayOnly) { params, _ in
             try await registry.delete(params)
             return RPCEmpty()

@@ -9,8 +9,11 @@ public enum CreateTenant: RPCMethod {
         public var projectId: String
         public var displayName: String?
         public var idempotencyKey: String?
+        /// Defaults to ``AuthSettings/tenantDefaults``.
+        public var settings: AuthSettings?
 
-        public init(projectId: String, displayName: String? = nil, idempotencyKey: String? = nil) {
+        public init(projectId: String, displayName: String? = nil, idempotencyKey: String? = nil, settings: AuthSettings? = nil) {
+            self.settings = settings
             self.projectId = projectId
             self.displayName = displayName
             self.idempotencyKey = idempotencyKey

@@ -8,8 +8,16 @@ public struct Tenant: Codable, Sendable, Hashable {
     public var state: String
     /// RFC 3339 time of creation.
     public var createdAt: String
+    public var settings: AuthSettings
+    /// Bumped by every update (compare-and-set for `tenant.update`).
+    public var version: Int64
 
-    public init(projectId: String, tenantId: String, displayName: String?, state: String, createdAt: String) {
+    public init(
+        projectId: String, tenantId: String, displayName: String?, state: String, createdAt: String,
+        settings: AuthSettings = .tenantDefaults, version: Int64 = 0
+    ) {
+        self.settings = settings
+        self.version = version
         self.projectId = projectId
         self.tenantId = tenantId
         self.displayName = displayName

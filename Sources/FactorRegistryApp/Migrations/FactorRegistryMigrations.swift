@@ -35,6 +35,17 @@ enum FactorRegistryMigrations {
                 "CREATE INDEX tenants_unfinished ON tenants (state) WHERE state <> 'active'",
             ]
         ),
+        // Sign-in and MFA settings (`AuthSettings` as JSON; NULL = the defaults) with a version
+        // that every update compares and bumps, so concurrent PATCHes never lose one another.
+        TenantMigration(
+            "AddSettingsToProjectsAndTenants",
+            [
+                "ALTER TABLE projects ADD COLUMN settings jsonb",
+                "ALTER TABLE projects ADD COLUMN settings_version bigint NOT NULL DEFAULT 0",
+                "ALTER TABLE tenants ADD COLUMN settings jsonb",
+                "ALTER TABLE tenants ADD COLUMN settings_version bigint NOT NULL DEFAULT 0",
+            ]
+        ),
     ]
 
     /// Tables of every tenant schema.

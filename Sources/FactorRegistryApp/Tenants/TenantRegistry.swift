@@ -25,14 +25,14 @@ struct TenantRegistry: Sendable {
         guard TenantSchema.isValidProjectID(params.projectId),
             try await repository.projectState(params.projectId) == .active
         else { throw TenantRegistryError.projectNotFound }
-        if let name = params.displayName, name.isEmpty || name.count > Self.maximumDisplayNameLength {
-            throw TenantRegistryError.invalid("displayName must be 1 to \(Self.maximumDisplayNameLength) characters")
-        }
+        try Self.checkDisplayName(params.displayName)
+        let settings = try SettingsValidator.canonical(params.settings ?? .tenantDefaults)
         if let key = params.idempotencyKey, key.isEmpty || key.utf8.count > 128 {
             throw TenantRegistryError.invalid("idempotencyKey must be 1 to 128 bytes")
         }
         var tenant = try await repository.insertTenant(
-            projectId: params.projectId, displayName: params.displayName, idempotencyKey: params.idempotencyKey
+            projectId: params.projectId, displayName: params.displayName, idempotencyKey: params.idempotencyKey,
+            settings: settings
         )
         switch tenant.state {
         case "active":
@@ -87,6 +87,58 @@ struct TenantRegistry: Sendable {
             // Already invisible; the reconciler finishes dropping the schemas.
             logger.warning("tenant deletion incomplete; reconciler will retry", metadata: ["tenant.id": "\(tenant.tenantId)", "error": "\(error)"])
         }
+    }
+
+    /// 1 to 256 characters, none of them control characters (any other Unicode is fine: names are
+    /// only ever bound as parameters).
+    static func checkDisplayName(_ name: String?) throws {
+        guard let name else { return }
+        guard !name.isEmpty, name.count <= maximumDisplayNameLength,
+            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw TenantRegistryError.invalid("displayName must be 1 to \(maximumDisplayNameLength) characters, none of them control characters")
+        }
+    }
+
+    func update(_ params: UpdateTenant.Params) async throws -> Tenant {
+        _ = try await get(.init(projectId: params.projectId, tenantId: params.tenantId))
+        try Self.checkDisplayName(params.displayName)
+        let settings = try SettingsValidator.canonical(params.settings)
+        if let updated = try await repository.updateTenant(
+            projectId: params.projectId, tenantId: params.tenantId, displayName: params.displayName, settings: settings,
+            expectedVersion: params.expectedVersion
+        ) {
+            return updated
+        }
+        // Gone in the meantime, or changed by someone else since the caller read it.
+        _ = try await get(.init(projectId: params.projectId, tenantId: params.tenantId))
+        throw TenantRegistryError.conflict
+    }
+
+    func projectConfig(_ projectId: String) async throws -> ProjectConfig {
+        guard TenantSchema.isValidProjectID(projectId), try await repository.projectState(projectId) == .active,
+            let config = try await repository.projectConfig(projectId)
+        else { throw TenantRegistryError.projectNotFound }
+        return config
+    }
+
+    func updateProjectConfig(_ params: UpdateProjectConfig.Params) async throws -> ProjectConfig {
+        _ = try await projectConfig(params.projectId)
+        let settings = try SettingsValidator.canonical(params.settings)
+        guard
+            let updated = try await repository.updateProjectConfig(
+                params.projectId, settings: settings, expectedVersion: params.expectedVersion
+            )
+        else { throw TenantRegistryError.conflict }
+        return updated
+    }
+
+    /// The settings a request runs under: the tenant's, or the project's when there is no tenant.
+    func resolve(_ scope: TenantScope) async throws -> ResolveSettings.Result {
+        if let tenantId = scope.tenantId {
+            return .init(settings: try await get(.init(projectId: scope.projectId, tenantId: tenantId)).settings)
+        }
+        return .init(settings: try await projectConfig(scope.projectId).settings)
     }
 
     /// Records the project without provisioning it (the reconciler does that).

@@ -12,5 +12,6 @@ enum TenantRegistryError {
         code: .tenantProvisioningFailed,
         message: "Tenant schemas could not be provisioned in every service yet; the registry keeps retrying"
     )
+    static let conflict = RPCError(code: .settingsConflict, message: "The settings changed since they were read; read again")
     static let storeInconsistent = RPCError(code: .internalError, message: "Internal error")
 }

@@ -44,12 +44,15 @@ struct TenantRepository: Sendable {
 
     /// Inserts a tenant in state `provisioning`, or returns the one an earlier call with the same
     /// idempotency key created.
-    func insertTenant(projectId: String, displayName: String?, idempotencyKey: String?) async throws -> Tenant {
+    func insertTenant(projectId: String, displayName: String?, idempotencyKey: String?, settings: AuthSettings) async throws
+        -> Tenant
+    {
         let tenantId = RandomIdentifier.make()
+        let settingsJSON = try SettingsJSON.encode(settings)
         let rows = try await client.query(
             """
-            INSERT INTO control.tenants (tenant_id, project_id, display_name, state, idempotency_key)
-            VALUES (\(tenantId), \(projectId), \(displayName), 'provisioning', \(idempotencyKey))
+            INSERT INTO control.tenants (tenant_id, project_id, display_name, state, idempotency_key, settings)
+            VALUES (\(tenantId), \(projectId), \(displayName), 'provisioning', \(idempotencyKey), \(settingsJSON)::jsonb)
             ON CONFLICT (project_id, idempotency_key) DO UPDATE SET updated_at = control.tenants.updated_at
             RETURNING \(unescaped: Self.columns)
             """,
@@ -115,11 +118,65 @@ struct TenantRepository: Sendable {
         )
     }
 
-    private static let columns = "project_id, tenant_id, display_name, state, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+    private static let columns = """
+        project_id, tenant_id, display_name, state, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        settings::text, settings_version
+        """
 
-    private typealias Row = (String, String, String?, String, String)
+    private typealias Row = (String, String, String?, String, String, String?, Int64)
 
     private static func tenant(from row: Row) -> Tenant {
-        Tenant(projectId: row.0, tenantId: row.1, displayName: row.2, state: row.3, createdAt: row.4)
+        Tenant(
+            projectId: row.0, tenantId: row.1, displayName: row.2, state: row.3, createdAt: row.4,
+            settings: SettingsJSON.decode(row.5) ?? .tenantDefaults, version: row.6
+        )
+    }
+
+    /// Replaces an active tenant's name and settings if still at `expectedVersion`; `nil` when the
+    /// version moved on (or the tenant is gone: the caller re-reads to tell which).
+    func updateTenant(
+        projectId: String, tenantId: String, displayName: String?, settings: AuthSettings, expectedVersion: Int64
+    ) async throws -> Tenant? {
+        let settingsJSON = try SettingsJSON.encode(settings)
+        let rows = try await client.query(
+            """
+            UPDATE control.tenants SET display_name = \(displayName), settings = \(settingsJSON)::jsonb,
+                settings_version = settings_version + 1, updated_at = now()
+            WHERE project_id = \(projectId) AND tenant_id = \(tenantId) AND state = 'active'
+              AND settings_version = \(expectedVersion)
+            RETURNING \(unescaped: Self.columns)
+            """,
+            logger: logger
+        )
+        for try await row in rows.decode(Row.self) { return Self.tenant(from: row) }
+        return nil
+    }
+
+    /// A project's settings and their version; `nil` for an unknown project.
+    func projectConfig(_ projectId: String) async throws -> ProjectConfig? {
+        let rows = try await client.query(
+            "SELECT settings::text, settings_version FROM control.projects WHERE project_id = \(projectId)", logger: logger
+        )
+        for try await (settings, version) in rows.decode((String?, Int64).self) {
+            return ProjectConfig(projectId: projectId, settings: SettingsJSON.decode(settings) ?? .projectDefaults, version: version)
+        }
+        return nil
+    }
+
+    /// Replaces a project's settings if still at `expectedVersion`; `nil` otherwise.
+    func updateProjectConfig(_ projectId: String, settings: AuthSettings, expectedVersion: Int64) async throws -> ProjectConfig? {
+        let settingsJSON = try SettingsJSON.encode(settings)
+        let rows = try await client.query(
+            """
+            UPDATE control.projects SET settings = \(settingsJSON)::jsonb, settings_version = settings_version + 1
+            WHERE project_id = \(projectId) AND settings_version = \(expectedVersion)
+            RETURNING settings_version
+            """,
+            logger: logger
+        )
+        for try await version in rows.decode(Int64.self) {
+            return ProjectConfig(projectId: projectId, settings: settings, version: version)
+        }
+        return nil
     }
 }

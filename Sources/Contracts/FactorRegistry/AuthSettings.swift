@@ -1,0 +1,125 @@
+/// The sign-in and MFA settings of a project or of a tenant, in Identity Toolkit's field names
+/// (a tenant's resource spells them this way; the project config resource nests some under
+/// `signIn` and calls `mfaConfig` `mfa`, which the gateway maps). factor-registry stores and
+/// validates them; every flow reads them on each request.
+public struct AuthSettings: Codable, Sendable, Hashable {
+    public var allowPasswordSignup: Bool
+    public var enableEmailLinkSignin: Bool
+    public var enableAnonymousUser: Bool
+    /// Every client operation answers `PROJECT_DISABLED`.
+    public var disableAuth: Bool
+    public var mfaConfig: MultiFactorConfig
+    /// E.164 number → its fixed 6-digit code (at most 10): no SMS is sent to these.
+    public var testPhoneNumbers: [String: String]
+    public var smsRegionConfig: SmsRegionConfig?
+    /// Projects only: the domains sign-in links and redirects may use.
+    public var authorizedDomains: [String]
+
+    public init(
+        allowPasswordSignup: Bool, enableEmailLinkSignin: Bool, enableAnonymousUser: Bool, disableAuth: Bool,
+        mfaConfig: MultiFactorConfig, testPhoneNumbers: [String: String] = [:], smsRegionConfig: SmsRegionConfig? = nil,
+        authorizedDomains: [String] = []
+    ) {
+        self.allowPasswordSignup = allowPasswordSignup
+        self.enableEmailLinkSignin = enableEmailLinkSignin
+        self.enableAnonymousUser = enableAnonymousUser
+        self.disableAuth = disableAuth
+        self.mfaConfig = mfaConfig
+        self.testPhoneNumbers = testPhoneNumbers
+        self.smsRegionConfig = smsRegionConfig
+        self.authorizedDomains = authorizedDomains
+    }
+
+    /// A new project (decision 14): password and anonymous sign-in on, SMS and TOTP second factors
+    /// enabled with `adjacentIntervals` 5.
+    public static let projectDefaults = AuthSettings(
+        allowPasswordSignup: true, enableEmailLinkSignin: false, enableAnonymousUser: true, disableAuth: false,
+        mfaConfig: MultiFactorConfig(
+            state: "ENABLED", enabledProviders: ["PHONE_SMS"],
+            providerConfigs: [MultiFactorProviderConfig(state: "ENABLED", totpProviderConfig: TotpProviderConfig(adjacentIntervals: 5))]
+        ),
+        authorizedDomains: ["localhost"]
+    )
+
+    /// A new tenant, as Identity Platform creates one (contract §2.16): everything off until set.
+    public static let tenantDefaults = AuthSettings(
+        allowPasswordSignup: false, enableEmailLinkSignin: false, enableAnonymousUser: false, disableAuth: false,
+        mfaConfig: MultiFactorConfig(state: "DISABLED", enabledProviders: [], providerConfigs: [])
+    )
+}
+
+/// `mfa` / `mfaConfig` (contract §2.15, §3.5).
+public struct MultiFactorConfig: Codable, Sendable, Hashable {
+    /// `DISABLED`, `ENABLED` or `MANDATORY` (`STATE_UNSPECIFIED` is stored as `DISABLED`).
+    public var state: String
+    /// `PHONE_SMS` enables SMS second factors; TOTP is configured through `providerConfigs` only.
+    public var enabledProviders: [String]
+    public var providerConfigs: [MultiFactorProviderConfig]
+
+    public init(state: String, enabledProviders: [String], providerConfigs: [MultiFactorProviderConfig]) {
+        self.state = state
+        self.enabledProviders = enabledProviders
+        self.providerConfigs = providerConfigs
+    }
+
+    static let onStates: Set<String> = ["ENABLED", "MANDATORY"]
+
+    /// SMS second factors may be used (§3.5).
+    public var smsEnabled: Bool { Self.onStates.contains(state) && enabledProviders.contains("PHONE_SMS") }
+
+    /// The enabled TOTP provider's `adjacentIntervals` (default 5), or `nil` when TOTP is off. The
+    /// top-level `state` does not matter: production enables TOTP through `providerConfigs` alone.
+    public var totpAdjacentIntervals: Int? {
+        guard let enabled = providerConfigs.first(where: { Self.onStates.contains($0.state) && $0.totpProviderConfig != nil })
+        else { return nil }
+        return enabled.totpProviderConfig?.adjacentIntervals ?? 5
+    }
+}
+
+public struct MultiFactorProviderConfig: Codable, Sendable, Hashable {
+    public var state: String
+    public var totpProviderConfig: TotpProviderConfig?
+
+    public init(state: String, totpProviderConfig: TotpProviderConfig?) {
+        self.state = state
+        self.totpProviderConfig = totpProviderConfig
+    }
+}
+
+public struct TotpProviderConfig: Codable, Sendable, Hashable {
+    /// 0...10; unset means 5.
+    public var adjacentIntervals: Int?
+
+    public init(adjacentIntervals: Int?) { self.adjacentIntervals = adjacentIntervals }
+}
+
+/// Where SMS may be sent, by region (ISO 3166 alpha-2): all but a denylist, or an allowlist only.
+public struct SmsRegionConfig: Codable, Sendable, Hashable {
+    public var allowByDefault: AllowByDefault?
+    public var allowlistOnly: AllowlistOnly?
+
+    public init(allowByDefault: AllowByDefault? = nil, allowlistOnly: AllowlistOnly? = nil) {
+        self.allowByDefault = allowByDefault
+        self.allowlistOnly = allowlistOnly
+    }
+
+    public struct AllowByDefault: Codable, Sendable, Hashable {
+        public var disallowedRegions: [String]
+        public init(disallowedRegions: [String]) { self.disallowedRegions = disallowedRegions }
+    }
+
+    public struct AllowlistOnly: Codable, Sendable, Hashable {
+        public var allowedRegions: [String]
+        public init(allowedRegions: [String]) { self.allowedRegions = allowedRegions }
+    }
+
+    /// Whether an SMS may go to a number of `region` (`nil`: a region we cannot tell).
+    public func allows(region: String?) -> Bool {
+        if let allowlistOnly {
+            guard let region else { return false }
+            return allowlistOnly.allowedRegions.contains(region)
+        }
+        if let allowByDefault, let region { return !allowByDefault.disallowedRegions.contains(region) }
+        return true
+    }
+}

@@ -1,0 +1,98 @@
+import Contracts
+import JSONRPC
+
+/// Checks settings before they are stored, and puts them in canonical form (`STATE_UNSPECIFIED`
+/// is `DISABLED`, `PROVIDER_UNSPECIFIED` is dropped, duplicates removed). Each refusal names the
+/// rule; nothing is stored when one fails.
+enum SettingsValidator {
+    static let states: Set<String> = ["DISABLED", "ENABLED", "MANDATORY"]
+    static let maximumTestPhoneNumbers = 10
+    static let adjacentIntervals = 0...10
+
+    static func canonical(_ settings: AuthSettings) throws -> AuthSettings {
+        var result = settings
+        result.mfaConfig = try canonical(settings.mfaConfig)
+        try checkTestPhoneNumbers(settings.testPhoneNumbers)
+        if let regions = settings.smsRegionConfig {
+            result.smsRegionConfig = try canonical(regions)
+        }
+        guard settings.authorizedDomains.count <= 100,
+            settings.authorizedDomains.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 253 && $0.allSatisfy(isDomainCharacter) })
+        else { throw invalid("INVALID_CONFIG : authorizedDomains must be at most 100 host names") }
+        result.authorizedDomains = unique(settings.authorizedDomains.map { $0.lowercased() })
+        return result
+    }
+
+    static func canonical(_ mfa: MultiFactorConfig) throws -> MultiFactorConfig {
+        let state = mfa.state == "STATE_UNSPECIFIED" ? "DISABLED" : mfa.state
+        guard states.contains(state) else { throw invalid("INVALID_CONFIG : mfa state must be DISABLED, ENABLED or MANDATORY") }
+        let providers = unique(mfa.enabledProviders.filter { $0 != "PROVIDER_UNSPECIFIED" })
+        guard providers.allSatisfy({ $0 == "PHONE_SMS" }) else {
+            throw invalid("INVALID_CONFIG : enabledProviders may only contain PHONE_SMS")
+        }
+        guard mfa.providerConfigs.count <= 10 else { throw invalid("INVALID_CONFIG : at most 10 providerConfigs") }
+        let configs = try mfa.providerConfigs.map { config -> MultiFactorProviderConfig in
+            let state = config.state == "MFA_STATE_UNSPECIFIED" || config.state == "STATE_UNSPECIFIED" ? "DISABLED" : config.state
+            guard states.contains(state) else {
+                throw invalid("INVALID_CONFIG : providerConfigs state must be DISABLED, ENABLED or MANDATORY")
+            }
+            guard let totp = config.totpProviderConfig else {
+                throw invalid("INVALID_CONFIG : each providerConfigs entry needs a totpProviderConfig")
+            }
+            if let intervals = totp.adjacentIntervals, !adjacentIntervals.contains(intervals) {
+                throw invalid("INVALID_CONFIG : adjacentIntervals must be between 0 and 10")
+            }
+            return MultiFactorProviderConfig(state: state, totpProviderConfig: totp)
+        }
+        return MultiFactorConfig(state: state, enabledProviders: providers, providerConfigs: configs)
+    }
+
+    /// At most 10 numbers, each E.164 with a 6-digit code. The messages never repeat the number.
+    static func checkTestPhoneNumbers(_ numbers: [String: String]) throws {
+        guard numbers.count <= maximumTestPhoneNumbers else {
+            throw invalid("MAXIMUM_TEST_PHONE_NUMBER_EXCEEDED : at most 10 test phone numbers")
+        }
+        for (number, code) in numbers {
+            guard PhoneNumber.isValid(number) else {
+                throw invalid("INVALID_TESTING_PHONE_NUMBER : test phone numbers must be E.164 (+ and 1 to 15 digits)")
+            }
+            guard code.utf8.count == 6, code.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                throw invalid("INVALID_TESTING_PHONE_NUMBER : a test phone number's code must be exactly 6 digits")
+            }
+        }
+    }
+
+    static func canonical(_ regions: SmsRegionConfig) throws -> SmsRegionConfig? {
+        switch (regions.allowByDefault, regions.allowlistOnly) {
+        case (.some, .some):
+            throw invalid("INVALID_CONFIG : smsRegionConfig takes allowByDefault or allowlistOnly, not both")
+        case (.some(let denylist), nil):
+            return SmsRegionConfig(allowByDefault: .init(disallowedRegions: try checkRegions(denylist.disallowedRegions)))
+        case (nil, .some(let allowlist)):
+            return SmsRegionConfig(allowlistOnly: .init(allowedRegions: try checkRegions(allowlist.allowedRegions)))
+        case (nil, nil):
+            return nil
+        }
+    }
+
+    static func checkRegions(_ regions: [String]) throws -> [String] {
+        let codes = unique(regions.map { $0.uppercased() })
+        guard codes.count <= 300, codes.allSatisfy(CallingCodes.regions.contains) else {
+            throw invalid("INVALID_CONFIG : smsRegionConfig regions must be ISO 3166 alpha-2 codes of countries with phone service")
+        }
+        return codes
+    }
+
+    static func isDomainCharacter(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || character == "." || character == "-" || character == ":")
+    }
+
+    static func unique(_ values: [String]) -> [String] {
+        var seen: Set<String> = []
+        return values.filter { seen.insert($0).inserted }
+    }
+
+    static func invalid(_ message: String) -> RPCError {
+        RPCError(code: .invalidSettings, identityToolkitError: message)
+    }
+}
