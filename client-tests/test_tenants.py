@@ -32,8 +32,10 @@ def admin_app(stack):
     firebase_admin.delete_app(app)
 
 
-def create_tenant(stack, name):
-    answer = requests.post(stack.ops("factor-registry") + "/admin/tenants", json={"displayName": name},
+def create_tenant(stack, name, **settings):
+    """A tenant created through the admin REST API, with password and anonymous sign-in on unless told."""
+    body = {"displayName": name, "allowPasswordSignup": True, "enableAnonymousUser": True, **settings}
+    answer = requests.post(f"{stack.gateway}/v2/projects/demo-project/tenants", json=body,
                            headers={"authorization": "Bearer owner"}, timeout=30)
     answer.raise_for_status()
     return answer.json()["tenantId"]

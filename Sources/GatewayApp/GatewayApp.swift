@@ -39,6 +39,8 @@ public enum GatewayApp {
                 fallbackAPIKey: reader.string(forKey: "oob.linkApiKey", default: "fake-api-key")
             )
         ).handle
+        let projectConfig = ProjectConfigOperations(registry: registry)
+        let tenants = TenantOperations(registry: registry)
         let api = PublicAPI(
             router: OperationRouter(schemas: schemas),
             validator: RequestValidator(schemas: schemas),
@@ -57,6 +59,13 @@ public enum GatewayApp {
                 "identitytoolkit.accounts.update": { request in
                     try await AccountOperations(registry: registry, sessions: sessions).update(request, admin: admin)
                 },
+                "identitytoolkit.projects.getConfig": projectConfig.get,
+                "identitytoolkit.projects.updateConfig": projectConfig.update,
+                "identitytoolkit.projects.tenants.create": tenants.create,
+                "identitytoolkit.projects.tenants.get": tenants.get,
+                "identitytoolkit.projects.tenants.list": tenants.list,
+                "identitytoolkit.projects.tenants.patch": tenants.patch,
+                "identitytoolkit.projects.tenants.delete": tenants.delete,
                 "identitytoolkit.accounts.sendOobCode": sendOobCode,
                 "identitytoolkit.accounts.signInWithCustomToken": SignInWithCustomTokenOperation(
                     registry: registry, sessions: sessions

@@ -86,6 +86,9 @@ struct AccountOperations: Sendable {
             case .apiKey(let projectId): projectId
             case .admin: request.defaultProjectId
             }
+        _ = try await ScopeSettings.enabled(
+            registry, projectId: projectId, tenantId: request.body["tenantId"]?.stringValue, requestID: request.requestID
+        )
         let applied = try await PeerCall.call(
             registry, ApplyOobCode.self,
             .init(projectId: projectId, tenantId: request.body["tenantId"]?.stringValue, oobCode: oobCode),

@@ -25,6 +25,9 @@ struct SignInWithCustomTokenOperation: Sendable {
             .init(projectId: projectId, tenantId: request.body["tenantId"]?.stringValue, token: token),
             requestID: request.requestID
         )
+        _ = try await ScopeSettings.enabled(
+            registry, projectId: projectId, tenantId: verified.tenantId, requestID: request.requestID
+        )
         let (account, isNewUser) = try await accountFor(verified, projectId: projectId, requestID: request.requestID)
         if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
         let signedIn = try await PeerCall.call(

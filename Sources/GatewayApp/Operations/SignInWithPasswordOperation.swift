@@ -19,6 +19,9 @@ struct SignInWithPasswordOperation: Sendable {
         case .admin: projectId = request.body["targetProjectId"]?.stringValue ?? request.defaultProjectId
         }
         let body = request.body
+        let tenantId = body["tenantId"]?.stringValue
+        let settings = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        if !settings.allowPasswordSignup { throw IdentityToolkitError.business("PASSWORD_LOGIN_DISABLED") }
         if body["idToken"] != nil || body["pendingIdToken"] != nil {
             throw IdentityToolkitError.notImplemented("identitytoolkit.accounts.signInWithPassword with idToken")
         }
@@ -27,7 +30,6 @@ struct SignInWithPasswordOperation: Sendable {
         guard let password = body["password"]?.stringValue, !password.isEmpty else {
             throw IdentityToolkitError.business("MISSING_PASSWORD")
         }
-        let tenantId = body["tenantId"]?.stringValue
         let signIn = try await PeerCall.call(
             registry, VerifyPassword.self,
             .init(projectId: projectId, tenantId: tenantId, email: email, password: password),

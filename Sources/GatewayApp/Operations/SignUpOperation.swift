@@ -15,11 +15,21 @@ struct SignUpOperation: Sendable {
         // With an admin credential it is createUser, as on /v1/projects/{p}/accounts.
         guard case .apiKey(let projectId) = request.caller else { return try await admin.create(request) }
         let body = request.body
+        let settings = try await ScopeSettings.enabled(
+            registry, projectId: projectId, tenantId: body["tenantId"]?.stringValue, requestID: request.requestID
+        )
         if body["targetProjectId"] != nil {
             throw IdentityToolkitError.business("INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
         }
         if body["localId"] != nil { throw IdentityToolkitError.business("UNEXPECTED_PARAMETER : User ID") }
-        if body["idToken"] != nil { return try await upgrade(request) }
+        if body["idToken"] != nil { return try await upgrade(request, settings: settings) }
+        if body["email"] != nil || body["password"] != nil {
+            guard body["email"]?.stringValue?.isEmpty == false else { throw IdentityToolkitError.business("MISSING_EMAIL") }
+            guard body["password"]?.stringValue?.isEmpty == false else { throw IdentityToolkitError.business("MISSING_PASSWORD") }
+            if !settings.allowPasswordSignup { throw IdentityToolkitError.business("OPERATION_NOT_ALLOWED") }
+        } else if !settings.enableAnonymousUser {
+            throw IdentityToolkitError.business("ADMIN_ONLY_OPERATION")
+        }
         let tenantId = body["tenantId"]?.stringValue
         let account = try await PeerCall.call(
             registry, SignUpAccount.self,
@@ -51,13 +61,14 @@ struct SignUpOperation: Sendable {
     /// `signUp` with an `idToken`: the signed-in anonymous user gets an email and password and
     /// keeps their `localId` (the JS SDK's `linkWithCredential` for email/password). Earlier tokens
     /// end; the answer carries new ones whose first factor is `password`.
-    private func upgrade(_ request: PublicRequest) async throws -> JSONValue {
+    private func upgrade(_ request: PublicRequest, settings: AuthSettings) async throws -> JSONValue {
         let body = request.body
         let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
         guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError.business("MISSING_EMAIL") }
         guard let password = body["password"]?.stringValue, !password.isEmpty else {
             throw IdentityToolkitError.business("MISSING_PASSWORD")
         }
+        if !settings.allowPasswordSignup { throw IdentityToolkitError.business("OPERATION_NOT_ALLOWED") }
         if user.account.email != nil { throw IdentityToolkitError.business("PROVIDER_ALREADY_LINKED") }
         let account = try await PeerCall.call(
             registry, UpdateAccount.self,

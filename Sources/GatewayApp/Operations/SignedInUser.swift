@@ -10,6 +10,8 @@ import ServiceKit
 struct SignedInUser: Sendable {
     let token: VerifyIDToken.Result
     let account: Account
+    /// The settings of the user's project or tenant.
+    let settings: AuthSettings
 
     static func resolve(
         _ request: PublicRequest, registry: RPCClient, sessions: RPCClient
@@ -24,6 +26,9 @@ struct SignedInUser: Sendable {
         if let tenantId = request.body["tenantId"]?.stringValue, tenantId != token.tenantId {
             throw IdentityToolkitError.business("TENANT_ID_MISMATCH")
         }
+        let settings = try await ScopeSettings.enabled(
+            registry, projectId: token.projectId, tenantId: token.tenantId, requestID: request.requestID
+        )
         let account = try await PeerCall.call(
             registry, GetAccount.self,
             .init(projectId: token.projectId, tenantId: token.tenantId, localId: token.localId),
@@ -33,6 +38,6 @@ struct SignedInUser: Sendable {
             throw IdentityToolkitError.business("TOKEN_EXPIRED")
         }
         if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
-        return SignedInUser(token: token, account: account)
+        return SignedInUser(token: token, account: account, settings: settings)
     }
 }

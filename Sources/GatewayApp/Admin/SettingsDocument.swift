@@ -1,0 +1,167 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+
+/// `AuthSettings` in the two public shapes: a tenant resource (`mfaConfig`, `testPhoneNumbers`,
+/// the booleans at the top) and the project config resource (`mfa`, `signIn.email.enabled`,
+/// `signIn.anonymous.enabled`, `signIn.phoneNumber.testPhoneNumbers`).
+enum SettingsDocument {
+    // MARK: tenants
+
+    static func tenant(_ tenant: Tenant) -> JSONValue {
+        let settings = tenant.settings
+        var members: [String: JSONValue] = [
+            "name": .string("projects/\(tenant.projectId)/tenants/\(tenant.tenantId)"), "tenantId": .string(tenant.tenantId),
+            "allowPasswordSignup": .bool(settings.allowPasswordSignup),
+            "enableEmailLinkSignin": .bool(settings.enableEmailLinkSignin),
+            "enableAnonymousUser": .bool(settings.enableAnonymousUser), "disableAuth": .bool(settings.disableAuth),
+            "mfaConfig": mfa(settings.mfaConfig),
+        ]
+        if let name = tenant.displayName { members["displayName"] = .string(name) }
+        if !settings.testPhoneNumbers.isEmpty { members["testPhoneNumbers"] = numbers(settings.testPhoneNumbers) }
+        if let regions = settings.smsRegionConfig { members["smsRegionConfig"] = smsRegions(regions) }
+        return .object(members)
+    }
+
+    static func tenantSettings(_ document: JSONValue) throws -> AuthSettings {
+        let defaults = AuthSettings.tenantDefaults
+        return AuthSettings(
+            allowPasswordSignup: document["allowPasswordSignup"]?.boolValue ?? defaults.allowPasswordSignup,
+            enableEmailLinkSignin: document["enableEmailLinkSignin"]?.boolValue ?? defaults.enableEmailLinkSignin,
+            enableAnonymousUser: document["enableAnonymousUser"]?.boolValue ?? defaults.enableAnonymousUser,
+            disableAuth: document["disableAuth"]?.boolValue ?? defaults.disableAuth,
+            mfaConfig: try mfa(document["mfaConfig"]) ?? defaults.mfaConfig,
+            testPhoneNumbers: try numbers(document["testPhoneNumbers"]),
+            smsRegionConfig: try smsRegions(document["smsRegionConfig"])
+        )
+    }
+
+    // MARK: project config
+
+    static func project(_ config: ProjectConfig) -> JSONValue {
+        let settings = config.settings
+        var members: [String: JSONValue] = [
+            "name": .string("projects/\(config.projectId)/config"),
+            "signIn": [
+                "email": ["enabled": .bool(settings.allowPasswordSignup), "passwordRequired": true],
+                "anonymous": ["enabled": .bool(settings.enableAnonymousUser)],
+                "phoneNumber": ["enabled": false, "testPhoneNumbers": numbers(settings.testPhoneNumbers)],
+                "allowDuplicateEmails": false,
+            ],
+            "mfa": mfa(settings.mfaConfig),
+            "authorizedDomains": .array(settings.authorizedDomains.map(JSONValue.string)),
+            "subtype": "IDENTITY_PLATFORM",
+            "multiTenant": ["allowTenants": true],
+            "emailPrivacyConfig": ["enableImprovedEmailPrivacy": false],
+            "blockingFunctions": [:],
+        ]
+        if let regions = settings.smsRegionConfig { members["smsRegionConfig"] = smsRegions(regions) }
+        return .object(members)
+    }
+
+    static func projectSettings(_ document: JSONValue, base: AuthSettings) throws -> AuthSettings {
+        var settings = base
+        let signIn = document["signIn"]
+        settings.allowPasswordSignup = signIn?["email"]?["enabled"]?.boolValue ?? false
+        settings.enableAnonymousUser = signIn?["anonymous"]?["enabled"]?.boolValue ?? false
+        settings.testPhoneNumbers = try numbers(signIn?["phoneNumber"]?["testPhoneNumbers"])
+        settings.mfaConfig = try mfa(document["mfa"]) ?? MultiFactorConfig(state: "DISABLED", enabledProviders: [], providerConfigs: [])
+        settings.smsRegionConfig = try smsRegions(document["smsRegionConfig"])
+        if case .array(let domains)? = document["authorizedDomains"] {
+            settings.authorizedDomains = domains.compactMap(\.stringValue)
+        } else {
+            settings.authorizedDomains = []
+        }
+        return settings
+    }
+
+    // MARK: parts
+
+    static func mfa(_ config: MultiFactorConfig) -> JSONValue {
+        [
+            "state": .string(config.state), "enabledProviders": .array(config.enabledProviders.map(JSONValue.string)),
+            "providerConfigs": .array(
+                config.providerConfigs.map { provider in
+                    var entry: [String: JSONValue] = ["state": .string(provider.state)]
+                    if let totp = provider.totpProviderConfig {
+                        entry["totpProviderConfig"] = .object(
+                            totp.adjacentIntervals.map { ["adjacentIntervals": .int(Int64($0))] } ?? [:]
+                        )
+                    }
+                    return .object(entry)
+                }
+            ),
+        ]
+    }
+
+    static func mfa(_ value: JSONValue?) throws -> MultiFactorConfig? {
+        guard let value, value != .null else { return nil }
+        let providers: [MultiFactorProviderConfig] = try (arrayValue(value["providerConfigs"]) ?? []).map { entry in
+            var totp: TotpProviderConfig?
+            if let config = entry["totpProviderConfig"], config != .null {
+                totp = TotpProviderConfig(adjacentIntervals: try intervals(config["adjacentIntervals"]))
+            }
+            return MultiFactorProviderConfig(state: entry["state"]?.stringValue ?? "DISABLED", totpProviderConfig: totp)
+        }
+        return MultiFactorConfig(
+            state: value["state"]?.stringValue ?? "DISABLED",
+            enabledProviders: (arrayValue(value["enabledProviders"]) ?? []).compactMap(\.stringValue),
+            providerConfigs: providers
+        )
+    }
+
+    static func intervals(_ value: JSONValue?) throws -> Int? {
+        switch value {
+        case nil, .null?: return nil
+        case .int(let number)?: return Int(clamping: number)
+        case .string(let text)?:
+            guard let number = Int(text) else { throw IdentityToolkitError.invalidPayload("adjacentIntervals must be an integer") }
+            return number
+        default: throw IdentityToolkitError.invalidPayload("adjacentIntervals must be an integer")
+        }
+    }
+
+    static func numbers(_ map: [String: String]) -> JSONValue { .object(map.mapValues(JSONValue.string)) }
+
+    static func numbers(_ value: JSONValue?) throws -> [String: String] {
+        guard let value, value != .null else { return [:] }
+        guard case .object(let members) = value else { throw IdentityToolkitError.invalidPayload("testPhoneNumbers must be an object") }
+        return try members.mapValues { code in
+            guard let text = code.stringValue else { throw IdentityToolkitError.invalidPayload("testPhoneNumbers codes must be strings") }
+            return text
+        }
+    }
+
+    static func smsRegions(_ config: SmsRegionConfig) -> JSONValue {
+        if let allowlist = config.allowlistOnly {
+            return ["allowlistOnly": ["allowedRegions": .array(allowlist.allowedRegions.map(JSONValue.string))]]
+        }
+        if let denylist = config.allowByDefault {
+            return ["allowByDefault": ["disallowedRegions": .array(denylist.disallowedRegions.map(JSONValue.string))]]
+        }
+        return [:]
+    }
+
+    static func smsRegions(_ value: JSONValue?) throws -> SmsRegionConfig? {
+        guard let value, value != .null else { return nil }
+        let denylist = value["allowByDefault"].flatMap { $0 == .null ? nil : $0 }
+        let allowlist = value["allowlistOnly"].flatMap { $0 == .null ? nil : $0 }
+        if denylist == nil, allowlist == nil { return nil }
+        return SmsRegionConfig(
+            allowByDefault: denylist.map { .init(disallowedRegions: (arrayValue($0["disallowedRegions"]) ?? []).compactMap(\.stringValue)) },
+            allowlistOnly: allowlist.map { .init(allowedRegions: (arrayValue($0["allowedRegions"]) ?? []).compactMap(\.stringValue)) }
+        )
+    }
+
+    static func arrayValue(_ value: JSONValue?) -> [JSONValue]? {
+        if case .array(let items)? = value { return items }
+        return nil
+    }
+}
+
+extension JSONValue {
+    var boolValue: Bool? {
+        if case .bool(let flag) = self { return flag }
+        return nil
+    }
+}
