@@ -30,10 +30,6 @@ struct SecureTokenOperation: Sendable {
         if case .apiKey(let projectId) = request.caller, projectId != session.projectId {
             throw IdentityToolkitError.business("INVALID_REFRESH_TOKEN")
         }
-        if let tenantId = body["tenantId"]?.stringValue, tenantId != session.tenantId {
-            // Sic: no space before the colon (contract §1.4).
-            throw IdentityToolkitError.business("TENANT_ID_MISMATCH: ((Refresh token tenant ID does not match target tenant ID.))")
-        }
         _ = try await ScopeSettings.enabled(
             registry, projectId: session.projectId, tenantId: session.tenantId, requestID: request.requestID
         )
