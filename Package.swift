@@ -45,9 +45,23 @@ let package = Package(
         ),
         // What plugins (factor providers, message senders, app verifiers) implement; no frameworks.
         .target(name: "PluginKit", swiftSettings: swiftSettings),
+        // Factor providers: one module per kind, depending on the plugin kit (and crypto) only.
+        .target(
+            name: "FactorTOTP", dependencies: ["PluginKit", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "FactorSMS", dependencies: ["PluginKit", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SMSHTTP",
+            dependencies: ["PluginKit", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "Contracts",
-            dependencies: ["JSONRPC"],
+            dependencies: ["JSONRPC", "PluginKit"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -119,7 +133,8 @@ let package = Package(
         .target(
             name: "ChallengeIssuerApp",
             dependencies: [
-                "ServiceKit", "Contracts", "TenantStore", "PluginKit", "EmailSMTP",
+                "ServiceKit", "Contracts", "TenantStore", "PluginKit", "EmailSMTP", "FactorTOTP", "FactorSMS", "SMSHTTP",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -175,6 +190,7 @@ let package = Package(
             exclude: ["smtp_test_server.py"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "FactorProviderTests", dependencies: ["PluginKit", "FactorTOTP", "FactorSMS"], swiftSettings: swiftSettings),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "JSONRPC"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TenantStoreTests",

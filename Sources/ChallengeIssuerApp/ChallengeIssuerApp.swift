@@ -1,4 +1,6 @@
 import Contracts
+import FactorSMS
+import FactorTOTP
 import JSONRPC
 import PluginKit
 import ServiceKit
@@ -9,7 +11,8 @@ public enum ChallengeIssuerApp {
     public static func build(_ host: ServiceHost) async throws -> ServiceHost.Parts {
         guard let database = host.database else { preconditionFailure("challenge-issuer needs PostgreSQL") }
         let catalog = try TenantSchemaCatalog(
-            client: database, controlMigrations: [], tenantMigrations: ChallengeIssuerMigrations.tenant,
+            client: database, controlMigrations: ChallengeIssuerMigrations.control,
+            tenantMigrations: ChallengeIssuerMigrations.tenant,
             logger: host.logger
         )
         var parts = ServiceHost.Parts()
@@ -25,6 +28,64 @@ public enum ChallengeIssuerApp {
         let gatewayOnly = RPCCallerPolicy.only([ServiceName.gateway.rawValue])
         parts.methods.register(SendEmail.self, callers: gatewayOnly) { params, _ in try await email.send(params) }
         parts.methods.register(ListOutboxOobCodes.self, callers: gatewayOnly) { params, _ in try await email.oobCodes(params) }
+
+        let reader = host.settings.reader
+        let sealer = SecretSealer(
+            masterKey: try SecretSealer.masterKey(
+                base64: reader.string(forKey: "secrets.masterKey", isSecret: true),
+                file: reader.string(
+                    forKey: "secrets.masterKeyFile",
+                    default: "\(reader.string(forKey: "tls.directory", default: ".stack/certs"))/challenge-issuer-master.key"
+                )
+            )
+        )
+        let totp = TotpFactors(
+            provider: TOTPFactorProvider(), client: database, sealer: sealer, logger: host.logger,
+            enrollmentLifetime: .seconds(reader.int(forKey: "totp.enrollmentLifetimeSeconds", default: 300)),
+            maximumFailures: reader.int(forKey: "totp.maximumFailures", default: 5),
+            failureWindow: .seconds(reader.int(forKey: "totp.failureWindowSeconds", default: 300))
+        )
+        parts.methods.register(StartTotpEnrollment.self, callers: gatewayOnly) { params, _ in try await totp.startEnrollment(params) }
+        parts.methods.register(FinalizeTotpEnrollment.self, callers: gatewayOnly) { params, _ in
+            try await totp.finalizeEnrollment(params)
+            return RPCEmpty()
+        }
+        parts.methods.register(VerifyTotp.self, callers: gatewayOnly) { params, _ in
+            try await totp.verify(params)
+            return RPCEmpty()
+        }
+        parts.methods.register(DeleteTotpFactor.self, callers: gatewayOnly) { params, _ in
+            try await totp.delete(params)
+            return RPCEmpty()
+        }
+
+        let generous = development
+        let phone = PhoneVerifications(
+            provider: SMSFactorProvider(), client: database,
+            sender: try SMSSenders.configured(reader, mode: host.settings.mode, client: host.httpClient, logger: host.logger),
+            verifiers: development
+                ? [DevelopmentAppVerifier(testToken: reader.string(forKey: "appVerification.testToken", default: "test-recaptcha-token"))]
+                : [],
+            limiter: RateLimiter(client: database, logger: host.logger),
+            perNumber: .init(
+                capacity: Double(reader.int(forKey: "sms.rateLimit.perNumber.burst", default: generous ? 60 : 5)),
+                refillPerSecond: Double(reader.int(forKey: "sms.rateLimit.perNumber.perHour", default: generous ? 3600 : 10)) / 3600
+            ),
+            perAddress: .init(
+                capacity: Double(reader.int(forKey: "sms.rateLimit.perAddress.burst", default: generous ? 120 : 10)),
+                refillPerSecond: Double(reader.int(forKey: "sms.rateLimit.perAddress.perHour", default: generous ? 7200 : 50)) / 3600
+            ),
+            outbox: development ? DevelopmentOutbox(client: database, logger: host.logger) : nil,
+            lifetime: .seconds(reader.int(forKey: "sms.sessionLifetimeSeconds", default: 600)),
+            maximumAttempts: reader.int(forKey: "sms.maximumAttempts", default: 5),
+            appName: reader.string(forKey: "sms.appName", default: reader.string(forKey: "email.appName", default: "your app")),
+            logger: host.logger
+        )
+        parts.methods.register(StartPhoneVerification.self, callers: gatewayOnly) { params, _ in try await phone.start(params) }
+        parts.methods.register(VerifyPhoneCode.self, callers: gatewayOnly) { params, _ in try await phone.verify(params) }
+        parts.methods.register(ListOutboxVerificationCodes.self, callers: gatewayOnly) { params, _ in
+            try await phone.verificationCodes(params)
+        }
 
         parts.prepare.append { try await catalog.migrateAll() }
         parts.tenantSchemaCount = { try await catalog.schemaCount() }

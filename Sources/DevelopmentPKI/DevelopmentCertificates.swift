@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes the development PKI of the local stack: `ca.pem`, `ca-key.pem`, `<service>.pem` /
-/// `<service>-key.pem` for each service, and session-token's master key. Idempotent: files that exist are kept, so a second
+/// `<service>-key.pem` for each service, and the master keys of session-token and challenge-issuer. Idempotent: files that exist are kept, so a second
 /// `up` reuses the certificates and a running stack is never re-keyed under its feet.
 public enum DevelopmentCertificates {
     public static let defaultServices = ["gateway", "factor-registry", "challenge-issuer", "session-token"]
@@ -38,14 +38,17 @@ public enum DevelopmentCertificates {
             try write(issued.privateKeyPEM, to: keyURL, secret: true)
             written += ["\(service).pem", "\(service)-key.pem"]
         }
-        // session-token's master key, which seals its signing keys at rest (development only:
-        // production configures secrets.masterKey or secrets.masterKeyFile itself).
-        let masterKeyURL = directory.appendingPathComponent("session-token-master.key")
-        if !files.fileExists(atPath: masterKeyURL.path) {
-            var generator = SystemRandomNumberGenerator()
-            let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            try write(Data(bytes).base64EncodedString() + "\n", to: masterKeyURL, secret: true)
-            written.append("session-token-master.key")
+        // The master keys of the services that keep secrets at rest: session-token's signing keys,
+        // challenge-issuer's TOTP secrets (development only: production configures
+        // secrets.masterKey or secrets.masterKeyFile itself).
+        for name in ["session-token-master.key", "challenge-issuer-master.key"] {
+            let masterKeyURL = directory.appendingPathComponent(name)
+            if !files.fileExists(atPath: masterKeyURL.path) {
+                var generator = SystemRandomNumberGenerator()
+                let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                try write(Data(bytes).base64EncodedString() + "\n", to: masterKeyURL, secret: true)
+                written.append(name)
+            }
         }
         return written
     }

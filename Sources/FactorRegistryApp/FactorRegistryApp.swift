@@ -67,6 +67,12 @@ public enum FactorRegistryApp {
         parts.methods.register(VerifyPassword.self, callers: gatewayOnly) { params, _ in
             try await accounts.verifyPassword(params)
         }
+        let enrollments = EnrollmentService(
+            enrollments: EnrollmentRepository(client: database, logger: host.logger), accounts: accounts,
+            maximum: reader.int(forKey: "enrollments.maximum", default: 5)
+        )
+        parts.methods.register(AddEnrollment.self, callers: gatewayOnly) { params, _ in try await enrollments.add(params) }
+        parts.methods.register(RemoveEnrollment.self, callers: gatewayOnly) { params, _ in try await enrollments.remove(params) }
         let importer = AccountImporter(service: accounts)
         parts.methods.register(ImportAccounts.self, callers: gatewayOnly) { params, _ in try await importer.run(params) }
         parts.methods.register(DeleteAllAccounts.self, callers: gatewayOnly) { params, _ in

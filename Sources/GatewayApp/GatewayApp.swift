@@ -39,6 +39,9 @@ public enum GatewayApp {
                 fallbackAPIKey: reader.string(forKey: "oob.linkApiKey", default: "fake-api-key")
             )
         ).handle
+        let phone = PhoneChallenges(challenges: challenges)
+        let enrollment = MfaEnrollmentOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
+        let mfaSignIn = MfaSignInOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
         let projectConfig = ProjectConfigOperations(registry: registry)
         let tenants = TenantOperations(registry: registry)
         let api = PublicAPI(
@@ -59,6 +62,11 @@ public enum GatewayApp {
                 "identitytoolkit.accounts.update": { request in
                     try await AccountOperations(registry: registry, sessions: sessions).update(request, admin: admin)
                 },
+                "identitytoolkit.accounts.mfaEnrollment.start": enrollment.start,
+                "identitytoolkit.accounts.mfaEnrollment.finalize": enrollment.finalize,
+                "identitytoolkit.accounts.mfaEnrollment.withdraw": enrollment.withdraw,
+                "identitytoolkit.accounts.mfaSignIn.start": mfaSignIn.start,
+                "identitytoolkit.accounts.mfaSignIn.finalize": mfaSignIn.finalize,
                 "identitytoolkit.projects.getConfig": projectConfig.get,
                 "identitytoolkit.projects.updateConfig": projectConfig.update,
                 "identitytoolkit.projects.tenants.create": tenants.create,
@@ -99,7 +107,7 @@ public enum GatewayApp {
 
         let logger = host.logger
         let publicApp = Application(
-            responder: CallbackResponder<BasicRequestContext> { request, context in
+            responder: CallbackResponder<GatewayRequestContext> { request, context in
                 await api.respond(to: request, context: context)
             },
             configuration: .init(address: .hostname(publicHost, port: port), serverName: "gateway"),

@@ -10,7 +10,7 @@ public enum SessionTokenApp {
     public static func build(_ host: ServiceHost) async throws -> ServiceHost.Parts {
         guard let database = host.database else { preconditionFailure("session-token needs PostgreSQL") }
         let reader = host.settings.reader
-        let masterKey = try KeySealer.masterKey(
+        let masterKey = try SecretSealer.masterKey(
             base64: reader.string(forKey: "secrets.masterKey", isSecret: true),
             file: reader.string(
                 forKey: "secrets.masterKeyFile",
@@ -18,7 +18,7 @@ public enum SessionTokenApp {
             )
         )
         let keyring = SigningKeyring(
-            repository: SigningKeyRepository(client: database, sealer: KeySealer(masterKey: masterKey), logger: host.logger),
+            repository: SigningKeyRepository(client: database, sealer: SecretSealer(masterKey: masterKey), logger: host.logger),
             rotationLead: TimeInterval(reader.int(forKey: "keys.rotationLeadSeconds", default: 300)),
             // ID tokens live an hour; keep a superseded key published a little longer.
             retention: TimeInterval(reader.int(forKey: "keys.retentionSeconds", default: 3600 + 300))
@@ -57,6 +57,19 @@ public enum SessionTokenApp {
         )
         parts.methods.register(VerifyCustomToken.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
             try customTokens.verify(params)
+        }
+        let pending = PendingCredentials(
+            client: database, logger: host.logger,
+            lifetime: .seconds(reader.int(forKey: "mfa.pendingCredentialLifetimeSeconds", default: 600))
+        )
+        parts.methods.register(IssuePendingCredential.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
+            try await pending.issue(params)
+        }
+        parts.methods.register(InspectPendingCredential.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
+            try await pending.inspect(params.mfaPendingCredential)
+        }
+        parts.methods.register(RevokeFactorSessions.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
+            .init(revoked: try await sessions.revokeFactor(params))
         }
         let refreshSessions = RefreshSessions(client: database, logger: host.logger)
         parts.methods.register(InspectRefreshToken.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in

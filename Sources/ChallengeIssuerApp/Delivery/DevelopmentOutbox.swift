@@ -32,4 +32,36 @@ struct DevelopmentOutbox: Sendable {
         }
         return found
     }
+
+    func recordSMS(in schema: TenantSchema, number: String, code: String, sessionInfo: String) async throws {
+        try await client.query(
+            """
+            INSERT INTO \(unescaped: schema.qualified("development_outbox")) (channel, recipient, request_type, code, link)
+            VALUES ('sms', \(number), 'VERIFY_PHONE', \(code), \(sessionInfo))
+            """,
+            logger: logger
+        )
+    }
+
+    func forgetSMS(in schema: TenantSchema, sessionInfo: String) async throws {
+        try await client.query(
+            "DELETE FROM \(unescaped: schema.qualified("development_outbox")) WHERE channel = 'sms' AND link = \(sessionInfo)",
+            logger: logger
+        )
+    }
+
+    func verificationCodes(in schema: TenantSchema) async throws -> [OutboxVerificationCode] {
+        let rows = try await client.query(
+            """
+            SELECT code, recipient, link FROM \(unescaped: schema.qualified("development_outbox"))
+            WHERE channel = 'sms' ORDER BY id
+            """,
+            logger: logger
+        )
+        var found: [OutboxVerificationCode] = []
+        for try await (code, number, sessionInfo) in rows.decode((String, String, String?).self) {
+            found.append(OutboxVerificationCode(code: code, phoneNumber: number, sessionInfo: sessionInfo ?? ""))
+        }
+        return found
+    }
 }

@@ -2,6 +2,23 @@ import TenantStore
 
 /// challenge-issuer's schema history, oldest first. Append only.
 enum ChallengeIssuerMigrations {
+    /// The service's own tables, in schema `control`.
+    static let control: [TenantMigration] = [
+        // Send rate limits (token buckets), shared by every instance; keys are hashes.
+        TenantMigration(
+            "CreateRateBucketsTable",
+            [
+                """
+                CREATE TABLE rate_buckets (
+                    bucket_key text PRIMARY KEY,
+                    tokens double precision NOT NULL,
+                    updated_at timestamptz NOT NULL
+                )
+                """
+            ]
+        )
+    ]
+
     /// Tables of every tenant schema.
     static let tenant: [TenantMigration] = [
         // A phone or TOTP verification in progress: only a hash of the code is kept.
@@ -39,6 +56,36 @@ enum ChallengeIssuerMigrations {
                     created_at timestamptz NOT NULL DEFAULT now()
                 )
                 """
+            ]
+        ),
+        // Sessions are found by SHA-256 of their `sessionInfo`; a TOTP enrollment session holds its
+        // user and its sealed secret; an SMS session its salt, purpose and send time.
+        TenantMigration(
+            "AddFactorFieldsToVerificationSessions",
+            [
+                "ALTER TABLE verification_sessions ADD COLUMN local_id text",
+                "ALTER TABLE verification_sessions ADD COLUMN secret_sealed bytea",
+                "ALTER TABLE verification_sessions ADD COLUMN salt bytea",
+                "ALTER TABLE verification_sessions ADD COLUMN purpose text",
+            ]
+        ),
+        // Enrolled TOTP factors: the secret sealed with the enrollment id as associated data, the
+        // last accepted time step (replay protection) and the wrong-code window (throttling).
+        TenantMigration(
+            "CreateTotpFactorsTable",
+            [
+                """
+                CREATE TABLE totp_factors (
+                    enrollment_id text PRIMARY KEY,
+                    local_id text NOT NULL,
+                    secret_sealed bytea NOT NULL,
+                    last_step bigint NOT NULL,
+                    failures integer NOT NULL DEFAULT 0,
+                    failure_window_start timestamptz,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX totp_factors_by_account ON totp_factors (local_id)",
             ]
         ),
     ]

@@ -5,6 +5,7 @@ public enum ChallengeIssuerAPI {
     public static let service = "challenge-issuer"
     public static let allMethods: [any RPCMethod.Type] = [
         Discover.self, GetServiceStatus.self, Ping.self, ProvisionTenantSchema.self, DropTenantSchema.self,
-        SendEmail.self, ListOutboxOobCodes.self,
+        SendEmail.self, ListOutboxOobCodes.self, StartTotpEnrollment.self, FinalizeTotpEnrollment.self, VerifyTotp.self,
+        DeleteTotpFactor.self, StartPhoneVerification.self, VerifyPhoneCode.self, ListOutboxVerificationCodes.self,
     ]
 }

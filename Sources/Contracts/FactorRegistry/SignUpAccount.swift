@@ -44,13 +44,16 @@ public struct Account: Codable, Sendable, Hashable {
     public var customAttributes: String?
     /// E.164, set by an admin.
     public var phoneNumber: String?
+    /// Enrolled second factors, oldest first; `nil` when there are none.
+    public var mfaInfo: [Enrollment]?
 
     public init(
         localId: String, email: String?, emailVerified: Bool, displayName: String?, disabled: Bool, createdAt: String,
         signInProvider: String, validSince: Int64? = nil, lastLoginAt: String? = nil, customAttributes: String? = nil,
-        phoneNumber: String? = nil
+        phoneNumber: String? = nil, mfaInfo: [Enrollment]? = nil
     ) {
         self.phoneNumber = phoneNumber
+        self.mfaInfo = mfaInfo
         self.localId = localId
         self.email = email
         self.emailVerified = emailVerified

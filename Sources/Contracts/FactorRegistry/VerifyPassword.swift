@@ -11,8 +11,13 @@ public enum VerifyPassword: RPCMethod {
         public var tenantId: String?
         public var email: String
         public var password: String
+        /// The factor kinds that make this sign-in need a second factor under the scope's MFA
+        /// settings (contract §3.5). A user with one gets `secondFactorRequired` and the sign-in
+        /// is not recorded yet (`lastLoginAt` moves when the second factor is done).
+        public var secondFactorKinds: [String]?
 
-        public init(projectId: String, tenantId: String? = nil, email: String, password: String) {
+        public init(projectId: String, tenantId: String? = nil, email: String, password: String, secondFactorKinds: [String]? = nil) {
+            self.secondFactorKinds = secondFactorKinds
             self.projectId = projectId
             self.tenantId = tenantId
             self.email = email
@@ -24,10 +29,12 @@ public enum VerifyPassword: RPCMethod {
         public var account: Account
         /// Seconds since the epoch of this sign-in (the ID token's `auth_time`).
         public var lastLoginAt: Int64
+        public var secondFactorRequired: Bool?
 
-        public init(account: Account, lastLoginAt: Int64) {
+        public init(account: Account, lastLoginAt: Int64, secondFactorRequired: Bool? = nil) {
             self.account = account
             self.lastLoginAt = lastLoginAt
+            self.secondFactorRequired = secondFactorRequired
         }
     }
 }

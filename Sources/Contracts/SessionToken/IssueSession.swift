@@ -20,12 +20,19 @@ public enum IssueSession: RPCMethod {
         /// Claims of this sign-in only (a custom token's `claims`): kept with the session, so every
         /// refreshed token carries them; they override the user's developer claims.
         public var sessionClaims: [String: JSONValue]?
+        /// Completes an MFA sign-in: this pending credential is used up in the same transaction
+        /// that starts the session (`INVALID_MFA_PENDING_CREDENTIAL` if it no longer works).
+        public var consumePendingCredential: String?
+        /// Ends every other session of the user first (a new second factor, decision 3).
+        public var revokeOtherSessions: Bool?
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String, signInProvider: String,
             secondFactor: String? = nil, secondFactorIdentifier: String? = nil, authTime: Int64, user: SessionUser,
-            sessionClaims: [String: JSONValue]? = nil
+            sessionClaims: [String: JSONValue]? = nil, consumePendingCredential: String? = nil, revokeOtherSessions: Bool? = nil
         ) {
+            self.consumePendingCredential = consumePendingCredential
+            self.revokeOtherSessions = revokeOtherSessions
             self.sessionClaims = sessionClaims
             self.projectId = projectId
             self.tenantId = tenantId

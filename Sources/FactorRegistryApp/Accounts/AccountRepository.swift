@@ -75,7 +75,7 @@ extension AccountRepository {
         let accounts = schema.qualified("accounts")
         let rows = try await client.query(
             """
-            SELECT \(unescaped: Self.columns) FROM \(unescaped: accounts)
+            SELECT \(unescaped: Self.columns(schema)) FROM \(unescaped: accounts)
             WHERE local_id = ANY(\(localIds)) OR email_normalized = ANY(\(normalized)) OR phone_number = ANY(\(phoneNumbers))
             ORDER BY local_id
             """,
@@ -92,28 +92,38 @@ extension AccountRepository {
     {
         let accounts = schema.qualified("accounts")
         let rows = try await client.query(
-            "SELECT \(unescaped: Self.columns) FROM \(unescaped: accounts) WHERE \(unescaped: "\(column)") = \(value)",
+            "SELECT \(unescaped: Self.columns(schema)) FROM \(unescaped: accounts) WHERE \(unescaped: "\(column)") = \(value)",
             logger: logger
         )
         for try await row in rows.decode(Row.self) { return Self.credentials(from: row) }
         return nil
     }
 
-    static let columns = """
-        local_id, email, email_verified, display_name, disabled, (extract(epoch FROM created_at) * 1000)::bigint,
-        password_hash, floor(extract(epoch FROM valid_since))::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint,
-        custom_attributes, phone_number
-        """
+    /// The columns of an account, its enrollments as a JSON array (oldest first) in the last one.
+    static func columns(_ schema: TenantSchema) -> String {
+        let enrollments = schema.qualified("mfa_enrollments")
+        return """
+            local_id, email, email_verified, display_name, disabled, (extract(epoch FROM created_at) * 1000)::bigint,
+            password_hash, floor(extract(epoch FROM valid_since))::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint,
+            custom_attributes, phone_number,
+            (SELECT json_agg(json_build_object(
+                'mfaEnrollmentId', e.enrollment_id, 'kind', e.kind, 'displayName', e.display_name,
+                'phoneNumber', e.phone_number,
+                'enrolledAt', to_char(e.enrolled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))
+              ORDER BY e.enrolled_at, e.enrollment_id)::text
+             FROM \(enrollments) e WHERE e.local_id = \(schema.qualified("accounts")).local_id)
+            """
+    }
 
-    typealias Row = (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?, String?, String?)
+    typealias Row = (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?, String?, String?, String?)
 
     static func credentials(from row: Row) -> StoredCredentials {
-        let (localId, email, verified, name, disabled, createdAt, hash, validSince, lastLogin, claims, phone) = row
+        let (localId, email, verified, name, disabled, createdAt, hash, validSince, lastLogin, claims, phone, factors) = row
         let account = Account(
             localId: localId, email: email, emailVerified: verified, displayName: name, disabled: disabled,
             createdAt: String(createdAt), signInProvider: email == nil ? "anonymous" : "password",
             validSince: validSince, lastLoginAt: lastLogin.map(String.init), customAttributes: claims,
-            phoneNumber: phone
+            phoneNumber: phone, mfaInfo: EnrollmentJSON.decode(factors)
         )
         return StoredCredentials(account: account, passwordHash: hash)
     }
@@ -209,7 +219,7 @@ extension AccountRepository {
         let accounts = schema.qualified("accounts")
         let rows = try await client.query(
             """
-            SELECT \(unescaped: Self.columns) FROM \(unescaped: accounts)
+            SELECT \(unescaped: Self.columns(schema)) FROM \(unescaped: accounts)
             WHERE local_id > \(afterLocalId ?? "") ORDER BY local_id LIMIT \(limit)
             """,
             logger: logger

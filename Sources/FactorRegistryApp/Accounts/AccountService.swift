@@ -49,6 +49,10 @@ struct AccountService: Sendable {
         guard let hash = stored.passwordHash, hashers.standard.verify(params.password, against: hash) else {
             throw Self.rejected("INVALID_PASSWORD")
         }
+        let kinds = Set(params.secondFactorKinds ?? [])
+        if stored.account.mfaInfo?.contains(where: { kinds.contains($0.kind) }) == true {
+            return .init(account: stored.account, lastLoginAt: 0, secondFactorRequired: true)
+        }
         let lastLoginAt = try await accounts.recordSignIn(in: schema, localId: stored.account.localId)
         return .init(account: stored.account, lastLoginAt: lastLoginAt)
     }

@@ -92,5 +92,24 @@ enum FactorRegistryMigrations {
                 "CREATE INDEX oob_codes_expiry ON oob_codes (expires_at)",
             ]
         ),
+        // Second factors (metadata only: TOTP secrets live in challenge-issuer). A phone number is
+        // enrolled at most once per user.
+        TenantMigration(
+            "CreateMfaEnrollmentsTable",
+            [
+                """
+                CREATE TABLE mfa_enrollments (
+                    enrollment_id text PRIMARY KEY,
+                    local_id text NOT NULL REFERENCES accounts (local_id) ON DELETE CASCADE,
+                    kind text NOT NULL CHECK (kind IN ('phone', 'totp')),
+                    display_name text,
+                    phone_number text,
+                    enrolled_at timestamptz NOT NULL DEFAULT now(),
+                    UNIQUE (local_id, phone_number)
+                )
+                """,
+                "CREATE INDEX mfa_enrollments_by_account ON mfa_enrollments (local_id, enrolled_at)",
+            ]
+        ),
     ]
 }

@@ -34,6 +34,12 @@ struct EmulatorRoutes: Sendable {
                     ]
                 }
                 return PublicAPI.json(200, ["oobCodes": .array(codes)])
+            case (.get, "verificationCodes"):
+                let outbox = try await PeerCall.call(challenges, ListOutboxVerificationCodes.self, scope, requestID: requestID)
+                let codes: [JSONValue] = outbox.verificationCodes.map {
+                    ["code": .string($0.code), "phoneNumber": .string($0.phoneNumber), "sessionInfo": .string($0.sessionInfo)]
+                }
+                return PublicAPI.json(200, ["verificationCodes": .array(codes)])
             case (.delete, "accounts"):
                 _ = try await PeerCall.call(registry, DeleteAllAccounts.self, scope, requestID: requestID)
                 return PublicAPI.json(200, [:])

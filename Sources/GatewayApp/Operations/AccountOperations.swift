@@ -128,6 +128,7 @@ struct AccountOperations: Sendable {
         if let lastLoginAt = account.lastLoginAt { info["lastLoginAt"] = .string(lastLoginAt) }
         if let tenantId { info["tenantId"] = .string(tenantId) }
         if let claims = account.customAttributes { info["customAttributes"] = .string(claims) }
+        if let factors = account.mfaInfo { info["mfaInfo"] = MfaInfo.full(factors) }
         return .object(info)
     }
 }

@@ -32,10 +32,28 @@ struct SignInWithPasswordOperation: Sendable {
         }
         let signIn = try await PeerCall.call(
             registry, VerifyPassword.self,
-            .init(projectId: projectId, tenantId: tenantId, email: email, password: password),
+            .init(
+                projectId: projectId, tenantId: tenantId, email: email, password: password,
+                secondFactorKinds: SecondFactorPolicy.requiredKinds(settings)
+            ),
             requestID: request.requestID
         )
         let account = signIn.account
+        if signIn.secondFactorRequired == true {
+            // The MFA branch (§2.2): a pending credential and the factors as hints, no tokens.
+            let pending = try await PeerCall.call(
+                sessions, IssuePendingCredential.self,
+                .init(projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: "password"),
+                requestID: request.requestID
+            )
+            var response: [String: JSONValue] = [
+                "kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": .string(account.localId),
+                "email": .string(account.email ?? email), "mfaPendingCredential": .string(pending.mfaPendingCredential),
+                "mfaInfo": MfaInfo.hints(account.mfaInfo ?? []),
+            ]
+            if let name = account.displayName { response["displayName"] = .string(name) }
+            return .object(response)
+        }
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(

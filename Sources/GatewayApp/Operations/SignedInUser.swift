@@ -38,6 +38,10 @@ struct SignedInUser: Sendable {
             throw IdentityToolkitError.business("TOKEN_EXPIRED")
         }
         if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
+        // Decision 4: a session established with a factor that has since been withdrawn is over.
+        if let factor = token.secondFactorIdentifier, account.mfaInfo?.contains(where: { $0.mfaEnrollmentId == factor }) != true {
+            throw IdentityToolkitError.business("TOKEN_EXPIRED")
+        }
         return SignedInUser(token: token, account: account, settings: settings)
     }
 }

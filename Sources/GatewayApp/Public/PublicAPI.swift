@@ -24,7 +24,7 @@ struct PublicAPI: Sendable {
 
     static let maximumBodyBytes = 1 << 20
 
-    func respond(to request: Request, context: BasicRequestContext) async -> Response {
+    func respond(to request: Request, context: GatewayRequestContext) async -> Response {
         let origin = request.headers[.origin]
         var response = await answer(request, context: context)
         if let origin {
@@ -35,7 +35,7 @@ struct PublicAPI: Sendable {
         return response
     }
 
-    private func answer(_ request: Request, context: BasicRequestContext) async -> Response {
+    private func answer(_ request: Request, context: GatewayRequestContext) async -> Response {
         let path = request.uri.path
         if request.method == .options { return Self.preflight(request) }
         if request.method == .get, path == "/" || path.isEmpty {
@@ -74,7 +74,7 @@ struct PublicAPI: Sendable {
                 PublicRequest(
                     operation: match.operation, pathParameters: match.pathParameters, body: normalised, query: query,
                     caller: caller, apiKey: query["key"] ?? request.headers[CredentialResolver.apiKeyHeader],
-                    requestID: context.id, logger: context.logger,
+                    requestID: context.id, clientAddress: context.remoteAddress?.ipAddress, logger: context.logger,
                     defaultProjectId: credentials.defaultProjectId
                 )
             )

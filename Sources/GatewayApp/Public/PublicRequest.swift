@@ -13,6 +13,8 @@ struct PublicRequest: Sendable {
     /// The API key as sent (`?key=` or `x-goog-api-key`), for links that must carry it.
     let apiKey: String?
     let requestID: String
+    /// The peer's IP address (SMS send limits count per client).
+    let clientAddress: String?
     let logger: Logger
     /// The project development-mode credentials and admin calls without a project map to.
     let defaultProjectId: String

@@ -1,12 +1,13 @@
 import Foundation
 import Logging
 import PostgresNIO
+import ServiceKit
 import _CryptoExtras
 
 /// Signing keys in `control.signing_keys`: the private key only sealed with the master key.
 struct SigningKeyRepository: Sendable {
     let client: PostgresClient
-    let sealer: KeySealer
+    let sealer: SecretSealer
     let logger: Logger
 
     func all() async throws -> [SigningKey] {

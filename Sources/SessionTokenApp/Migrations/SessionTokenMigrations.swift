@@ -47,5 +47,26 @@ enum SessionTokenMigrations {
         ),
         // A custom token's `claims`, kept for the life of the sign-in (JSON object as text).
         TenantMigration("AddSessionClaimsToSessionFamilies", ["ALTER TABLE session_families ADD COLUMN session_claims text"]),
+        // First-factor sign-ins waiting for their second factor: the credential only as SHA-256.
+        TenantMigration(
+            "CreateMfaPendingCredentialsTable",
+            [
+                """
+                CREATE TABLE mfa_pending_credentials (
+                    credential_hash bytea PRIMARY KEY,
+                    local_id text NOT NULL,
+                    sign_in_provider text NOT NULL,
+                    expires_at timestamptz NOT NULL,
+                    consumed_at timestamptz,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX mfa_pending_credentials_expiry ON mfa_pending_credentials (expires_at)",
+                "CREATE INDEX session_families_factor ON session_families (local_id, second_factor_identifier)",
+            ]
+        ),
+        // Why a family ended: `reuse` (a rotated token came back: INVALID_REFRESH_TOKEN) or a
+        // revocation (`factor`, `enrollment`: TOKEN_EXPIRED, so clients re-authenticate).
+        TenantMigration("AddRevokedReasonToSessionFamilies", ["ALTER TABLE session_families ADD COLUMN revoked_reason text"]),
     ]
 }

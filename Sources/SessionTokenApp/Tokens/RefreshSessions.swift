@@ -12,6 +12,7 @@ struct RefreshSessions: Sendable {
     let logger: Logger
 
     static let invalid = RPCError(code: .invalidRefreshToken, identityToolkitError: "INVALID_REFRESH_TOKEN")
+    static let expired = RPCError(code: .invalidRefreshToken, identityToolkitError: "TOKEN_EXPIRED")
 
     /// What a live family remembers of its sign-in.
     struct Family: Sendable {
@@ -41,7 +42,7 @@ struct RefreshSessions: Sendable {
                 """
                 SELECT f.family_id, f.local_id, f.sign_in_provider, f.second_factor, f.second_factor_identifier,
                        floor(extract(epoch FROM f.auth_time))::bigint, floor(extract(epoch FROM f.created_at))::bigint,
-                       t.rotated_at IS NOT NULL, f.revoked_at IS NOT NULL, f.session_claims
+                       t.rotated_at IS NOT NULL, f.revoked_at IS NOT NULL, f.session_claims, f.revoked_reason
                 FROM \(unescaped: tokens) t JOIN \(unescaped: families) f ON f.family_id = t.family_id
                 WHERE t.token_hash = \(token.hash)
                 """,
@@ -51,10 +52,12 @@ struct RefreshSessions: Sendable {
             if SessionRepository.isUndefinedTable(error) { throw Self.invalid }
             throw error
         }
-        for try await (familyID, localID, provider, secondFactor, identifier, authTime, createdAt, rotated, revoked, claims)
-            in rows.decode((String, String, String, String?, String?, Int64, Int64, Bool, Bool, String?).self)
+        for try await (familyID, localID, provider, secondFactor, identifier, authTime, createdAt, rotated, revoked, claims, reason)
+            in rows.decode((String, String, String, String?, String?, Int64, Int64, Bool, Bool, String?, String?).self)
         {
-            if revoked { throw Self.invalid }
+            // A session revoked on purpose (its factor withdrawn, a new factor enrolled) is expired for
+            // the client, which then signs in again; a reused token's family is simply invalid.
+            if revoked { throw reason == nil || reason == "reuse" ? Self.invalid : Self.expired }
             if rotated {
                 try await revoke(familyID: familyID, in: schema)
                 logger.warning("refresh token reused; session family revoked", metadata: ["session.family": "\(familyID)"])
@@ -107,7 +110,11 @@ struct RefreshSessions: Sendable {
     func revoke(familyID: String, in schema: TenantSchema) async throws {
         let families = schema.qualified("session_families")
         try await client.query(
-            "UPDATE \(unescaped: families) SET revoked_at = coalesce(revoked_at, now()) WHERE family_id = \(familyID)",
+            """
+            UPDATE \(unescaped: families) SET revoked_at = coalesce(revoked_at, now()),
+                revoked_reason = coalesce(revoked_reason, 'reuse')
+            WHERE family_id = \(familyID)
+            """,
             logger: logger
         )
     }

@@ -1,17 +1,21 @@
 import Crypto
 import Foundation
 
-/// An opaque refresh token: `<scope>.<secret>`. The scope (base64url of `projectId` or
+/// Refresh tokens and MFA pending credentials are both scoped opaque tokens.
+typealias RefreshToken = ScopedToken
+typealias PendingCredential = ScopedToken
+
+/// An opaque token: `<scope>.<secret>`. The scope (base64url of `projectId` or
 /// `projectId/tenantId`) lets the service find the tenant schema that holds the token; the secret is
 /// 32 bytes from the system CSPRNG. Only SHA-256 of the whole token is stored.
-struct RefreshToken: Sendable, Hashable {
+struct ScopedToken: Sendable, Hashable {
     let value: String
 
-    static func make(projectId: String, tenantId: String?) -> RefreshToken {
+    static func make(projectId: String, tenantId: String?) -> ScopedToken {
         let scope = tenantId.map { "\(projectId)/\($0)" } ?? projectId
         var generator = SystemRandomNumberGenerator()
         let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        return RefreshToken(value: Base64URL.encode(Data(scope.utf8)) + "." + Base64URL.encode(secret))
+        return ScopedToken(value: Base64URL.encode(Data(scope.utf8)) + "." + Base64URL.encode(secret))
     }
 
     var hash: Data { Data(SHA256.hash(data: Data(value.utf8))) }

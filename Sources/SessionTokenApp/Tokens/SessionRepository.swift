@@ -22,6 +22,8 @@ struct SessionRepository: Sendable {
             try await insert(
                 schema: schema, familyID: familyID, params: params, authTime: authTime, tokenHash: tokenHash, logger: logger
             )
+        } catch let error as PostgresTransactionError where (error.closureError as? RPCError) != nil {
+            throw error.closureError as! RPCError
         } catch {
             // A scope nobody provisioned here: say so instead of failing as an internal error.
             if Self.isUndefinedTable(error) { throw RPCError(code: .tenantSchemaMissing, message: "Unknown project or tenant") }
@@ -36,6 +38,22 @@ struct SessionRepository: Sendable {
         let families = schema.qualified("session_families")
         let tokens = schema.qualified("refresh_tokens")
         try await client.withTransaction(logger: logger) { connection in
+            if let pending = params.consumePendingCredential {
+                guard
+                    try await PendingCredentials.consume(
+                        pending, localId: params.localId, in: schema, connection: connection, logger: logger
+                    )
+                else { throw PendingCredentials.invalid }
+            }
+            if params.revokeOtherSessions == true {
+                try await connection.query(
+                    """
+                    UPDATE \(unescaped: families) SET revoked_at = now(), revoked_reason = 'enrollment'
+                    WHERE local_id = \(params.localId) AND revoked_at IS NULL
+                    """,
+                    logger: logger
+                )
+            }
             try await connection.query(
                 """
                 INSERT INTO \(unescaped: families)
@@ -50,6 +68,23 @@ struct SessionRepository: Sendable {
                 logger: logger
             )
         }
+    }
+
+    /// Ends the sessions established with a second factor (decision 4); returns how many.
+    func revokeFactor(_ params: RevokeFactorSessions.Params) async throws -> Int {
+        let schema = try TenantSchemaCatalog.schema(for: TenantScope(projectId: params.projectId, tenantId: params.tenantId))
+        let rows = try await client.query(
+            """
+            UPDATE \(unescaped: schema.qualified("session_families")) SET revoked_at = now(), revoked_reason = 'factor'
+            WHERE local_id = \(params.localId) AND second_factor_identifier = \(params.secondFactorIdentifier)
+              AND revoked_at IS NULL
+            RETURNING family_id
+            """,
+            logger: logger
+        )
+        var count = 0
+        for try await _ in rows.decode(String.self) { count += 1 }
+        return count
     }
 
     /// Session claims as JSON text; `nil` when there are none.

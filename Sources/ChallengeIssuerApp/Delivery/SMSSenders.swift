@@ -1,0 +1,54 @@
+import AsyncHTTPClient
+import Configuration
+import Contracts
+import Logging
+import PluginKit
+import SMSHTTP
+import ServiceKit
+
+/// The one list of SMS senders, chosen by `sms.sender`: `sink` (the development default: nothing
+/// is sent; in development mode codes are listed by the emulator route) or `http` (a Twilio-style
+/// Messages API: `sms.http.*`).
+enum SMSSenders {
+    static func configured(_ reader: ConfigReader, mode: DeploymentMode, client: HTTPClient, logger: Logger) throws -> any SMSSender {
+        let name = reader.string(forKey: "sms.sender", default: mode == .development ? "sink" : "http")
+        switch name {
+        case "sink":
+            return SinkSMSSender(logger: logger)
+        case "http":
+            guard let baseURL = reader.string(forKey: "sms.http.baseUrl"), let account = reader.string(forKey: "sms.http.accountId"),
+                let token = reader.string(forKey: "sms.http.authToken", isSecret: true), let from = reader.string(forKey: "sms.http.from")
+            else {
+                logger.warning("sms.sender is http but sms.http.baseUrl/accountId/authToken/from are not all set: SMS will fail")
+                return UnconfiguredSMSSender()
+            }
+            return MessagesAPISender(
+                configuration: .init(
+                    baseURL: baseURL, accountID: account, authToken: token, from: from,
+                    timeout: .milliseconds(reader.int(forKey: "sms.http.timeoutMs", default: 10_000))
+                ),
+                client: client
+            )
+        default:
+            throw EmailSenders.UnknownSetting(key: "sms.sender", value: name, allowed: "sink, http")
+        }
+    }
+}
+
+/// The development sink: sends nothing (codes are in the development outbox).
+struct SinkSMSSender: SMSSender {
+    let logger: Logger
+    var name: String { "sink" }
+
+    func send(to: String, text: String) async throws {
+        logger.info("SMS kept in the development outbox", metadata: ["to": "\(PhoneNumber.masked(to))"])
+    }
+}
+
+struct UnconfiguredSMSSender: SMSSender {
+    var name: String { "none" }
+
+    func send(to: String, text: String) async throws {
+        throw DeliveryFailed("no SMS sender is configured (set sms.sender and its settings)")
+    }
+}

@@ -1,0 +1,152 @@
+import Contracts
+import FactorSMS
+import Foundation
+import JSONRPC
+import Logging
+import PluginKit
+import PostgresNIO
+import ServiceKit
+import TenantStore
+
+/// SMS verification sessions for enrollment and second-factor sign-in (contract §2.8-§2.12,
+/// decisions 8 and 10): app proof, rate limits, a hashed code, delivery; then code checks with an
+/// attempt limit, each session used at most once.
+struct PhoneVerifications: Sendable {
+    let provider: SMSFactorProvider
+    let client: PostgresClient
+    let sender: any SMSSender
+    let verifiers: [any AppVerifier]
+    let limiter: RateLimiter
+    let perNumber: RateLimiter.Rule
+    let perAddress: RateLimiter.Rule
+    /// Present in development mode only.
+    let outbox: DevelopmentOutbox?
+    let lifetime: Duration
+    let maximumAttempts: Int
+    let appName: String
+    let logger: Logger
+
+    static let purposes: Set<String> = ["enroll", "signIn"]
+
+    func start(_ params: StartPhoneVerification.Params) async throws -> StartPhoneVerification.Result {
+        let schema = try TotpFactors.schema(params.projectId, params.tenantId)
+        guard Self.purposes.contains(params.purpose), PhoneNumber.isValid(params.phoneNumber) else {
+            throw ChallengeRejection.error(PhoneNumber.invalidFormat)
+        }
+        let now = Date()
+        let issued: IssuedChallenge
+        if let testCode = params.testCode {
+            issued = provider.issue(code: testCode, now: now, lifetime: lifetime)
+        } else {
+            try await checkProof(params.proof ?? AppProof())
+            guard try await limiter.take("phone:\(params.phoneNumber)", rule: perNumber) else {
+                throw ChallengeRejection.tooManyAttempts
+            }
+            if let address = params.clientAddress, !(try await limiter.take("address:\(address)", rule: perAddress)) {
+                throw ChallengeRejection.tooManyAttempts
+            }
+            issued = provider.newChallenge(now: now, lifetime: lifetime)
+        }
+        let sessionInfo = SessionInfo.make()
+        guard let key = SessionInfo.key(sessionInfo), let hash = issued.challenge.codeHash, let salt = issued.challenge.salt else {
+            throw RPCError.internalError()
+        }
+        try await client.query(
+            """
+            INSERT INTO \(unescaped: schema.qualified("verification_sessions"))
+            (session_id, kind, code_hash, salt, phone_number, local_id, purpose, expires_at)
+            VALUES (\(key), 'phone', \(ByteBuffer(bytes: hash)), \(ByteBuffer(bytes: salt)), \(params.phoneNumber),
+                    \(params.localId), \(params.purpose), \(issued.challenge.expiresAt))
+            """,
+            logger: logger
+        )
+        guard params.testCode == nil else { return .init(sessionInfo: sessionInfo) }
+        try await outbox?.recordSMS(in: schema, number: params.phoneNumber, code: issued.deliverable, sessionInfo: sessionInfo)
+        do {
+            try await sender.send(to: params.phoneNumber, text: Self.text(code: issued.deliverable, appName: appName))
+        } catch let failure as DeliveryFailed {
+            logger.error(
+                "SMS not delivered",
+                metadata: ["sender": "\(sender.name)", "to": "\(PhoneNumber.masked(params.phoneNumber))", "reason": "\(failure.reason)"]
+            )
+            throw RPCError(code: .deliveryFailed, message: "The \(sender.name) sender could not deliver the message")
+        }
+        return .init(sessionInfo: sessionInfo)
+    }
+
+    /// `MISSING_APP_CREDENTIAL` without proof; the first verifier that handles the proof decides.
+    func checkProof(_ proof: AppProof) async throws {
+        guard !proof.isEmpty else { throw ChallengeRejection.error("MISSING_APP_CREDENTIAL") }
+        for verifier in verifiers {
+            switch await verifier.verify(proof) {
+            case .verified: return
+            case .rejected(let captcha): throw ChallengeRejection.error(captcha ? "CAPTCHA_CHECK_FAILED" : "INVALID_APP_CREDENTIAL")
+            case .notApplicable: continue
+            }
+        }
+        throw ChallengeRejection.error("INVALID_APP_CREDENTIAL")
+    }
+
+    enum Outcome: Sendable {
+        case verified(String)
+        case rejected(RPCError)
+    }
+
+    func verify(_ params: VerifyPhoneCode.Params) async throws -> VerifyPhoneCode.Result {
+        let schema = try TotpFactors.schema(params.projectId, params.tenantId)
+        guard let key = SessionInfo.key(params.sessionInfo) else { throw ChallengeRejection.invalidSession }
+        let sessions = schema.qualified("verification_sessions")
+        let (provider, logger, maximumAttempts) = (self.provider, self.logger, self.maximumAttempts)
+        let outcome: Outcome = try await client.withTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                SELECT code_hash, salt, phone_number, local_id, purpose, expires_at, consumed_at IS NOT NULL, attempts
+                FROM \(unescaped: sessions) WHERE session_id = \(key) AND kind = 'phone' FOR UPDATE
+                """,
+                logger: logger
+            )
+            var found: (ByteBuffer?, ByteBuffer?, String?, String?, String?, Date, Bool, Int32)?
+            for try await row in rows.decode((ByteBuffer?, ByteBuffer?, String?, String?, String?, Date, Bool, Int32).self) {
+                found = row
+            }
+            guard let (hash, salt, number, owner, purpose, expiresAt, consumed, attempts) = found, let hash, let salt, let number,
+                owner == params.localId, purpose == params.purpose, !consumed
+            else { return .rejected(ChallengeRejection.invalidSession) }
+            if Int(attempts) >= maximumAttempts { return .rejected(ChallengeRejection.tooManyAttempts) }
+            let challenge = Challenge(
+                expiresAt: expiresAt, codeHash: Array(hash.readableBytesView), salt: Array(salt.readableBytesView)
+            )
+            switch provider.verify(params.code, against: challenge, now: Date()) {
+            case .accepted:
+                try await connection.query(
+                    "UPDATE \(unescaped: sessions) SET consumed_at = now() WHERE session_id = \(key)", logger: logger
+                )
+                return .verified(number)
+            case .expired:
+                return .rejected(ChallengeRejection.sessionExpired)
+            case .wrongCode, .replayed:
+                try await connection.query(
+                    "UPDATE \(unescaped: sessions) SET attempts = attempts + 1 WHERE session_id = \(key)", logger: logger
+                )
+                return .rejected(ChallengeRejection.invalidCode)
+            }
+        }
+        switch outcome {
+        case .verified(let number):
+            // A used code leaves the development list, as in the emulator.
+            try? await outbox?.forgetSMS(in: schema, sessionInfo: params.sessionInfo)
+            return .init(phoneNumber: number)
+        case .rejected(let error):
+            throw error
+        }
+    }
+
+    func verificationCodes(_ scope: TenantScope) async throws -> ListOutboxVerificationCodes.Result {
+        guard let outbox else { throw RPCError.methodNotFound(ListOutboxVerificationCodes.name) }
+        return .init(verificationCodes: try await outbox.verificationCodes(in: try TotpFactors.schema(scope.projectId, scope.tenantId)))
+    }
+
+    static func text(code: String, appName: String) -> String {
+        "\(code) is your verification code for \(appName)."
+    }
+}

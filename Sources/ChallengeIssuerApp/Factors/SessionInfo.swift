@@ -1,0 +1,19 @@
+import Crypto
+import Foundation
+
+/// A verification session's public handle (`sessionInfo`): 32 random bytes as base64url. Only
+/// SHA-256 of it is stored, so the table alone cannot be used to finish anyone's verification.
+enum SessionInfo {
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The stored key of a presented `sessionInfo`; `nil` for anything that cannot be one.
+    static func key(_ sessionInfo: String) -> String? {
+        guard !sessionInfo.isEmpty, sessionInfo.utf8.count <= 512 else { return nil }
+        return SHA256.hash(data: Data(sessionInfo.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

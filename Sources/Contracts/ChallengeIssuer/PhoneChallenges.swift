@@ -1,0 +1,98 @@
+import JSONRPC
+import PluginKit
+
+/// `sms.start`: a phone verification session for an enrollment or a second-factor sign-in: checks
+/// the app proof (not for test numbers), the send rate limits (per number and per client address,
+/// held in PostgreSQL), then stores a hashed 6-digit code and sends it (a test number's fixed code
+/// is stored and nothing is sent). Errors: `MISSING_APP_CREDENTIAL`, `INVALID_APP_CREDENTIAL`,
+/// `CAPTCHA_CHECK_FAILED`, `TOO_MANY_ATTEMPTS_TRY_LATER`; a sender failure is code 1110.
+public enum StartPhoneVerification: RPCMethod {
+    public static let name = "sms.start"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var phoneNumber: String
+        /// `enroll` or `signIn`.
+        public var purpose: String
+        /// The user the session is for: only they can finish it.
+        public var localId: String
+        public var clientAddress: String?
+        public var proof: AppProof?
+        /// The fixed code of a test phone number (no app proof, no rate limit, no SMS).
+        public var testCode: String?
+
+        public init(
+            projectId: String, tenantId: String? = nil, phoneNumber: String, purpose: String, localId: String,
+            clientAddress: String? = nil, proof: AppProof? = nil, testCode: String? = nil
+        ) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.phoneNumber = phoneNumber
+            self.purpose = purpose
+            self.localId = localId
+            self.clientAddress = clientAddress
+            self.proof = proof
+            self.testCode = testCode
+        }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var sessionInfo: String
+        public init(sessionInfo: String) { self.sessionInfo = sessionInfo }
+    }
+}
+
+/// `sms.verify`: checks a code; success uses the session up and returns its number. Errors:
+/// `INVALID_SESSION_INFO` (unknown, used, another user's or another purpose's), `SESSION_EXPIRED`,
+/// `INVALID_CODE` (the session stays, up to 5 wrong codes), `TOO_MANY_ATTEMPTS_TRY_LATER`.
+public enum VerifyPhoneCode: RPCMethod {
+    public static let name = "sms.verify"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var sessionInfo: String
+        public var code: String
+        public var purpose: String
+        public var localId: String
+
+        public init(projectId: String, tenantId: String? = nil, sessionInfo: String, code: String, purpose: String, localId: String) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.sessionInfo = sessionInfo
+            self.code = code
+            self.purpose = purpose
+            self.localId = localId
+        }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var phoneNumber: String
+        public init(phoneNumber: String) { self.phoneNumber = phoneNumber }
+    }
+}
+
+/// `devOutbox.verificationCodes`: the SMS codes the development sink received and that are still
+/// pending, in the emulator's shape. Development mode only.
+public enum ListOutboxVerificationCodes: RPCMethod {
+    public static let name = "devOutbox.verificationCodes"
+    public typealias Params = TenantScope
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var verificationCodes: [OutboxVerificationCode]
+        public init(verificationCodes: [OutboxVerificationCode]) { self.verificationCodes = verificationCodes }
+    }
+}
+
+public struct OutboxVerificationCode: Codable, Sendable, Hashable {
+    public var code: String
+    public var phoneNumber: String
+    public var sessionInfo: String
+
+    public init(code: String, phoneNumber: String, sessionInfo: String) {
+        self.code = code
+        self.phoneNumber = phoneNumber
+        self.sessionInfo = sessionInfo
+    }
+}

@@ -1,0 +1,133 @@
+import JSONRPC
+
+/// `totp.startEnrollment`: a new TOTP secret for a user, held (sealed) in a verification session
+/// until the user proves their authenticator app has it. Returns what the client shows (contract
+/// §2.8 `totpSessionInfo`); the secret is never returned again.
+public enum StartTotpEnrollment: RPCMethod {
+    public static let name = "totp.startEnrollment"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var localId: String
+
+        public init(projectId: String, tenantId: String? = nil, localId: String) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.localId = localId
+        }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var sessionInfo: String
+        /// 32 base32 characters, no padding.
+        public var sharedSecretKey: String
+        public var verificationCodeLength: Int
+        public var hashingAlgorithm: String
+        public var periodSec: Int
+        /// RFC 3339: the session ends then (`SESSION_EXPIRED`).
+        public var finalizeEnrollmentTime: String
+
+        public init(
+            sessionInfo: String, sharedSecretKey: String, verificationCodeLength: Int, hashingAlgorithm: String, periodSec: Int,
+            finalizeEnrollmentTime: String
+        ) {
+            self.sessionInfo = sessionInfo
+            self.sharedSecretKey = sharedSecretKey
+            self.verificationCodeLength = verificationCodeLength
+            self.hashingAlgorithm = hashingAlgorithm
+            self.periodSec = periodSec
+            self.finalizeEnrollmentTime = finalizeEnrollmentTime
+        }
+    }
+}
+
+/// `totp.finalizeEnrollment`: checks a code against the session's secret and, in the same
+/// transaction, uses the session up and keeps the secret as the factor `mfaEnrollmentId` (its time
+/// step recorded, so the same code cannot be used again). Errors: `INVALID_SESSION_INFO` (unknown,
+/// used, or another user's session), `SESSION_EXPIRED`, `INVALID_CODE`, `TOO_MANY_ATTEMPTS_TRY_LATER`.
+public enum FinalizeTotpEnrollment: RPCMethod {
+    public static let name = "totp.finalizeEnrollment"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var localId: String
+        public var sessionInfo: String
+        public var verificationCode: String
+        public var adjacentIntervals: Int
+        public var mfaEnrollmentId: String
+
+        public init(
+            projectId: String, tenantId: String? = nil, localId: String, sessionInfo: String, verificationCode: String,
+            adjacentIntervals: Int, mfaEnrollmentId: String
+        ) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.localId = localId
+            self.sessionInfo = sessionInfo
+            self.verificationCode = verificationCode
+            self.adjacentIntervals = adjacentIntervals
+            self.mfaEnrollmentId = mfaEnrollmentId
+        }
+    }
+
+    public typealias Result = RPCEmpty
+}
+
+/// `totp.verify`: a sign-in code for an enrolled TOTP factor. A time step is accepted at most once
+/// per factor (compare-and-set under a row lock, so parallel requests with one code: exactly one
+/// wins); wrong codes are throttled per factor. Errors: `MFA_ENROLLMENT_NOT_FOUND`, `INVALID_CODE`,
+/// `TOO_MANY_ATTEMPTS_TRY_LATER`.
+public enum VerifyTotp: RPCMethod {
+    public static let name = "totp.verify"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var localId: String
+        public var mfaEnrollmentId: String
+        public var verificationCode: String
+        public var adjacentIntervals: Int
+
+        public init(
+            projectId: String, tenantId: String? = nil, localId: String, mfaEnrollmentId: String, verificationCode: String,
+            adjacentIntervals: Int
+        ) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.localId = localId
+            self.mfaEnrollmentId = mfaEnrollmentId
+            self.verificationCode = verificationCode
+            self.adjacentIntervals = adjacentIntervals
+        }
+    }
+
+    public typealias Result = RPCEmpty
+}
+
+/// `totp.delete`: forgets a TOTP factor's secret (after a withdraw). Idempotent.
+public enum DeleteTotpFactor: RPCMethod {
+    public static let name = "totp.delete"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var localId: String
+        public var mfaEnrollmentId: String
+
+        public init(projectId: String, tenantId: String? = nil, localId: String, mfaEnrollmentId: String) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.localId = localId
+            self.mfaEnrollmentId = mfaEnrollmentId
+        }
+    }
+
+    public typealias Result = RPCEmpty
+}
+
+extension RPCErrorCode {
+    /// A code, session or factor check failed; `identityToolkitError` says which.
+    public static let challengeRejected = RPCErrorCode(1120)
+}

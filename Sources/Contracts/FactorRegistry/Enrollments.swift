@@ -1,0 +1,68 @@
+import JSONRPC
+
+/// A second factor enrolled by an account (metadata only; TOTP secrets live in challenge-issuer).
+public struct Enrollment: Codable, Sendable, Hashable {
+    /// 28 random letters and digits.
+    public var mfaEnrollmentId: String
+    /// `phone` or `totp`.
+    public var kind: String
+    public var displayName: String?
+    /// E.164, phone factors only.
+    public var phoneNumber: String?
+    /// RFC 3339.
+    public var enrolledAt: String
+
+    public init(mfaEnrollmentId: String, kind: String, displayName: String?, phoneNumber: String?, enrolledAt: String) {
+        self.mfaEnrollmentId = mfaEnrollmentId
+        self.kind = kind
+        self.displayName = displayName
+        self.phoneNumber = phoneNumber
+        self.enrolledAt = enrolledAt
+    }
+}
+
+/// `enrollment.add`: records a second factor the user just proved. Idempotent by
+/// `mfaEnrollmentId` (a retry after a lost answer returns the account with it). Checks:
+/// `SECOND_FACTOR_EXISTS : …` (phone already enrolled by this user), `SECOND_FACTOR_LIMIT_EXCEEDED`
+/// (at most `enrollments.maximum`, default 5), `USER_NOT_FOUND`.
+public enum AddEnrollment: RPCMethod {
+    public static let name = "enrollment.add"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var localId: String
+        public var enrollment: Enrollment
+
+        public init(projectId: String, tenantId: String? = nil, localId: String, enrollment: Enrollment) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.localId = localId
+            self.enrollment = enrollment
+        }
+    }
+
+    public typealias Result = Account
+}
+
+/// `enrollment.remove`: withdraws a second factor (`MFA_ENROLLMENT_NOT_FOUND` when the user has
+/// no such factor). Returns the account without it.
+public enum RemoveEnrollment: RPCMethod {
+    public static let name = "enrollment.remove"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var localId: String
+        public var mfaEnrollmentId: String
+
+        public init(projectId: String, tenantId: String? = nil, localId: String, mfaEnrollmentId: String) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.localId = localId
+            self.mfaEnrollmentId = mfaEnrollmentId
+        }
+    }
+
+    public typealias Result = Account
+}

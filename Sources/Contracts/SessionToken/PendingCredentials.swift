@@ -1,0 +1,84 @@
+import JSONRPC
+
+/// `pendingCredential.issue`: the `mfaPendingCredential` of a first-factor sign-in that still needs
+/// its second factor: opaque, stored as a hash, valid for `mfa.pendingCredentialLifetimeSeconds`
+/// (10 minutes), used once by the `session.issue` that completes the sign-in.
+public enum IssuePendingCredential: RPCMethod {
+    public static let name = "pendingCredential.issue"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var localId: String
+        /// The first factor (`password`, …), which the completed session keeps.
+        public var signInProvider: String
+
+        public init(projectId: String, tenantId: String? = nil, localId: String, signInProvider: String) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.localId = localId
+            self.signInProvider = signInProvider
+        }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var mfaPendingCredential: String
+
+        public init(mfaPendingCredential: String) { self.mfaPendingCredential = mfaPendingCredential }
+    }
+}
+
+/// `pendingCredential.inspect`: whose sign-in a pending credential continues. Unknown, expired or
+/// already used: `INVALID_MFA_PENDING_CREDENTIAL`.
+public enum InspectPendingCredential: RPCMethod {
+    public static let name = "pendingCredential.inspect"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var mfaPendingCredential: String
+        public init(mfaPendingCredential: String) { self.mfaPendingCredential = mfaPendingCredential }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var localId: String
+        public var signInProvider: String
+
+        public init(projectId: String, tenantId: String?, localId: String, signInProvider: String) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.localId = localId
+            self.signInProvider = signInProvider
+        }
+    }
+}
+
+/// `session.revokeFactor`: ends every session of a user that was established with a second factor
+/// (contract decision 4, on withdraw). Returns how many sessions ended.
+public enum RevokeFactorSessions: RPCMethod {
+    public static let name = "session.revokeFactor"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var localId: String
+        public var secondFactorIdentifier: String
+
+        public init(projectId: String, tenantId: String? = nil, localId: String, secondFactorIdentifier: String) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.localId = localId
+            self.secondFactorIdentifier = secondFactorIdentifier
+        }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var revoked: Int
+        public init(revoked: Int) { self.revoked = revoked }
+    }
+}
+
+extension RPCErrorCode {
+    /// `INVALID_MFA_PENDING_CREDENTIAL`.
+    public static let invalidPendingCredential = RPCErrorCode(1203)
+}

@@ -1,0 +1,72 @@
+import Contracts
+import Foundation
+import Logging
+import PostgresNIO
+import TenantStore
+
+/// Second-factor enrollments in each tenant's schema.
+struct EnrollmentRepository: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    enum AddOutcome: Sendable {
+        case added
+        /// This enrollment id is already recorded for this user (a retried call).
+        case alreadyAdded
+        case accountMissing
+        case phoneAlreadyEnrolled
+        case limitReached
+    }
+
+    /// Adds an enrollment under a lock on the account row, so the count check and the insert cannot
+    /// interleave with another enrollment of the same user.
+    func add(in schema: TenantSchema, localId: String, _ enrollment: Enrollment, maximum: Int) async throws -> AddOutcome {
+        let accounts = schema.qualified("accounts")
+        let enrollments = schema.qualified("mfa_enrollments")
+        let logger = self.logger
+        return try await client.withTransaction(logger: logger) { connection in
+            let locked = try await connection.query(
+                "SELECT local_id FROM \(unescaped: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
+            )
+            var exists = false
+            for try await _ in locked.decode(String.self) { exists = true }
+            guard exists else { return .accountMissing }
+            let rows = try await connection.query(
+                """
+                SELECT enrollment_id, phone_number FROM \(unescaped: enrollments) WHERE local_id = \(localId)
+                """,
+                logger: logger
+            )
+            var count = 0
+            for try await (id, phone) in rows.decode((String, String?).self) {
+                if id == enrollment.mfaEnrollmentId { return .alreadyAdded }
+                if let phone, phone == enrollment.phoneNumber { return .phoneAlreadyEnrolled }
+                count += 1
+            }
+            guard count < maximum else { return .limitReached }
+            try await connection.query(
+                """
+                INSERT INTO \(unescaped: enrollments) (enrollment_id, local_id, kind, display_name, phone_number)
+                VALUES (\(enrollment.mfaEnrollmentId), \(localId), \(enrollment.kind), \(enrollment.displayName),
+                        \(enrollment.phoneNumber))
+                """,
+                logger: logger
+            )
+            return .added
+        }
+    }
+
+    /// `false` when the user has no enrollment with that id.
+    func remove(in schema: TenantSchema, localId: String, enrollmentId: String) async throws -> Bool {
+        let enrollments = schema.qualified("mfa_enrollments")
+        let rows = try await client.query(
+            """
+            DELETE FROM \(unescaped: enrollments) WHERE local_id = \(localId) AND enrollment_id = \(enrollmentId)
+            RETURNING enrollment_id
+            """,
+            logger: logger
+        )
+        for try await _ in rows.decode(String.self) { return true }
+        return false
+    }
+}

@@ -1,0 +1,219 @@
+import Contracts
+import Foundation
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// `v2/accounts/mfaEnrollment:start|finalize|withdraw` (contract §2.8-§2.10, decisions 3, 4, 8, 9).
+/// The TOTP variant is chosen by `totpEnrollmentInfo` / `totpVerificationInfo`; otherwise the
+/// request is the phone variant.
+struct MfaEnrollmentOperations: Sendable {
+    let registry: RPCClient
+    let sessions: RPCClient
+    let challenges: RPCClient
+    let phone: PhoneChallenges
+
+    // MARK: start
+
+    func start(_ request: PublicRequest) async throws -> JSONValue {
+        let body = request.body
+        let settings = try await prelude(request)
+        let totp = body["totpEnrollmentInfo"] != nil && body["phoneEnrollmentInfo"] == nil
+        if totp {
+            guard settings.mfaConfig.totpAdjacentIntervals != nil else { throw SecondFactorPolicy.totpDisabled }
+        } else {
+            guard settings.mfaConfig.smsEnabled else { throw SecondFactorPolicy.smsDisabled }
+        }
+        let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
+        try SecondFactorPolicy.checkFirstFactor(user.token.signInProvider)
+        guard user.account.emailVerified else {
+            throw IdentityToolkitError.business("UNVERIFIED_EMAIL : Need to verify email first before enrolling second factors.")
+        }
+        if totp {
+            let started = try await PeerCall.call(
+                challenges, StartTotpEnrollment.self,
+                .init(projectId: user.token.projectId, tenantId: user.token.tenantId, localId: user.account.localId),
+                requestID: request.requestID
+            )
+            return [
+                "totpSessionInfo": [
+                    "sharedSecretKey": .string(started.sharedSecretKey),
+                    "verificationCodeLength": .int(Int64(started.verificationCodeLength)),
+                    "hashingAlgorithm": .string(started.hashingAlgorithm), "periodSec": .int(Int64(started.periodSec)),
+                    "sessionInfo": .string(started.sessionInfo), "finalizeEnrollmentTime": .string(started.finalizeEnrollmentTime),
+                ]
+            ]
+        }
+        guard let info = body["phoneEnrollmentInfo"], info != .null else {
+            throw IdentityToolkitError.business("INVALID_ARGUMENT : ((Missing phoneEnrollmentInfo.))")
+        }
+        guard let number = info["phoneNumber"]?.stringValue, PhoneNumber.isValid(number) else {
+            throw IdentityToolkitError.business(PhoneNumber.invalidFormat)
+        }
+        if user.account.mfaInfo?.contains(where: { $0.phoneNumber == number }) == true {
+            throw IdentityToolkitError.business(
+                "SECOND_FACTOR_EXISTS : Phone number already enrolled as second factor for this account."
+            )
+        }
+        let sessionInfo = try await phone.start(
+            number: number, purpose: "enroll", localId: user.account.localId, proof: info, settings: settings,
+            projectId: user.token.projectId, tenantId: user.token.tenantId, request: request
+        )
+        return ["phoneSessionInfo": ["sessionInfo": .string(sessionInfo)]]
+    }
+
+    // MARK: finalize
+
+    func finalize(_ request: PublicRequest) async throws -> JSONValue {
+        let body = request.body
+        let settings = try await prelude(request)
+        let totp = body["totpVerificationInfo"] != nil && body["phoneVerificationInfo"] == nil
+        let intervals = settings.mfaConfig.totpAdjacentIntervals
+        if totp {
+            guard intervals != nil else { throw SecondFactorPolicy.totpDisabled }
+        } else {
+            guard settings.mfaConfig.smsEnabled else { throw SecondFactorPolicy.smsDisabled }
+        }
+        let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
+        try SecondFactorPolicy.checkFirstFactor(user.token.signInProvider)
+        let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
+        let enrollmentId = RandomIdentifier.make()
+        let kind: String
+        var phoneNumber: String?
+        if totp {
+            let info = body["totpVerificationInfo"]
+            guard let code = info?["verificationCode"]?.stringValue, !code.isEmpty else {
+                throw IdentityToolkitError.business("MISSING_CODE")
+            }
+            guard let sessionInfo = info?["sessionInfo"]?.stringValue, !sessionInfo.isEmpty else {
+                throw IdentityToolkitError.business("MISSING_SESSION_INFO")
+            }
+            try checkLimit(user.account)
+            _ = try await PeerCall.call(
+                challenges, FinalizeTotpEnrollment.self,
+                .init(
+                    projectId: projectId, tenantId: tenantId, localId: localId, sessionInfo: sessionInfo, verificationCode: code,
+                    adjacentIntervals: intervals ?? 5, mfaEnrollmentId: enrollmentId
+                ),
+                requestID: request.requestID
+            )
+            kind = "totp"
+        } else {
+            guard let info = body["phoneVerificationInfo"], info != .null else {
+                throw IdentityToolkitError.business("INVALID_ARGUMENT : ((Missing phoneVerificationInfo.))")
+            }
+            if info["androidVerificationProof"] != nil {
+                throw IdentityToolkitError.notImplemented("androidVerificationProof is unsupported!")
+            }
+            guard let code = info["code"]?.stringValue, !code.isEmpty else { throw IdentityToolkitError.business("MISSING_CODE") }
+            guard let sessionInfo = info["sessionInfo"]?.stringValue, !sessionInfo.isEmpty else {
+                throw IdentityToolkitError.business("MISSING_SESSION_INFO")
+            }
+            try checkLimit(user.account)
+            let number = try await phone.verify(
+                sessionInfo: sessionInfo, code: code, purpose: "enroll", localId: localId, projectId: projectId,
+                tenantId: tenantId, request: request
+            )
+            if user.account.mfaInfo?.contains(where: { $0.phoneNumber == number }) == true {
+                throw IdentityToolkitError.business(
+                    "SECOND_FACTOR_EXISTS : Phone number already enrolled as second factor for this account."
+                )
+            }
+            kind = "phone"
+            phoneNumber = number
+        }
+        let displayName = body["displayName"]?.stringValue
+        let account = try await PeerCall.call(
+            registry, AddEnrollment.self,
+            .init(
+                projectId: projectId, tenantId: tenantId, localId: localId,
+                enrollment: Enrollment(
+                    mfaEnrollmentId: enrollmentId, kind: kind, displayName: displayName, phoneNumber: phoneNumber, enrolledAt: ""
+                )
+            ),
+            requestID: request.requestID
+        )
+        // Decision 3: a new second factor ends every other session. ID tokens end by validSince
+        // (second granularity, so the tokens issued below, in this second, stay valid).
+        let revoked = try await PeerCall.call(
+            registry, UpdateAccount.self,
+            .init(projectId: projectId, tenantId: tenantId, localId: localId, validSince: Int64(Date().timeIntervalSince1970)),
+            requestID: request.requestID
+        )
+        let tokens = try await PeerCall.call(
+            sessions, IssueSession.self,
+            .init(
+                projectId: projectId, tenantId: tenantId, localId: localId, signInProvider: user.token.signInProvider,
+                secondFactor: kind, secondFactorIdentifier: enrollmentId, authTime: user.token.authTime,
+                user: SessionUser(revoked), revokeOtherSessions: true
+            ),
+            requestID: request.requestID
+        )
+        _ = account
+        return ["idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken)]
+    }
+
+    // MARK: withdraw
+
+    /// Decision 4: the sessions established with the factor end; if the caller's is one of them,
+    /// the answer has no tokens and its tokens now fail with `TOKEN_EXPIRED`.
+    func withdraw(_ request: PublicRequest) async throws -> JSONValue {
+        _ = try await prelude(request)
+        let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
+        let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
+        guard let enrollmentId = request.body["mfaEnrollmentId"]?.stringValue, !enrollmentId.isEmpty,
+            let withdrawn = user.account.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId })
+        else { throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND") }
+        let account = try await PeerCall.call(
+            registry, RemoveEnrollment.self,
+            .init(projectId: projectId, tenantId: tenantId, localId: localId, mfaEnrollmentId: enrollmentId),
+            requestID: request.requestID
+        )
+        _ = try await PeerCall.call(
+            sessions, RevokeFactorSessions.self,
+            .init(projectId: projectId, tenantId: tenantId, localId: localId, secondFactorIdentifier: enrollmentId),
+            requestID: request.requestID
+        )
+        if withdrawn.kind == "totp" {
+            // The metadata is gone, so the secret grants nothing; forgetting it is tidiness. A
+            // failure here leaves an orphan secret, never a way in.
+            _ = try? await challenges.call(
+                DeleteTotpFactor.self,
+                .init(projectId: projectId, tenantId: tenantId, localId: localId, mfaEnrollmentId: enrollmentId),
+                requestID: request.requestID
+            )
+        }
+        if user.token.secondFactorIdentifier == enrollmentId { return [:] }
+        let tokens = try await PeerCall.call(
+            sessions, IssueSession.self,
+            .init(
+                projectId: projectId, tenantId: tenantId, localId: localId, signInProvider: user.token.signInProvider,
+                authTime: user.token.authTime, user: SessionUser(account)
+            ),
+            requestID: request.requestID
+        )
+        return ["idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken), "expiresIn": .string(tokens.expiresIn)]
+    }
+
+    // MARK: shared
+
+    /// `PROJECT_DISABLED` first, in the tenant the body or the (not yet verified) token names.
+    private func prelude(_ request: PublicRequest) async throws -> AuthSettings {
+        let projectId =
+            switch request.caller {
+            case .apiKey(let projectId): projectId
+            case .admin: request.defaultProjectId
+            }
+        let tenantId = request.body["tenantId"]?.stringValue ?? RoutingHint.tenant(ofIDToken: request.body["idToken"]?.stringValue)
+        return try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+    }
+
+    private func checkLimit(_ account: Account) throws {
+        if (account.mfaInfo?.count ?? 0) >= MfaEnrollmentOperations.maximumFactors {
+            throw IdentityToolkitError.business("SECOND_FACTOR_LIMIT_EXCEEDED")
+        }
+    }
+
+    /// Decision 8; factor-registry enforces the same limit (`enrollments.maximum`) under a lock.
+    static let maximumFactors = 5
+}

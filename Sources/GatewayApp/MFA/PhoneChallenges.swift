@@ -1,0 +1,54 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+import PluginKit
+import ServiceKit
+
+/// The gateway's side of SMS challenges: the region policy and test numbers from the scope's
+/// settings, the app proof from the request, then challenge-issuer's `sms.start` / `sms.verify`.
+struct PhoneChallenges: Sendable {
+    let challenges: RPCClient
+
+    static let regionRefused = IdentityToolkitError.business(
+        "OPERATION_NOT_ALLOWED : SMS unable to be sent until this region enabled by the app developer."
+    )
+
+    func start(
+        number: String, purpose: String, localId: String, proof info: JSONValue?, settings: AuthSettings, projectId: String,
+        tenantId: String?, request: PublicRequest
+    ) async throws -> String {
+        let testCode = settings.testPhoneNumbers[number]
+        if testCode == nil, let regions = settings.smsRegionConfig, !regions.allows(region: CallingCodes.region(of: number)) {
+            throw Self.regionRefused
+        }
+        let proof = AppProof(
+            recaptchaToken: info?["recaptchaToken"]?.stringValue, iosReceipt: info?["iosReceipt"]?.stringValue,
+            iosSecret: info?["iosSecret"]?.stringValue, safetyNetToken: info?["safetyNetToken"]?.stringValue,
+            playIntegrityToken: info?["playIntegrityToken"]?.stringValue
+        )
+        do {
+            return try await PeerCall.call(
+                challenges, StartPhoneVerification.self,
+                .init(
+                    projectId: projectId, tenantId: tenantId, phoneNumber: number, purpose: purpose, localId: localId,
+                    clientAddress: request.clientAddress, proof: proof, testCode: testCode
+                ),
+                requestID: request.requestID
+            ).sessionInfo
+        } catch let error as RPCError where error.code == .deliveryFailed {
+            throw IdentityToolkitError.unavailable
+        }
+    }
+
+    /// The number the session verified.
+    func verify(
+        sessionInfo: String, code: String, purpose: String, localId: String, projectId: String, tenantId: String?,
+        request: PublicRequest
+    ) async throws -> String {
+        try await PeerCall.call(
+            challenges, VerifyPhoneCode.self,
+            .init(projectId: projectId, tenantId: tenantId, sessionInfo: sessionInfo, code: code, purpose: purpose, localId: localId),
+            requestID: request.requestID
+        ).phoneNumber
+    }
+}

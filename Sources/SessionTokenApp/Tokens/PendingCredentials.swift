@@ -1,0 +1,73 @@
+import Contracts
+import Foundation
+import JSONRPC
+import Logging
+import PostgresNIO
+import ServiceKit
+import TenantStore
+
+/// MFA pending credentials: what a first-factor sign-in hands out instead of tokens when the user
+/// has second factors. Stored by hash in the tenant's schema, expiring, used once.
+struct PendingCredentials: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+    let lifetime: Duration
+
+    static let invalid = RPCError(code: .invalidPendingCredential, identityToolkitError: "INVALID_MFA_PENDING_CREDENTIAL")
+
+    func issue(_ params: IssuePendingCredential.Params) async throws -> IssuePendingCredential.Result {
+        let schema = try TenantSchemaCatalog.schema(for: TenantScope(projectId: params.projectId, tenantId: params.tenantId))
+        let credential = PendingCredential.make(projectId: params.projectId, tenantId: params.tenantId)
+        let seconds = Double(lifetime.components.seconds)
+        try await client.query(
+            """
+            INSERT INTO \(unescaped: schema.qualified("mfa_pending_credentials"))
+            (credential_hash, local_id, sign_in_provider, expires_at)
+            VALUES (\(credential.hash), \(params.localId), \(params.signInProvider), now() + make_interval(secs => \(seconds)))
+            """,
+            logger: logger
+        )
+        return .init(mfaPendingCredential: credential.value)
+    }
+
+    func inspect(_ text: String) async throws -> InspectPendingCredential.Result {
+        let credential = PendingCredential(value: text)
+        guard let scope = credential.scope, let schema = try? TenantSchema(projectId: scope.projectId, tenantId: scope.tenantId)
+        else { throw Self.invalid }
+        let rows: PostgresRowSequence
+        do {
+            rows = try await client.query(
+                """
+                SELECT local_id, sign_in_provider FROM \(unescaped: schema.qualified("mfa_pending_credentials"))
+                WHERE credential_hash = \(credential.hash) AND consumed_at IS NULL AND expires_at > now()
+                """,
+                logger: logger
+            )
+        } catch {
+            if SessionRepository.isUndefinedTable(error) { throw Self.invalid }
+            throw error
+        }
+        for try await (localId, provider) in rows.decode((String, String).self) {
+            return .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: localId, signInProvider: provider)
+        }
+        throw Self.invalid
+    }
+
+    /// Uses the credential up inside `connection`'s transaction; `false` when it no longer works
+    /// (used, expired, unknown, or another user's).
+    static func consume(
+        _ text: String, localId: String, in schema: TenantSchema, connection: PostgresConnection, logger: Logger
+    ) async throws -> Bool {
+        let credential = PendingCredential(value: text)
+        let rows = try await connection.query(
+            """
+            UPDATE \(unescaped: schema.qualified("mfa_pending_credentials")) SET consumed_at = now()
+            WHERE credential_hash = \(credential.hash) AND local_id = \(localId) AND consumed_at IS NULL AND expires_at > now()
+            RETURNING local_id
+            """,
+            logger: logger
+        )
+        for try await _ in rows.decode(String.self) { return true }
+        return false
+    }
+}
