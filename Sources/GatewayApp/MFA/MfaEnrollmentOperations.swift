@@ -133,13 +133,19 @@ struct MfaEnrollmentOperations: Sendable {
             ),
             requestID: request.requestID
         )
-        // Decision 3: a new second factor ends every other session. ID tokens end by validSince
-        // (second granularity, so the tokens issued below, in this second, stay valid).
+        // Decision 3: a new second factor ends every other session. ID tokens end by validSince,
+        // which has one-second resolution like `iat`: it is set to the next second, and the new
+        // tokens are minted once that second has begun, so every older token (iat before it) fails
+        // and the new ones (iat at it) work. Enrollment waits for that boundary (half a second on average).
+        let now = Date().timeIntervalSince1970
+        let validSince = Int64(now.rounded(.down)) + 1
         let revoked = try await PeerCall.call(
             registry, UpdateAccount.self,
-            .init(projectId: projectId, tenantId: tenantId, localId: localId, validSince: Int64(Date().timeIntervalSince1970)),
+            .init(projectId: projectId, tenantId: tenantId, localId: localId, validSince: validSince),
             requestID: request.requestID
         )
+        let wait = Double(validSince) - Date().timeIntervalSince1970
+        if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000) + 5)) }
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(
