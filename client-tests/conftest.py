@@ -89,6 +89,8 @@ class Stack:
         self.gateway = f"http://127.0.0.1:{public_port}"
         self.gateway_host = f"127.0.0.1:{public_port}"
         self.processes = {}
+        self.environments = {}
+        self.bin_dir = bin_dir
         for service in SERVICES:
             rpc, ops = self.ports[service]
             env = {
@@ -109,10 +111,20 @@ class Stack:
                     env[f"PEERS_{CONFIG_KEY[peer]}_URL"] = f"https://127.0.0.1:{self.ports[peer][0]}"
             if service in self.databases:
                 env["POSTGRES_URL"] = f"{postgres}/{self.databases[service]}"
-            log = open(work / f"{service}.log", "ab")
-            self.processes[service] = subprocess.Popen(
-                [str(bin_dir / service)], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=work)
+            self.environments[service] = env
+            self.start(service)
         self.wait_ready()
+
+    def start(self, service: str) -> None:
+        log = open(self.work / f"{service}.log", "ab")
+        self.processes[service] = subprocess.Popen(
+            [str(self.bin_dir / service)], env=self.environments[service], stdout=log, stderr=subprocess.STDOUT,
+            cwd=self.work)
+
+    def kill(self, service: str) -> None:
+        """SIGKILL: the process gets no chance to finish anything (a crash, not a shutdown)."""
+        self.processes[service].kill()
+        self.processes[service].wait(timeout=10)
 
     def query(self, service: str, sql: str) -> list[str]:
         """Runs SQL in a service's database (to look at what is stored, never to change it)."""

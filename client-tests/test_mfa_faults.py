@@ -1,0 +1,144 @@
+"""Crashes in the middle of MFA flows (issue 5's fault test): each service is killed (SIGKILL) between two
+steps of an enrollment or a sign-in, restarted, and the flow retried. Nothing half-done can be used, and
+nothing committed is lost."""
+
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import jwt
+import pyotp
+import pytest
+import requests
+
+from conftest import Stack
+from mfa_helpers import error, v1, v2, verified_user
+
+
+def claims(token):
+    return jwt.decode(token, options={"verify_signature": False})
+
+
+@pytest.fixture(scope="module")
+def fault_stack(stack):
+    bin_dir = Path(os.environ.get("MFA_TEST_BIN_DIR", Path(__file__).resolve().parents[1] / ".build" / "debug"))
+    with tempfile.TemporaryDirectory(prefix="mfa-py-faults-") as work:
+        running = Stack(Path(work), bin_dir, stack.postgres)
+        try:
+            yield running
+        finally:
+            running.close()
+
+
+def restart(stack, service):
+    stack.start(service)
+    stack.wait_ready()
+
+
+def rpc(stack, service, method, params):
+    """A JSON-RPC call over mutual TLS with the gateway's certificate: exactly what the gateway sends."""
+    answer = requests.post(f"https://127.0.0.1:{stack.ports[service][0]}/rpc",
+                           json={"jsonrpc": "2.0", "method": method, "params": params, "id": 1},
+                           cert=(str(stack.certs / "gateway.pem"), str(stack.certs / "gateway-key.pem")),
+                           verify=str(stack.certs / "ca.pem"), timeout=30)
+    return answer.json()
+
+
+def test_a_gateway_crash_between_the_secret_and_the_enrollment_leaves_nothing_usable(fault_stack):
+    stack = fault_stack
+    user = verified_user(stack)
+    # The gateway's first step of a TOTP finalize (challenge-issuer keeps the secret as a factor) ...
+    started = rpc(stack, "challenge-issuer", "totp.startEnrollment", {"projectId": "demo-project", "localId": user["localId"]})
+    totp = pyotp.TOTP(started["result"]["sharedSecretKey"])
+    orphan = "Orphan" + "x" * 22
+    finalized = rpc(stack, "challenge-issuer", "totp.finalizeEnrollment", {
+        "projectId": "demo-project", "localId": user["localId"], "sessionInfo": started["result"]["sessionInfo"],
+        "verificationCode": totp.now(), "adjacentIntervals": 5, "mfaEnrollmentId": orphan})
+    assert finalized.get("result") == {}, finalized
+    # ... then it dies before factor-registry records the enrollment.
+    stack.kill("gateway")
+    restart(stack, "gateway")
+    signed_in = v1(stack, "signInWithPassword", email=user["email"], password=user["password"]).json()
+    assert "idToken" in signed_in and "mfaPendingCredential" not in signed_in
+    assert "mfaInfo" not in v1(stack, "lookup", idToken=signed_in["idToken"]).json()["users"][0]
+    # The orphan secret grants nothing, even with a right code.
+    enroll_other = v2(stack, "mfaEnrollment:start", idToken=signed_in["idToken"], totpEnrollmentInfo={}).json()
+    info = enroll_other["totpSessionInfo"]
+    done = v2(stack, "mfaEnrollment:finalize", idToken=signed_in["idToken"],
+              totpVerificationInfo={"sessionInfo": info["sessionInfo"],
+                                    "verificationCode": pyotp.TOTP(info["sharedSecretKey"]).now()})
+    assert done.status_code == 200, done.text
+    pending = v1(stack, "signInWithPassword", email=user["email"], password=user["password"]).json()
+    sneaky = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"], mfaEnrollmentId=orphan,
+                totpVerificationInfo={"verificationCode": totp.at(time.time() + 30)})
+    assert error(sneaky) == "MFA_ENROLLMENT_NOT_FOUND"
+
+
+def test_factor_registry_dies_and_committed_enrollments_survive(fault_stack):
+    stack = fault_stack
+    user = verified_user(stack)
+    started = v2(stack, "mfaEnrollment:start", idToken=user["idToken"], totpEnrollmentInfo={}).json()["totpSessionInfo"]
+    totp = pyotp.TOTP(started["sharedSecretKey"])
+    stack.kill("factor-registry")
+    failed = v2(stack, "mfaEnrollment:finalize", idToken=user["idToken"],
+                totpVerificationInfo={"sessionInfo": started["sessionInfo"], "verificationCode": totp.now()})
+    assert failed.status_code == 503, failed.text
+    restart(stack, "factor-registry")
+    done = v2(stack, "mfaEnrollment:finalize", idToken=user["idToken"],
+              totpVerificationInfo={"sessionInfo": started["sessionInfo"], "verificationCode": totp.now()})
+    assert done.status_code == 200, done.text
+    enrollment_id = claims(done.json()["idToken"])["firebase"]["second_factor_identifier"]
+    stack.kill("factor-registry")
+    restart(stack, "factor-registry")
+    pending = v1(stack, "signInWithPassword", email=user["email"], password=user["password"]).json()
+    assert pending["mfaInfo"][0]["mfaEnrollmentId"] == enrollment_id
+
+
+def test_challenge_issuer_dies_during_a_sign_in(fault_stack):
+    stack = fault_stack
+    user = verified_user(stack)
+    started = v2(stack, "mfaEnrollment:start", idToken=user["idToken"], totpEnrollmentInfo={}).json()["totpSessionInfo"]
+    totp = pyotp.TOTP(started["sharedSecretKey"])
+    enrolled = v2(stack, "mfaEnrollment:finalize", idToken=user["idToken"],
+                  totpVerificationInfo={"sessionInfo": started["sessionInfo"], "verificationCode": totp.now()}).json()
+    enrollment_id = claims(enrolled["idToken"])["firebase"]["second_factor_identifier"]
+    pending = v1(stack, "signInWithPassword", email=user["email"], password=user["password"]).json()
+    stack.kill("challenge-issuer")
+    code = totp.at(time.time() + 30)
+    failed = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
+                mfaEnrollmentId=enrollment_id, totpVerificationInfo={"verificationCode": code})
+    assert failed.status_code == 503, failed.text
+    restart(stack, "challenge-issuer")
+    # The pending credential was not used up and the code was not spent: the retry succeeds.
+    retried = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
+                 mfaEnrollmentId=enrollment_id, totpVerificationInfo={"verificationCode": code})
+    assert retried.status_code == 200, retried.text
+
+
+def test_session_token_dies_after_the_code_was_checked(fault_stack):
+    stack = fault_stack
+    user = verified_user(stack)
+    started = v2(stack, "mfaEnrollment:start", idToken=user["idToken"], totpEnrollmentInfo={}).json()["totpSessionInfo"]
+    totp = pyotp.TOTP(started["sharedSecretKey"])
+    enrolled = v2(stack, "mfaEnrollment:finalize", idToken=user["idToken"],
+                  totpVerificationInfo={"sessionInfo": started["sessionInfo"], "verificationCode": totp.now()}).json()
+    enrollment_id = claims(enrolled["idToken"])["firebase"]["second_factor_identifier"]
+    pending = v1(stack, "signInWithPassword", email=user["email"], password=user["password"]).json()
+    stack.kill("session-token")
+    code = totp.at(time.time() + 30)
+    failed = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
+                mfaEnrollmentId=enrollment_id, totpVerificationInfo={"verificationCode": code})
+    assert failed.status_code == 503, failed.text
+    restart(stack, "session-token")
+    # No session was issued. The code was spent or not, depending on where the crash fell; either way
+    # the same code never grants a second session, and the next code signs in.
+    retried = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
+                 mfaEnrollmentId=enrollment_id, totpVerificationInfo={"verificationCode": code})
+    if retried.status_code != 200:
+        assert error(retried) == "INVALID_CODE"
+        retried = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
+                     mfaEnrollmentId=enrollment_id,
+                     totpVerificationInfo={"verificationCode": totp.at(time.time() + 60)})
+    assert retried.status_code == 200, retried.text
+    assert claims(retried.json()["idToken"])["firebase"]["second_factor_identifier"] == enrollment_id
