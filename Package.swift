@@ -162,7 +162,7 @@ let package = Package(
         .executableTarget(
             name: "mfa-bench",
             dependencies: [
-                "ServiceKit", "Contracts", "JSONRPC",
+                "ServiceKit", "Contracts", "JSONRPC", "FactorTOTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

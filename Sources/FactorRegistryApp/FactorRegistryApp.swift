@@ -73,7 +73,8 @@ public enum FactorRegistryApp {
         )
         parts.methods.register(AddEnrollment.self, callers: gatewayOnly) { params, _ in try await enrollments.add(params) }
         parts.methods.register(RemoveEnrollment.self, callers: gatewayOnly) { params, _ in try await enrollments.remove(params) }
-        let importer = AccountImporter(service: accounts)
+        parts.methods.register(ReplaceEnrollments.self, callers: gatewayOnly) { params, _ in try await enrollments.replace(params) }
+        let importer = AccountImporter(service: accounts, enrollments: EnrollmentRepository(client: database, logger: host.logger))
         parts.methods.register(ImportAccounts.self, callers: gatewayOnly) { params, _ in try await importer.run(params) }
         parts.methods.register(DeleteAllAccounts.self, callers: gatewayOnly) { params, _ in
             try await accounts.deleteAll(params)

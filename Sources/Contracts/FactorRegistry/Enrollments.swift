@@ -45,6 +45,31 @@ public enum AddEnrollment: RPCMethod {
     public typealias Result = Account
 }
 
+/// `enrollment.replace`: an admin sets a user's whole list of phone factors (Admin SDK
+/// `updateUser({multiFactor})`, `createUser` with factors; contract §2.1, §2.4). An empty list removes
+/// every factor. Items repeating an earlier item's number are dropped; then `INVALID_MFA_PHONE_NUMBER :
+/// Invalid format.`, `INVALID_MFA_ENROLLMENT_ID : mfaEnrollmentId must be defined.`,
+/// `DUPLICATE_MFA_ENROLLMENT_ID`, `SECOND_FACTOR_LIMIT_EXCEEDED`. Given `enrolledAt` values are kept.
+public enum ReplaceEnrollments: RPCMethod {
+    public static let name = "enrollment.replace"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var localId: String
+        public var enrollments: [Enrollment]
+
+        public init(projectId: String, tenantId: String? = nil, localId: String, enrollments: [Enrollment]) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.localId = localId
+            self.enrollments = enrollments
+        }
+    }
+
+    public typealias Result = Account
+}
+
 /// `enrollment.remove`: withdraws a second factor (`MFA_ENROLLMENT_NOT_FOUND` when the user has
 /// no such factor). Returns the account without it.
 public enum RemoveEnrollment: RPCMethod {

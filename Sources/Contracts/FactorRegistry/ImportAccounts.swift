@@ -68,13 +68,19 @@ public struct ImportedAccount: Codable, Sendable, Hashable {
     public var lastLoginAt: String?
     /// The account's own `tenantId`, which must match the request's.
     public var tenantId: String?
+    /// Phone second factors (`kind` is ignored: only phone factors can be imported); an empty
+    /// `mfaEnrollmentId` gets a fresh one, an empty `enrolledAt` the import time. A TOTP factor
+    /// cannot be imported (its secret would have to be exported first), and `phoneNumber` absent
+    /// means such an item: `Second factor not supported.`
+    public var mfaInfo: [Enrollment]?
 
     public init(
         localId: String? = nil, email: String? = nil, emailVerified: Bool? = nil, displayName: String? = nil,
         disabled: Bool? = nil, phoneNumber: String? = nil, customAttributes: String? = nil, passwordHash: String? = nil,
         salt: String? = nil, rawPassword: String? = nil, createdAt: String? = nil, lastLoginAt: String? = nil,
-        tenantId: String? = nil
+        tenantId: String? = nil, mfaInfo: [Enrollment]? = nil
     ) {
+        self.mfaInfo = mfaInfo
         self.localId = localId
         self.email = email
         self.emailVerified = emailVerified

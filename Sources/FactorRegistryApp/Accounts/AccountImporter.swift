@@ -8,6 +8,7 @@ import JSONRPC
 /// imported user signs in with their old password and nothing is re-hashed.
 struct AccountImporter: Sendable {
     let service: AccountService
+    let enrollments: EnrollmentRepository
 
     static let maximumAccounts = 1000
 
@@ -30,7 +31,11 @@ struct AccountImporter: Sendable {
         for (index, user) in params.users.enumerated() {
             do {
                 let record = try record(for: user, projectId: params.projectId, tenantId: params.tenantId, scrypt: scrypt)
+                let factors = try Self.secondFactors(user)
                 try await service.accounts.importAccount(in: schema, record, overwrite: params.allowOverwrite)
+                if !factors.isEmpty || params.allowOverwrite {
+                    _ = try await enrollments.replace(in: schema, localId: record.localId, factors)
+                }
             } catch let failure as ImportFailure {
                 failures.append(.init(index: index, message: failure.message))
             } catch is AccountRepository.LocalIDTaken {
@@ -42,6 +47,25 @@ struct AccountImporter: Sendable {
             }
         }
         return .init(errors: failures)
+    }
+
+    /// §2.17's per-account checks of imported phone factors.
+    static func secondFactors(_ user: ImportedAccount) throws -> [Enrollment] {
+        guard let items = user.mfaInfo, !items.isEmpty else { return [] }
+        guard user.email != nil else { throw ImportFailure(message: "Second factor account requires email to be presented.") }
+        guard user.emailVerified == true else {
+            throw ImportFailure(message: "Second factor account requires email to be verified.")
+        }
+        var ids: Set<String> = []
+        return try items.map { item in
+            guard let number = item.phoneNumber else { throw ImportFailure(message: "Second factor not supported.") }
+            guard PhoneNumber.isValid(number) else { throw ImportFailure(message: "Phone number format is invalid") }
+            let id = item.mfaEnrollmentId.isEmpty ? RandomIdentifier.make() : item.mfaEnrollmentId
+            guard id.utf8.count <= 128, ids.insert(id).inserted else { throw ImportFailure(message: "Enrollment id already exists.") }
+            return Enrollment(
+                mfaEnrollmentId: id, kind: "phone", displayName: item.displayName, phoneNumber: number, enrolledAt: item.enrolledAt
+            )
+        }
     }
 
     struct ImportFailure: Error {

@@ -56,6 +56,42 @@ struct EnrollmentRepository: Sendable {
         }
     }
 
+    /// Replaces every enrollment of an existing account, in one transaction; `false` when there is
+    /// no such account.
+    func replace(in schema: TenantSchema, localId: String, _ enrollments: [Enrollment]) async throws -> Bool {
+        let accounts = schema.qualified("accounts")
+        let table = schema.qualified("mfa_enrollments")
+        let logger = self.logger
+        return try await client.withTransaction(logger: logger) { connection in
+            let locked = try await connection.query(
+                "SELECT local_id FROM \(unescaped: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
+            )
+            var exists = false
+            for try await _ in locked.decode(String.self) { exists = true }
+            guard exists else { return false }
+            try await Self.replace(in: schema, table: table, localId: localId, enrollments, connection: connection, logger: logger)
+            return true
+        }
+    }
+
+    static func replace(
+        in schema: TenantSchema, table: String, localId: String, _ enrollments: [Enrollment], connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
+        try await connection.query("DELETE FROM \(unescaped: table) WHERE local_id = \(localId)", logger: logger)
+        for enrollment in enrollments {
+            let enrolledAt = EnrollmentTime.parse(enrollment.enrolledAt) ?? Date()
+            try await connection.query(
+                """
+                INSERT INTO \(unescaped: table) (enrollment_id, local_id, kind, display_name, phone_number, enrolled_at)
+                VALUES (\(enrollment.mfaEnrollmentId), \(localId), \(enrollment.kind), \(enrollment.displayName),
+                        \(enrollment.phoneNumber), \(enrolledAt))
+                """,
+                logger: logger
+            )
+        }
+    }
+
     /// `false` when the user has no enrollment with that id.
     func remove(in schema: TenantSchema, localId: String, enrollmentId: String) async throws -> Bool {
         let enrollments = schema.qualified("mfa_enrollments")

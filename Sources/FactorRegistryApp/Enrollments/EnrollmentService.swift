@@ -11,7 +11,9 @@ struct EnrollmentService: Sendable {
     func add(_ params: AddEnrollment.Params) async throws -> Account {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         let enrollment = params.enrollment
-        guard RandomIdentifier.isValid(enrollment.mfaEnrollmentId), ["phone", "totp"].contains(enrollment.kind) else {
+        guard !enrollment.mfaEnrollmentId.isEmpty, enrollment.mfaEnrollmentId.utf8.count <= 128,
+            ["phone", "totp"].contains(enrollment.kind)
+        else {
             throw AccountService.rejected("INVALID_ARGUMENT : malformed enrollment")
         }
         if enrollment.kind == "phone" {
@@ -34,6 +36,44 @@ struct EnrollmentService: Sendable {
             throw AccountService.rejected("USER_NOT_FOUND")
         }
         return account
+    }
+
+    func replace(_ params: ReplaceEnrollments.Params) async throws -> Account {
+        let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        let enrollments = try Self.checkedPhoneFactors(params.enrollments, maximum: maximum)
+        guard try await self.enrollments.replace(in: schema, localId: params.localId, enrollments) else {
+            throw AccountService.rejected("USER_NOT_FOUND")
+        }
+        guard let account = try await accounts.accounts.account(in: schema, localId: params.localId) else {
+            throw AccountService.rejected("USER_NOT_FOUND")
+        }
+        return account
+    }
+
+    /// The admin-written list of §2.4: repeated numbers dropped (first wins) before the id checks.
+    static func checkedPhoneFactors(_ items: [Enrollment], maximum: Int) throws -> [Enrollment] {
+        var numbers: Set<String> = []
+        var kept: [Enrollment] = []
+        for item in items {
+            guard let number = item.phoneNumber, PhoneNumber.isValid(number) else {
+                throw AccountService.rejected("INVALID_MFA_PHONE_NUMBER : Invalid format.")
+            }
+            if numbers.insert(number).inserted { kept.append(item) }
+        }
+        var ids: Set<String> = []
+        for item in kept {
+            guard !item.mfaEnrollmentId.isEmpty else {
+                throw AccountService.rejected("INVALID_MFA_ENROLLMENT_ID : mfaEnrollmentId must be defined.")
+            }
+            guard item.mfaEnrollmentId.utf8.count <= 128 else {
+                throw AccountService.rejected("INVALID_MFA_ENROLLMENT_ID : mfaEnrollmentId must be at most 128 bytes.")
+            }
+            guard ids.insert(item.mfaEnrollmentId).inserted else { throw AccountService.rejected("DUPLICATE_MFA_ENROLLMENT_ID") }
+            try AccountService.checkDisplayName(item.displayName)
+        }
+        guard kept.count <= maximum else { throw AccountService.rejected("SECOND_FACTOR_LIMIT_EXCEEDED") }
+        return kept.map { Enrollment(mfaEnrollmentId: $0.mfaEnrollmentId, kind: "phone", displayName: $0.displayName,
+                                     phoneNumber: $0.phoneNumber, enrolledAt: $0.enrolledAt) }
     }
 
     func remove(_ params: RemoveEnrollment.Params) async throws -> Account {

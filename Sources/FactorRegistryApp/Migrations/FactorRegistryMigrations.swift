@@ -93,18 +93,19 @@ enum FactorRegistryMigrations {
             ]
         ),
         // Second factors (metadata only: TOTP secrets live in challenge-issuer). A phone number is
-        // enrolled at most once per user.
+        // enrolled at most once per user; ids are unique per user (admins may set their own).
         TenantMigration(
             "CreateMfaEnrollmentsTable",
             [
                 """
                 CREATE TABLE mfa_enrollments (
-                    enrollment_id text PRIMARY KEY,
+                    enrollment_id text NOT NULL,
                     local_id text NOT NULL REFERENCES accounts (local_id) ON DELETE CASCADE,
                     kind text NOT NULL CHECK (kind IN ('phone', 'totp')),
                     display_name text,
                     phone_number text,
                     enrolled_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (local_id, enrollment_id),
                     UNIQUE (local_id, phone_number)
                 )
                 """,

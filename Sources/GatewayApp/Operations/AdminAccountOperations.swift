@@ -25,6 +25,20 @@ struct AdminAccountOperations: Sendable {
             ),
             requestID: request.requestID
         )
+        if case .array(let items)? = body["mfaInfo"], !items.isEmpty {
+            // §2.1: supplied ids are ignored and fresh ones generated; repeated numbers dropped.
+            let factors = items.map { item in
+                Enrollment(
+                    mfaEnrollmentId: RandomIdentifier.make(), kind: "phone", displayName: item["displayName"]?.stringValue,
+                    phoneNumber: item["phoneInfo"]?.stringValue, enrolledAt: ""
+                )
+            }
+            _ = try await PeerCall.call(
+                registry, ReplaceEnrollments.self,
+                .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: account.localId, enrollments: factors),
+                requestID: request.requestID
+            )
+        }
         var response: [String: JSONValue] = ["kind": "identitytoolkit#SignupNewUserResponse", "localId": .string(account.localId)]
         if let email = account.email { response["email"] = .string(email) }
         if let name = account.displayName { response["displayName"] = .string(name) }
@@ -78,7 +92,8 @@ struct AdminAccountOperations: Sendable {
             }
             validSince = seconds
         }
-        let account = try await PeerCall.call(
+        let factors = try Self.mfaEnrollments(body["mfa"])
+        var account = try await PeerCall.call(
             registry, UpdateAccount.self,
             .init(
                 projectId: scope.projectId, tenantId: scope.tenantId, localId: localId, email: body["email"]?.stringValue,
@@ -90,6 +105,13 @@ struct AdminAccountOperations: Sendable {
             ),
             requestID: request.requestID
         )
+        if let factors {
+            account = try await PeerCall.call(
+                registry, ReplaceEnrollments.self,
+                .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: localId, enrollments: factors),
+                requestID: request.requestID
+            )
+        }
         var response: [String: JSONValue] = [
             "kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(account.localId),
             "emailVerified": .bool(account.emailVerified),
@@ -146,10 +168,6 @@ struct AdminAccountOperations: Sendable {
         guard case .array(let items)? = body["users"], !items.isEmpty else {
             throw IdentityToolkitError.business("MISSING_USER_ACCOUNT")
         }
-        if items.contains(where: { if case .array(let factors)? = $0["mfaInfo"] { !factors.isEmpty } else { false } }) {
-            // Enrollment records arrive with second factors (issue 5); refusing beats dropping them.
-            throw IdentityToolkitError.notImplemented("Importing second factors (mfaInfo)")
-        }
         let users = items.map { item in
             ImportedAccount(
                 localId: item["localId"]?.stringValue, email: item["email"]?.stringValue,
@@ -158,7 +176,8 @@ struct AdminAccountOperations: Sendable {
                 customAttributes: item["customAttributes"]?.stringValue, passwordHash: item["passwordHash"]?.stringValue,
                 salt: item["salt"]?.stringValue, rawPassword: item["rawPassword"]?.stringValue,
                 createdAt: item["createdAt"]?.stringValue, lastLoginAt: item["lastLoginAt"]?.stringValue,
-                tenantId: item["tenantId"]?.stringValue
+                tenantId: item["tenantId"]?.stringValue,
+                mfaInfo: AdminAccountOperations.importedFactors(item["mfaInfo"])
             )
         }
         let hash = body["hashAlgorithm"]?.stringValue.map { algorithm in
@@ -180,6 +199,31 @@ struct AdminAccountOperations: Sendable {
             "kind": "identitytoolkit#UploadAccountResponse",
             "error": .array(outcome.errors.map { ["index": .int(Int64($0.index)), "message": .string($0.message)] }),
         ]
+    }
+
+    /// The Admin SDKs' `mfa` of accounts:update (§2.4): `nil` when absent (factors untouched); `{}`
+    /// or no enrollments removes them all; otherwise the phone factors that replace the list.
+    static func mfaEnrollments(_ mfa: JSONValue?) throws -> [Enrollment]? {
+        guard let mfa, mfa != .null else { return nil }
+        guard case .array(let items)? = mfa["enrollments"] else { return [] }
+        return items.map { item in
+            Enrollment(
+                mfaEnrollmentId: item["mfaEnrollmentId"]?.stringValue ?? "", kind: "phone",
+                displayName: item["displayName"]?.stringValue, phoneNumber: item["phoneInfo"]?.stringValue,
+                enrolledAt: item["enrolledAt"]?.stringValue ?? ""
+            )
+        }
+    }
+
+    static func importedFactors(_ value: JSONValue?) -> [Enrollment]? {
+        guard case .array(let items)? = value else { return nil }
+        return items.map { item in
+            Enrollment(
+                mfaEnrollmentId: item["mfaEnrollmentId"]?.stringValue ?? "", kind: item["totpInfo"] != nil ? "totp" : "phone",
+                displayName: item["displayName"]?.stringValue, phoneNumber: item["phoneInfo"]?.stringValue,
+                enrolledAt: item["enrolledAt"]?.stringValue ?? ""
+            )
+        }
     }
 
     static func int(_ value: JSONValue?) -> Int? {

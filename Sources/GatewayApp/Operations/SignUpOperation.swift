@@ -22,6 +22,10 @@ struct SignUpOperation: Sendable {
             throw IdentityToolkitError.business("INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
         }
         if body["localId"] != nil { throw IdentityToolkitError.business("UNEXPECTED_PARAMETER : User ID") }
+        if case .array(let factors)? = body["mfaInfo"], !factors.isEmpty {
+            // A client may not give itself second factors it never proved (production semantics).
+            throw IdentityToolkitError.business("INSUFFICIENT_PERMISSION : ((mfaInfo can only be set with an admin credential.))")
+        }
         if body["idToken"] != nil { return try await upgrade(request, settings: settings) }
         if body["email"] != nil || body["password"] != nil {
             guard body["email"]?.stringValue?.isEmpty == false else { throw IdentityToolkitError.business("MISSING_EMAIL") }
