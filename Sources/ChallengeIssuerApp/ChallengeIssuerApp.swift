@@ -39,8 +39,9 @@ public enum ChallengeIssuerApp {
                 )
             )
         )
+        let providers = FactorProviders.configured(reader)
         let totp = TotpFactors(
-            provider: TOTPFactorProvider(), client: database, sealer: sealer, logger: host.logger,
+            provider: providers["totp"], client: database, sealer: sealer, logger: host.logger,
             enrollmentLifetime: .seconds(reader.int(forKey: "totp.enrollmentLifetimeSeconds", default: 300)),
             maximumFailures: reader.int(forKey: "totp.maximumFailures", default: 5),
             failureWindow: .seconds(reader.int(forKey: "totp.failureWindowSeconds", default: 300))
@@ -61,7 +62,7 @@ public enum ChallengeIssuerApp {
 
         let generous = development
         let phone = PhoneVerifications(
-            provider: SMSFactorProvider(), client: database,
+            provider: providers["phone"] as? SMSFactorProvider, client: database,
             sender: try SMSSenders.configured(reader, mode: host.settings.mode, client: host.httpClient, logger: host.logger),
             verifiers: development
                 ? [DevelopmentAppVerifier(testToken: reader.string(forKey: "appVerification.testToken", default: "test-recaptcha-token"))]

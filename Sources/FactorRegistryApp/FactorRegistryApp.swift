@@ -36,6 +36,13 @@ public enum FactorRegistryApp {
             try await registry.updateProjectConfig(params)
         }
         parts.methods.register(ResolveSettings.self, callers: gatewayOnly) { params, _ in try await registry.resolve(params) }
+        let projects = TenantRepository(client: database, logger: host.logger)
+        parts.methods.register(ResolveAPIKey.self, callers: gatewayOnly) { params, _ in
+            guard params.apiKey.utf8.count <= 128, let projectId = try await projects.project(forAPIKey: params.apiKey) else {
+                throw RPCError(code: .unknownAPIKey, message: "Unknown API key")
+            }
+            return .init(projectId: projectId)
+        }
         parts.methods.register(DeleteTenant.self, callers: gatewayOnly) { params, _ in
             try await registry.delete(params)
             return RPCEmpty()

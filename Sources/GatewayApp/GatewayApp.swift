@@ -28,7 +28,8 @@ public enum GatewayApp {
             mode: host.settings.mode,
             admin: AdminAuthenticator(tokenHashesHex: host.settings.adminTokenHashes, mode: host.settings.mode),
             defaultProjectId: host.settings.defaultProjectId,
-            apiKeys: CredentialResolver.parseKeys(reader.stringArray(forKey: "api.keys", isSecret: true, default: []))
+            apiKeys: CredentialResolver.parseKeys(reader.stringArray(forKey: "api.keys", isSecret: true, default: [])),
+            registry: registry
         )
         let publicHost = reader.string(forKey: "public.host", default: "127.0.0.1")
         let port = reader.int(forKey: "public.port", default: 8080)

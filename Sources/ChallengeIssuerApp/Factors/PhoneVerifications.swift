@@ -12,7 +12,8 @@ import TenantStore
 /// decisions 8 and 10): app proof, rate limits, a hashed code, delivery; then code checks with an
 /// attempt limit, each session used at most once.
 struct PhoneVerifications: Sendable {
-    let provider: SMSFactorProvider
+    /// `nil` when `factors.enabled` leaves phone out: every SMS call is then refused.
+    let provider: SMSFactorProvider?
     let client: PostgresClient
     let sender: any SMSSender
     let verifiers: [any AppVerifier]
@@ -28,7 +29,10 @@ struct PhoneVerifications: Sendable {
 
     static let purposes: Set<String> = ["enroll", "signIn"]
 
+    static let disabled = ChallengeRejection.error("OPERATION_NOT_ALLOWED : SMS based MFA not enabled.")
+
     func start(_ params: StartPhoneVerification.Params) async throws -> StartPhoneVerification.Result {
+        guard let provider else { throw Self.disabled }
         let schema = try TotpFactors.schema(params.projectId, params.tenantId)
         guard Self.purposes.contains(params.purpose), PhoneNumber.isValid(params.phoneNumber) else {
             throw ChallengeRejection.error(PhoneNumber.invalidFormat)
@@ -96,7 +100,8 @@ struct PhoneVerifications: Sendable {
         let schema = try TotpFactors.schema(params.projectId, params.tenantId)
         guard let key = SessionInfo.key(params.sessionInfo) else { throw ChallengeRejection.invalidSession }
         let sessions = schema.qualified("verification_sessions")
-        let (provider, logger, maximumAttempts) = (self.provider, self.logger, self.maximumAttempts)
+        guard let provider else { throw Self.disabled }
+        let (logger, maximumAttempts) = (self.logger, self.maximumAttempts)
         let outcome: Outcome = try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """

@@ -11,7 +11,8 @@ import TenantStore
 /// service's master key) and opened only to check a code; they never leave this service after the
 /// enrollment answer.
 struct TotpFactors: Sendable {
-    let provider: any FactorProvider
+    /// `nil` when `factors.enabled` leaves TOTP out: every TOTP call is then refused.
+    let provider: (any FactorProvider)?
     let client: PostgresClient
     let sealer: SecretSealer
     let logger: Logger
@@ -29,7 +30,10 @@ struct TotpFactors: Sendable {
         }
     }
 
+    static let disabled = ChallengeRejection.error("OPERATION_NOT_ALLOWED : TOTP based MFA not enabled.")
+
     func startEnrollment(_ params: StartTotpEnrollment.Params) async throws -> StartTotpEnrollment.Result {
+        guard let provider else { throw Self.disabled }
         let schema = try Self.schema(params.projectId, params.tenantId)
         let now = Date()
         let issued = provider.newChallenge(now: now, lifetime: enrollmentLifetime)
@@ -62,7 +66,8 @@ struct TotpFactors: Sendable {
         guard let key = SessionInfo.key(params.sessionInfo) else { throw ChallengeRejection.invalidSession }
         let sessions = schema.qualified("verification_sessions")
         let factors = schema.qualified("totp_factors")
-        let (provider, sealer, logger, maximumFailures) = (self.provider, self.sealer, self.logger, self.maximumFailures)
+        guard let provider else { throw Self.disabled }
+        let (sealer, logger, maximumFailures) = (self.sealer, self.logger, self.maximumFailures)
         let outcome: Outcome = try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
@@ -108,7 +113,8 @@ struct TotpFactors: Sendable {
     func verify(_ params: VerifyTotp.Params) async throws {
         let schema = try Self.schema(params.projectId, params.tenantId)
         let factors = schema.qualified("totp_factors")
-        let (provider, sealer, logger, maximumFailures) = (self.provider, self.sealer, self.logger, self.maximumFailures)
+        guard let provider else { throw Self.disabled }
+        let (sealer, logger, maximumFailures) = (self.sealer, self.logger, self.maximumFailures)
         let window = Double(failureWindow.components.seconds)
         let outcome: Outcome = try await client.withTransaction(logger: logger) { connection in
             // The row lock serialises every attempt on this factor: of two requests with the same

@@ -6,8 +6,11 @@ public struct ProjectConfig: Codable, Sendable, Hashable {
     public var settings: AuthSettings
     /// Bumped by every update; an update names the version it read (compare-and-set).
     public var version: Int64
+    /// The project's API key (`client.apiKey`).
+    public var apiKey: String?
 
-    public init(projectId: String, settings: AuthSettings, version: Int64) {
+    public init(projectId: String, settings: AuthSettings, version: Int64, apiKey: String? = nil) {
+        self.apiKey = apiKey
         self.projectId = projectId
         self.settings = settings
         self.version = version

@@ -46,6 +46,8 @@ enum FactorRegistryMigrations {
                 "ALTER TABLE tenants ADD COLUMN settings_version bigint NOT NULL DEFAULT 0",
             ]
         ),
+        // Each project's API key (decision 11), made when the project is first recorded.
+        TenantMigration("AddAPIKeyToProjects", ["ALTER TABLE projects ADD COLUMN api_key text UNIQUE"]),
     ]
 
     /// Tables of every tenant schema.

@@ -22,9 +22,27 @@ struct TenantRepository: Sendable {
     /// Records a project (idempotent); it stays `provisioning` until its schemas exist everywhere.
     func insertProject(_ projectId: String) async throws {
         try await client.query(
-            "INSERT INTO control.projects (project_id, state) VALUES (\(projectId), 'provisioning') ON CONFLICT DO NOTHING",
+            """
+            INSERT INTO control.projects (project_id, state, api_key) VALUES (\(projectId), 'provisioning', \(Self.makeAPIKey()))
+            ON CONFLICT (project_id) DO UPDATE SET api_key = coalesce(control.projects.api_key, excluded.api_key)
+            """,
             logger: logger
         )
+    }
+
+    /// Google's shape: `AIza` and 35 URL-safe characters from the system CSPRNG.
+    static func makeAPIKey() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        var generator = SystemRandomNumberGenerator()
+        return "AIza" + String((0..<35).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+
+    func project(forAPIKey key: String) async throws -> String? {
+        let rows = try await client.query(
+            "SELECT project_id FROM control.projects WHERE api_key = \(key) AND state = 'active'", logger: logger
+        )
+        for try await id in rows.decode(String.self) { return id }
+        return nil
     }
 
     func markProjectActive(_ projectId: String) async throws {
@@ -155,10 +173,12 @@ struct TenantRepository: Sendable {
     /// A project's settings and their version; `nil` for an unknown project.
     func projectConfig(_ projectId: String) async throws -> ProjectConfig? {
         let rows = try await client.query(
-            "SELECT settings::text, settings_version FROM control.projects WHERE project_id = \(projectId)", logger: logger
+            "SELECT settings::text, settings_version, api_key FROM control.projects WHERE project_id = \(projectId)", logger: logger
         )
-        for try await (settings, version) in rows.decode((String?, Int64).self) {
-            return ProjectConfig(projectId: projectId, settings: SettingsJSON.decode(settings) ?? .projectDefaults, version: version)
+        for try await (settings, version, apiKey) in rows.decode((String?, Int64, String?).self) {
+            return ProjectConfig(
+                projectId: projectId, settings: SettingsJSON.decode(settings) ?? .projectDefaults, version: version, apiKey: apiKey
+            )
         }
         return nil
     }
@@ -170,12 +190,12 @@ struct TenantRepository: Sendable {
             """
             UPDATE control.projects SET settings = \(settingsJSON)::jsonb, settings_version = settings_version + 1
             WHERE project_id = \(projectId) AND settings_version = \(expectedVersion)
-            RETURNING settings_version
+            RETURNING settings_version, api_key
             """,
             logger: logger
         )
-        for try await version in rows.decode(Int64.self) {
-            return ProjectConfig(projectId: projectId, settings: settings, version: version)
+        for try await (version, apiKey) in rows.decode((Int64, String?).self) {
+            return ProjectConfig(projectId: projectId, settings: settings, version: version, apiKey: apiKey)
         }
         return nil
     }

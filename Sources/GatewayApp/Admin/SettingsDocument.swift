@@ -55,6 +55,7 @@ enum SettingsDocument {
             "emailPrivacyConfig": ["enableImprovedEmailPrivacy": false],
             "blockingFunctions": [:],
         ]
+        if let apiKey = config.apiKey { members["client"] = ["apiKey": .string(apiKey)] }
         if let regions = settings.smsRegionConfig { members["smsRegionConfig"] = smsRegions(regions) }
         return .object(members)
     }

@@ -23,7 +23,7 @@ struct OobActionPage: Sendable {
         }
         let projectId: String
         do {
-            guard case .apiKey(let project) = try credentials.resolve(headers: [:], query: ["key": apiKey]) else {
+            guard case .apiKey(let project) = try await credentials.resolve(headers: [:], query: ["key": apiKey]) else {
                 return Self.failure("missing apiKey query parameter")
             }
             projectId = project

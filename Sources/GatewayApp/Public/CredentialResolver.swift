@@ -1,3 +1,5 @@
+import Contracts
+import JSONRPC
 import HTTPTypes
 import IdentityToolkit
 import ServiceKit
@@ -10,10 +12,12 @@ struct CredentialResolver: Sendable {
     let defaultProjectId: String
     /// Production API keys: key → project (configuration `api.keys`, `key=project` pairs).
     let apiKeys: [String: String]
+    /// factor-registry, which knows each project's own API key (production mode).
+    let registry: RPCClient?
 
     static let apiKeyHeader = HTTPField.Name("x-goog-api-key")!
 
-    func resolve(headers: HTTPFields, query: [String: String]) throws -> CallerCredential {
+    func resolve(headers: HTTPFields, query: [String: String]) async throws -> CallerCredential {
         if let authorization = headers[.authorization], authorization.lowercased().hasPrefix("bearer ") {
             if admin.isAdmin(headers) { return .admin }
             // The emulator treats Google OAuth access tokens as the owner; only in development.
@@ -26,6 +30,16 @@ struct CredentialResolver: Sendable {
         }
         if let project = apiKeys[key] { return .apiKey(projectId: project) }
         if mode == .development { return .apiKey(projectId: defaultProjectId) }
+        // A project's own key, read on every request so a project's removal applies at once.
+        if let registry, key.utf8.count <= 128 {
+            do {
+                return .apiKey(projectId: try await registry.call(ResolveAPIKey.self, .init(apiKey: key), requestID: "").projectId)
+            } catch let error as RPCError where error.code == .unknownAPIKey {
+                throw IdentityToolkitError.invalidAPIKey
+            } catch is RPCTransportError {
+                throw IdentityToolkitError.unavailable
+            }
+        }
         throw IdentityToolkitError.invalidAPIKey
     }
 

@@ -59,7 +59,7 @@ struct PublicAPI: Sendable {
         var query: [String: String] = [:]
         for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
         do {
-            let caller = try credentials.resolve(headers: request.headers, query: query)
+            let caller = try await credentials.resolve(headers: request.headers, query: query)
             let body = try await Self.readBody(request)
             let normalised =
                 if let schema = match.operation.requestSchema {
