@@ -55,6 +55,24 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "VerifierRecaptcha",
+            dependencies: ["PluginKit", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "VerifierPlayIntegrity",
+            dependencies: ["PluginKit", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "APNsPush",
+            dependencies: [
+                "PluginKit", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "SMSHTTP",
             dependencies: ["PluginKit", .product(name: "AsyncHTTPClient", package: "async-http-client")],
             swiftSettings: swiftSettings
@@ -134,6 +152,7 @@ let package = Package(
             name: "ChallengeIssuerApp",
             dependencies: [
                 "ServiceKit", "Contracts", "TenantStore", "PluginKit", "EmailSMTP", "FactorTOTP", "FactorSMS", "SMSHTTP",
+                "VerifierRecaptcha", "VerifierPlayIntegrity", "APNsPush",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

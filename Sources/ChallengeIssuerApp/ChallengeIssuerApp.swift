@@ -64,9 +64,9 @@ public enum ChallengeIssuerApp {
         let phone = PhoneVerifications(
             provider: providers["phone"] as? SMSFactorProvider, client: database,
             sender: try SMSSenders.configured(reader, mode: host.settings.mode, client: host.httpClient, logger: host.logger),
-            verifiers: development
-                ? [DevelopmentAppVerifier(testToken: reader.string(forKey: "appVerification.testToken", default: "test-recaptcha-token"))]
-                : [],
+            verifiers: AppVerifiers.configured(
+                reader, mode: host.settings.mode, client: host.httpClient, database: database, logger: host.logger
+            ),
             limiter: RateLimiter(client: database, logger: host.logger),
             perNumber: .init(
                 capacity: Double(reader.int(forKey: "sms.rateLimit.perNumber.burst", default: generous ? 60 : 5)),
@@ -87,6 +87,12 @@ public enum ChallengeIssuerApp {
         parts.methods.register(ListOutboxVerificationCodes.self, callers: gatewayOnly) { params, _ in
             try await phone.verificationCodes(params)
         }
+        let receipts = IosReceipts(
+            client: database, pushes: try AppVerifiers.pushSender(reader, logger: host.logger),
+            lifetime: .seconds(reader.int(forKey: "appVerification.ios.receiptLifetimeSeconds", default: 300)),
+            suggestedTimeout: reader.int(forKey: "appVerification.ios.suggestedTimeoutSeconds", default: 5), logger: host.logger
+        )
+        parts.methods.register(IssueIosReceipt.self, callers: gatewayOnly) { params, _ in try await receipts.issue(params) }
 
         parts.prepare.append { try await catalog.migrateAll() }
         parts.tenantSchemaCount = { try await catalog.schemaCount() }

@@ -63,6 +63,7 @@ public enum GatewayApp {
                 "identitytoolkit.accounts.update": { request in
                     try await AccountOperations(registry: registry, sessions: sessions).update(request, admin: admin)
                 },
+                "identitytoolkit.accounts.verifyIosClient": VerifyIosClientOperation(registry: registry, challenges: challenges).handle,
                 "identitytoolkit.accounts.mfaEnrollment.start": enrollment.start,
                 "identitytoolkit.accounts.mfaEnrollment.finalize": enrollment.finalize,
                 "identitytoolkit.accounts.mfaEnrollment.withdraw": enrollment.withdraw,

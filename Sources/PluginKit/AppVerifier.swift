@@ -28,7 +28,21 @@ public struct AppProof: Sendable, Hashable, Codable {
 /// `.notApplicable`, so the next one in the configured list gets it.
 public protocol AppVerifier: Sendable {
     var name: String { get }
-    func verify(_ proof: AppProof) async -> AppVerdict
+    func verify(_ proof: AppProof, context: AppVerificationContext) async -> AppVerdict
+}
+
+/// Where the SMS request that carries the proof comes from.
+public struct AppVerificationContext: Sendable, Hashable {
+    public var projectId: String
+    public var tenantId: String?
+    /// The project's authorized domains: a reCAPTCHA solved on another host is refused.
+    public var authorizedDomains: [String]
+
+    public init(projectId: String, tenantId: String?, authorizedDomains: [String]) {
+        self.projectId = projectId
+        self.tenantId = tenantId
+        self.authorizedDomains = authorizedDomains
+    }
 }
 
 public enum AppVerdict: Sendable, Hashable {
@@ -36,4 +50,7 @@ public enum AppVerdict: Sendable, Hashable {
     /// The proof was checked and failed; `captcha` says it was a reCAPTCHA (`CAPTCHA_CHECK_FAILED`).
     case rejected(captcha: Bool)
     case notApplicable
+    /// The verifier's own endpoint did not answer in time: nothing is sent, and the client hears
+    /// that the service is unavailable rather than that its proof was bad.
+    case unavailable(reason: String)
 }

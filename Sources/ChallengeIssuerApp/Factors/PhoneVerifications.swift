@@ -42,7 +42,12 @@ struct PhoneVerifications: Sendable {
         if let testCode = params.testCode {
             issued = provider.issue(code: testCode, now: now, lifetime: lifetime)
         } else {
-            try await checkProof(params.proof ?? AppProof())
+            try await checkProof(
+                params.proof ?? AppProof(),
+                context: AppVerificationContext(
+                    projectId: params.projectId, tenantId: params.tenantId, authorizedDomains: params.authorizedDomains ?? []
+                )
+            )
             guard try await limiter.take("phone:\(params.phoneNumber)", rule: perNumber) else {
                 throw ChallengeRejection.tooManyAttempts
             }
@@ -79,15 +84,20 @@ struct PhoneVerifications: Sendable {
     }
 
     /// `MISSING_APP_CREDENTIAL` without proof; the first verifier that handles the proof decides.
-    func checkProof(_ proof: AppProof) async throws {
+    func checkProof(_ proof: AppProof, context: AppVerificationContext) async throws {
         guard !proof.isEmpty else { throw ChallengeRejection.error("MISSING_APP_CREDENTIAL") }
         for verifier in verifiers {
-            switch await verifier.verify(proof) {
+            switch await verifier.verify(proof, context: context) {
             case .verified: return
             case .rejected(let captcha): throw ChallengeRejection.error(captcha ? "CAPTCHA_CHECK_FAILED" : "INVALID_APP_CREDENTIAL")
             case .notApplicable: continue
+            case .unavailable(let reason):
+                logger.error("app verifier unavailable", metadata: ["verifier": "\(verifier.name)", "reason": "\(reason)"])
+                throw RPCError(code: .deliveryFailed, message: "The \(verifier.name) verifier is unavailable")
             }
         }
+        // Nobody vouched for it: a reCAPTCHA that no verifier accepted failed its check.
+        if proof.recaptchaToken?.isEmpty == false { throw ChallengeRejection.error("CAPTCHA_CHECK_FAILED") }
         throw ChallengeRejection.error("INVALID_APP_CREDENTIAL")
     }
 

@@ -88,5 +88,21 @@ enum ChallengeIssuerMigrations {
                 "CREATE INDEX totp_factors_by_account ON totp_factors (local_id)",
             ]
         ),
+        // iOS app-verification receipts: receipt and secret only as SHA-256, single use.
+        TenantMigration(
+            "CreateIosReceiptsTable",
+            [
+                """
+                CREATE TABLE ios_receipts (
+                    receipt_hash text PRIMARY KEY,
+                    secret_hash bytea NOT NULL,
+                    expires_at timestamptz NOT NULL,
+                    used_at timestamptz,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX ios_receipts_expiry ON ios_receipts (expires_at)",
+            ]
+        ),
     ]
 }

@@ -21,11 +21,14 @@ public enum StartPhoneVerification: RPCMethod {
         public var proof: AppProof?
         /// The fixed code of a test phone number (no app proof, no rate limit, no SMS).
         public var testCode: String?
+        /// The project's authorized domains, against which a reCAPTCHA's hostname is checked.
+        public var authorizedDomains: [String]?
 
         public init(
             projectId: String, tenantId: String? = nil, phoneNumber: String, purpose: String, localId: String,
-            clientAddress: String? = nil, proof: AppProof? = nil, testCode: String? = nil
+            clientAddress: String? = nil, proof: AppProof? = nil, testCode: String? = nil, authorizedDomains: [String]? = nil
         ) {
+            self.authorizedDomains = authorizedDomains
             self.projectId = projectId
             self.tenantId = tenantId
             self.phoneNumber = phoneNumber

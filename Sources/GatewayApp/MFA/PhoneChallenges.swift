@@ -31,7 +31,8 @@ struct PhoneChallenges: Sendable {
                 challenges, StartPhoneVerification.self,
                 .init(
                     projectId: projectId, tenantId: tenantId, phoneNumber: number, purpose: purpose, localId: localId,
-                    clientAddress: request.clientAddress, proof: proof, testCode: testCode
+                    clientAddress: request.clientAddress, proof: proof, testCode: testCode,
+                    authorizedDomains: settings.authorizedDomains
                 ),
                 requestID: request.requestID
             ).sessionInfo

@@ -1,0 +1,122 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import NIOCore
+import NIOSSL
+import PluginKit
+
+/// Silent pushes through Apple's APNs provider API: HTTP/2 `POST <base>/3/device/<token>` with
+/// token-based authentication (an ES256 provider JWT from the key id, team id and `.p8` key, renewed
+/// every 40 minutes), `apns-push-type: background`, `apns-priority: 5` and the app's bundle id as
+/// `apns-topic`. Failures are ``DeliveryFailed`` with the status and APNs' reason only.
+public final class APNsPushSender: PushSender {
+    public struct Configuration: Sendable {
+        /// `https://api.push.apple.com` (production) and `https://api.sandbox.push.apple.com`.
+        public var productionBaseURL: String
+        public var sandboxBaseURL: String
+        public var keyID: String
+        public var teamID: String
+        /// The `.p8` key's PEM text.
+        public var privateKeyPEM: String
+        public var bundleID: String
+        /// Extra trusted CA certificates (PEM file), for a private APNs-compatible endpoint.
+        public var trustRootsPath: String?
+        public var timeout: Duration
+
+        public init(
+            productionBaseURL: String, sandboxBaseURL: String, keyID: String, teamID: String, privateKeyPEM: String,
+            bundleID: String, trustRootsPath: String?, timeout: Duration
+        ) {
+            self.productionBaseURL = productionBaseURL
+            self.sandboxBaseURL = sandboxBaseURL
+            self.keyID = keyID
+            self.teamID = teamID
+            self.privateKeyPEM = privateKeyPEM
+            self.bundleID = bundleID
+            self.trustRootsPath = trustRootsPath
+            self.timeout = timeout
+        }
+    }
+
+    public struct InvalidKey: Error, CustomStringConvertible {
+        public init() {}
+        public var description: String { "the APNs key is not a readable P-256 private key in PEM (.p8)" }
+    }
+
+    let configuration: Configuration
+    let key: P256.Signing.PrivateKey
+    let client: HTTPClient
+    private let token: ProviderToken
+
+    public init(configuration: Configuration) throws {
+        guard let key = try? P256.Signing.PrivateKey(pemRepresentation: configuration.privateKeyPEM) else { throw InvalidKey() }
+        self.configuration = configuration
+        self.key = key
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let roots = configuration.trustRootsPath {
+            tls.trustRoots = .file(roots)
+        }
+        var settings = HTTPClient.Configuration(tlsConfiguration: tls)
+        settings.httpVersion = .automatic
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
+        token = ProviderToken()
+    }
+
+    deinit {
+        try? client.syncShutdown()
+    }
+
+    public var name: String { "apns" }
+
+    public func sendSilentPush(deviceToken: String, sandbox: Bool, payload: [UInt8]) async throws {
+        guard !deviceToken.isEmpty, deviceToken.utf8.count <= 200,
+            deviceToken.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) })
+        else { throw DeliveryFailed("the device token is not hexadecimal") }
+        let base = sandbox ? configuration.sandboxBaseURL : configuration.productionBaseURL
+        var request = HTTPClientRequest(url: "\(base)/3/device/\(deviceToken)")
+        request.method = .POST
+        let jwt = try await token.current(key: key, keyID: configuration.keyID, teamID: configuration.teamID)
+        request.headers.add(name: "authorization", value: "bearer \(jwt)")
+        request.headers.add(name: "apns-push-type", value: "background")
+        request.headers.add(name: "apns-priority", value: "5")
+        request.headers.add(name: "apns-topic", value: configuration.bundleID)
+        request.headers.add(name: "content-type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: payload))
+        let response: HTTPClientResponse
+        do {
+            let timeout = configuration.timeout.components
+            response = try await client.execute(
+                request, timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000)
+            )
+        } catch {
+            throw DeliveryFailed("APNs unreachable (\(type(of: error)))")
+        }
+        let body = try? await response.body.collect(upTo: 16 * 1024)
+        guard response.status == .ok else {
+            let reason = body.flatMap { try? JSONSerialization.jsonObject(with: Data($0.readableBytesView)) as? [String: Any] }?["reason"]
+            throw DeliveryFailed("APNs answered HTTP \(response.status.code) \(reason as? String ?? "")")
+        }
+    }
+}
+
+/// The provider JWT, made again after 40 minutes (APNs refuses tokens older than an hour and
+/// throttles ones renewed more often than every 20 minutes).
+actor ProviderToken {
+    private var cached: (token: String, madeAt: Date)?
+
+    func current(key: P256.Signing.PrivateKey, keyID: String, teamID: String, now: Date = Date()) throws -> String {
+        if let cached, now.timeIntervalSince(cached.madeAt) < 40 * 60 { return cached.token }
+        let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": keyID], options: .sortedKeys)
+        let claims = try JSONSerialization.data(withJSONObject: ["iss": teamID, "iat": Int(now.timeIntervalSince1970)], options: .sortedKeys)
+        let signingInput = Self.base64URL(header) + "." + Self.base64URL(claims)
+        let signature = try key.signature(for: Data(signingInput.utf8))
+        let token = signingInput + "." + Self.base64URL(signature.rawRepresentation)
+        cached = (token, now)
+        return token
+    }
+
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

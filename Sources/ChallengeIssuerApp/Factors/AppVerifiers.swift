@@ -1,0 +1,89 @@
+import APNsPush
+import AsyncHTTPClient
+import Configuration
+import Foundation
+import Logging
+import PluginKit
+import PostgresNIO
+import ServiceKit
+import VerifierPlayIntegrity
+import VerifierRecaptcha
+
+/// The one list of app verifiers, in the order they are asked, each present when configured:
+/// the development test token (development mode unless `appVerification.testToken.enabled` says
+/// otherwise), reCAPTCHA (`appVerification.recaptcha.*`), Play Integrity
+/// (`appVerification.playIntegrity.*`), iOS receipts (always: they only pass with a push the
+/// APNs sender delivered).
+enum AppVerifiers {
+    static func configured(
+        _ reader: ConfigReader, mode: DeploymentMode, client: HTTPClient, database: PostgresClient, logger: Logger
+    ) -> [any AppVerifier] {
+        var verifiers: [any AppVerifier] = []
+        if reader.bool(forKey: "appVerification.testToken.enabled", default: mode == .development) {
+            verifiers.append(
+                DevelopmentAppVerifier(testToken: reader.string(forKey: "appVerification.testToken", default: "test-recaptcha-token"))
+            )
+        }
+        let projectSecrets = Dictionary(
+            reader.stringArray(forKey: "appVerification.recaptcha.projects", isSecret: true, default: []).compactMap { entry in
+                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+                return parts.count == 2 ? (parts[0], parts[1]) : nil
+            },
+            uniquingKeysWith: { first, _ in first }
+        )
+        let defaultSecret = reader.string(forKey: "appVerification.recaptcha.secret", isSecret: true)
+        if defaultSecret != nil || !projectSecrets.isEmpty {
+            verifiers.append(
+                RecaptchaVerifier(
+                    configuration: .init(
+                        endpoint: reader.string(
+                            forKey: "appVerification.recaptcha.endpoint", default: "https://www.google.com/recaptcha/api/siteverify"
+                        ),
+                        secrets: projectSecrets, defaultSecret: defaultSecret,
+                        action: reader.string(forKey: "appVerification.recaptcha.action"),
+                        minimumScore: reader.double(forKey: "appVerification.recaptcha.minimumScore", default: 0.5),
+                        timeout: .milliseconds(reader.int(forKey: "appVerification.recaptcha.timeoutMs", default: 5000))
+                    ),
+                    client: client
+                )
+            )
+        }
+        if let credential = reader.string(forKey: "appVerification.playIntegrity.credential", isSecret: true),
+            let package = reader.string(forKey: "appVerification.playIntegrity.packageName")
+        {
+            verifiers.append(
+                PlayIntegrityVerifier(
+                    configuration: .init(
+                        endpoint: reader.string(forKey: "appVerification.playIntegrity.endpoint", default: "https://playintegrity.googleapis.com"),
+                        credential: credential, packageName: package,
+                        timeout: .milliseconds(reader.int(forKey: "appVerification.playIntegrity.timeoutMs", default: 5000))
+                    ),
+                    client: client
+                )
+            )
+        }
+        verifiers.append(IosReceiptVerifier(client: database, logger: logger))
+        return verifiers
+    }
+
+    /// The APNs sender for `verifyIosClient`, when `appVerification.apns.*` is configured.
+    static func pushSender(_ reader: ConfigReader, logger: Logger) throws -> (any PushSender)? {
+        guard let keyID = reader.string(forKey: "appVerification.apns.keyId"),
+            let teamID = reader.string(forKey: "appVerification.apns.teamId"),
+            let keyFile = reader.string(forKey: "appVerification.apns.keyFile"),
+            let bundleID = reader.string(forKey: "appVerification.apns.bundleId")
+        else { return nil }
+        guard let pem = try? String(contentsOfFile: keyFile, encoding: .utf8) else {
+            throw APNsPushSender.InvalidKey()
+        }
+        return try APNsPushSender(
+            configuration: .init(
+                productionBaseURL: reader.string(forKey: "appVerification.apns.productionUrl", default: "https://api.push.apple.com"),
+                sandboxBaseURL: reader.string(forKey: "appVerification.apns.sandboxUrl", default: "https://api.sandbox.push.apple.com"),
+                keyID: keyID, teamID: teamID, privateKeyPEM: pem, bundleID: bundleID,
+                trustRootsPath: reader.string(forKey: "appVerification.apns.trustRoots"),
+                timeout: .milliseconds(reader.int(forKey: "appVerification.apns.timeoutMs", default: 10_000))
+            )
+        )
+    }
+}

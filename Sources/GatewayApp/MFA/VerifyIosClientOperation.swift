@@ -1,0 +1,38 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// `v1/accounts:verifyIosClient` (contract §2.13, decision 10): challenge-issuer sends a silent push
+/// with a secret to the device token; the app then proves itself with `iosReceipt` + `iosSecret`.
+struct VerifyIosClientOperation: Sendable {
+    let registry: RPCClient
+    let challenges: RPCClient
+
+    func handle(_ request: PublicRequest) async throws -> JSONValue {
+        let projectId =
+            switch request.caller {
+            case .apiKey(let projectId): projectId
+            case .admin: request.defaultProjectId
+            }
+        // The request names no tenant: an iOS app, and its receipts, belong to the project.
+        let tenantId: String? = nil
+        _ = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        guard let appToken = request.body["appToken"]?.stringValue, !appToken.isEmpty else {
+            throw IdentityToolkitError.business("MISSING_APP_TOKEN")
+        }
+        do {
+            let receipt = try await PeerCall.call(
+                challenges, IssueIosReceipt.self,
+                .init(
+                    projectId: projectId, tenantId: tenantId, appToken: appToken,
+                    isSandbox: AdminAccountOperations.bool(request.body["isSandbox"]) ?? false
+                ),
+                requestID: request.requestID
+            )
+            return ["receipt": .string(receipt.receipt), "suggestedTimeout": .string(String(receipt.suggestedTimeout))]
+        } catch let error as RPCError where error.code == .deliveryFailed {
+            throw IdentityToolkitError.unavailable
+        }
+    }
+}
