@@ -79,6 +79,8 @@ def test_recaptcha_tokens_are_checked_by_siteverify(verified_stack):
     assert Siteverify.calls[-1]["secret"] == ["recaptcha-secret"]
     assert start(stack, user, {"recaptchaToken": "good"}).status_code == 200
     assert codes_sent(stack) == before + 1
+    assert error(start(stack, user, {"captchaResponse": "bogus"})) == "CAPTCHA_CHECK_FAILED"
+    assert start(stack, user, {"captchaResponse": "good"}).status_code == 200
     assert error(start(stack, user, {})) == "MISSING_APP_CREDENTIAL"
 
 

@@ -22,7 +22,9 @@ struct PhoneChallenges: Sendable {
             throw Self.regionRefused
         }
         let proof = AppProof(
-            recaptchaToken: info?["recaptchaToken"]?.stringValue, iosReceipt: info?["iosReceipt"]?.stringValue,
+            // `captchaResponse` is what some SDK versions send for a reCAPTCHA: the same check.
+            recaptchaToken: info?["recaptchaToken"]?.stringValue ?? info?["captchaResponse"]?.stringValue,
+            iosReceipt: info?["iosReceipt"]?.stringValue,
             iosSecret: info?["iosSecret"]?.stringValue, safetyNetToken: info?["safetyNetToken"]?.stringValue,
             playIntegrityToken: info?["playIntegrityToken"]?.stringValue
         )
