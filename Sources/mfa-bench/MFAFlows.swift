@@ -28,7 +28,8 @@ struct MFAFlows: AsyncParsableCommand {
     func run() async throws {
         guard RPCRoundTrip.isLoopback(gateway) else { throw ValidationError("benchmarks target loopback only") }
         var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)
+        // The preparation runs 16 at a time even when the measurement uses fewer clients.
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(concurrency, 16))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         defer { _ = client.shutdown() }
         let api = PublicClient(client: client, gateway: gateway)
