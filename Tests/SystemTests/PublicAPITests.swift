@@ -89,7 +89,7 @@ struct PublicAPITests {
             )
             #expect(huge.status == 413)
 
-            let notYet = try await Self.send(stack, .POST, "/v1/accounts:signInWithIdp?key=k", body: #"{"requestUri":"http://localhost"}"#)
+            let notYet = try await Self.send(stack, .POST, "/v1/accounts:signInWithPhoneNumber?key=k", body: #"{"sessionInfo":"s","code":"123456"}"#)
             #expect(notYet.status == 501)
             #expect(notYet.body?["error"]?["status"] == "NOT_IMPLEMENTED")
 
@@ -121,10 +121,10 @@ struct PublicAPITests {
     func productionKeys() async throws {
         try await TestStack.with(environment: ["MODE": "production", "API_KEYS": "good-key=demo-project"]) { stack in
             try await stack.start(Self.services)
-            let bad = try await Self.send(stack, .POST, "/v1/accounts:signInWithIdp?key=wrong", body: "{}")
+            let bad = try await Self.send(stack, .POST, "/v1/accounts:signInWithPhoneNumber?key=wrong", body: "{}")
             #expect(bad.status == 400)
             #expect(bad.message == "API key not valid. Please pass a valid API key.")
-            let good = try await Self.send(stack, .POST, "/v1/accounts:signInWithIdp?key=good-key", body: "{}")
+            let good = try await Self.send(stack, .POST, "/v1/accounts:signInWithPhoneNumber?key=good-key", body: "{}")
             #expect(good.status == 501)
             let owner = try await Self.send(
                 stack, .POST, "/v1/accounts:lookup", body: "{}",
