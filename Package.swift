@@ -182,6 +182,8 @@ let package = Package(
             name: "mfa-bench",
             dependencies: [
                 "ServiceKit", "Contracts", "JSONRPC", "FactorTOTP",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

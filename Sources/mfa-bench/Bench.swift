@@ -6,6 +6,6 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mfa-bench",
         abstract: "Measure a running mfa-backend stack on loopback.",
-        subcommands: [RPCRoundTrip.self, AccountFlows.self, TenantScale.self, MFAFlows.self]
+        subcommands: [RPCRoundTrip.self, AccountFlows.self, TenantScale.self, MFAFlows.self, CryptoCeiling.self, LoadScenarios.self]
     )
 }

@@ -1,13 +1,29 @@
 import Histogram
 
-/// Runs `concurrency` callers back to back until the time is up; latencies in microseconds.
-/// Each caller gets its index, so a scenario can give every caller its own state.
+/// A scenario ran out of what it prepared (pending credentials, users with room for a factor): the
+/// caller stops instead of counting errors.
+struct BenchExhausted: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// Runs `concurrency` callers back to back until the time is up (or what they use runs out);
+/// latencies in microseconds. Each caller gets its index, so a scenario can give every caller its own state.
 enum ClosedLoop {
     static func run(
         concurrency: Int, seconds: Double, call: @escaping @Sendable (Int) async throws -> Void
     ) async -> (histogram: Histogram<UInt64>, errors: [String: Int]) {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        return await withTaskGroup(of: (Histogram<UInt64>, [String: Int]).self) { group in
+        let result = await timedRun(concurrency: concurrency, seconds: seconds, call: call)
+        return (result.histogram, result.errors)
+    }
+
+    /// Also how long the callers actually ran (less than `seconds` when a scenario ran out).
+    static func timedRun(
+        concurrency: Int, seconds: Double, call: @escaping @Sendable (Int) async throws -> Void
+    ) async -> (histogram: Histogram<UInt64>, errors: [String: Int], elapsed: Double) {
+        let started = ContinuousClock.now
+        let deadline = started + .milliseconds(Int(seconds * 1000))
+        let (histogram, errors): (Histogram<UInt64>, [String: Int]) = await withTaskGroup(of: (Histogram<UInt64>, [String: Int]).self) { group in
             for caller in 0..<concurrency {
                 group.addTask {
                     var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
@@ -21,6 +37,8 @@ enum ClosedLoop {
                                 UInt64(elapsed.components.seconds) * 1_000_000
                                     + UInt64(elapsed.components.attoseconds / 1_000_000_000_000)
                             )
+                        } catch is BenchExhausted {
+                            break
                         } catch {
                             errors["\(error)", default: 0] += 1
                         }
@@ -36,6 +54,8 @@ enum ClosedLoop {
             }
             return (total, errors)
         }
+        let elapsed = ContinuousClock.now - started
+        return (histogram, errors, min(seconds, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
     }
 
     /// One line of results.
