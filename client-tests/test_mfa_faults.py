@@ -95,8 +95,8 @@ def test_factor_registry_dies_and_committed_enrollments_survive(fault_stack):
     assert pending["mfaInfo"][0]["mfaEnrollmentId"] == enrollment_id
 
 
-def test_challenge_issuer_dies_during_a_sign_in(fault_stack):
-    stack = fault_stack
+def enrolled_and_pending(stack):
+    """A user with a TOTP factor, half-way through a sign-in (password done, pending credential in hand)."""
     user = verified_user(stack)
     started = v2(stack, "mfaEnrollment:start", idToken=user["idToken"], totpEnrollmentInfo={}).json()["totpSessionInfo"]
     totp = pyotp.TOTP(started["sharedSecretKey"])
@@ -104,6 +104,12 @@ def test_challenge_issuer_dies_during_a_sign_in(fault_stack):
                   totpVerificationInfo={"sessionInfo": started["sessionInfo"], "verificationCode": totp.now()}).json()
     enrollment_id = claims(enrolled["idToken"])["firebase"]["second_factor_identifier"]
     pending = v1(stack, "signInWithPassword", email=user["email"], password=user["password"]).json()
+    return totp, enrollment_id, pending
+
+
+def test_challenge_issuer_dies_during_a_sign_in(fault_stack):
+    stack = fault_stack
+    totp, enrollment_id, pending = enrolled_and_pending(stack)
     stack.kill("challenge-issuer")
     code = totp.at(time.time() + 30)
     failed = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
@@ -118,13 +124,7 @@ def test_challenge_issuer_dies_during_a_sign_in(fault_stack):
 
 def test_session_token_dies_after_the_code_was_checked(fault_stack):
     stack = fault_stack
-    user = verified_user(stack)
-    started = v2(stack, "mfaEnrollment:start", idToken=user["idToken"], totpEnrollmentInfo={}).json()["totpSessionInfo"]
-    totp = pyotp.TOTP(started["sharedSecretKey"])
-    enrolled = v2(stack, "mfaEnrollment:finalize", idToken=user["idToken"],
-                  totpVerificationInfo={"sessionInfo": started["sessionInfo"], "verificationCode": totp.now()}).json()
-    enrollment_id = claims(enrolled["idToken"])["firebase"]["second_factor_identifier"]
-    pending = v1(stack, "signInWithPassword", email=user["email"], password=user["password"]).json()
+    totp, enrollment_id, pending = enrolled_and_pending(stack)
     stack.kill("session-token")
     code = totp.at(time.time() + 30)
     failed = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
