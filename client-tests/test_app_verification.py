@@ -42,7 +42,10 @@ def verified_stack(stack):
             "APP_VERIFICATION_RECAPTCHA_TIMEOUT_MS": "1000",
             "APP_VERIFICATION_PLAY_INTEGRITY_ENDPOINT": f"http://127.0.0.1:{integrity_port}",
             "APP_VERIFICATION_PLAY_INTEGRITY_CREDENTIAL": "integrity-credential",
-            "APP_VERIFICATION_PLAY_INTEGRITY_PACKAGE_NAME": BUNDLE,
+            # The deployment-wide package, overridden for this project (per-project configuration).
+            "APP_VERIFICATION_PLAY_INTEGRITY_PACKAGE_NAME": "com.example.other",
+            "APP_VERIFICATION_PLAY_INTEGRITY_PROJECTS": f"demo-project={BUNDLE}",
+            "APP_VERIFICATION_APNS_PROJECTS": "demo-project=com.example.demo",
             "APP_VERIFICATION_APNS_SANDBOX_URL": f"https://127.0.0.1:{apns_port}",
             "APP_VERIFICATION_APNS_PRODUCTION_URL": f"https://127.0.0.1:{apns_port}",
             "APP_VERIFICATION_APNS_KEY_ID": KEY_ID, "APP_VERIFICATION_APNS_TEAM_ID": TEAM_ID,
@@ -118,7 +121,7 @@ def test_the_ios_flow_end_to_end(verified_stack):
     push = stack.apns.pushes[-1]
     assert push["http_version"] == "2" and push["token_valid"] and push["device"] == device
     assert push["headers"]["apns-push-type"] == "background" and push["headers"]["apns-priority"] == "5"
-    assert push["headers"]["apns-topic"] == BUNDLE
+    assert push["headers"]["apns-topic"] == "com.example.demo"  # the project's own bundle id
     auth = push["payload"]["com.google.firebase.auth"]
     assert push["payload"]["aps"] == {"content-available": 1} and auth["receipt"] == receipt
     number = unique_phone()

@@ -68,7 +68,7 @@ public final class APNsPushSender: PushSender {
 
     public var name: String { "apns" }
 
-    public func sendSilentPush(deviceToken: String, sandbox: Bool, payload: [UInt8]) async throws {
+    public func sendSilentPush(deviceToken: String, sandbox: Bool, topic: String?, payload: [UInt8]) async throws {
         guard !deviceToken.isEmpty, deviceToken.utf8.count <= 200,
             deviceToken.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) })
         else { throw DeliveryFailed("the device token is not hexadecimal") }
@@ -79,7 +79,7 @@ public final class APNsPushSender: PushSender {
         request.headers.add(name: "authorization", value: "bearer \(jwt)")
         request.headers.add(name: "apns-push-type", value: "background")
         request.headers.add(name: "apns-priority", value: "5")
-        request.headers.add(name: "apns-topic", value: configuration.bundleID)
+        request.headers.add(name: "apns-topic", value: topic ?? configuration.bundleID)
         request.headers.add(name: "content-type", value: "application/json")
         request.body = .bytes(ByteBuffer(bytes: payload))
         let response: HTTPClientResponse

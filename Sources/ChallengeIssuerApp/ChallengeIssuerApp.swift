@@ -89,6 +89,7 @@ public enum ChallengeIssuerApp {
         }
         let receipts = IosReceipts(
             client: database, pushes: try AppVerifiers.pushSender(reader, logger: host.logger),
+            bundleIDs: AppVerifiers.perProject(reader.stringArray(forKey: "appVerification.apns.projects", default: [])),
             lifetime: .seconds(reader.int(forKey: "appVerification.ios.receiptLifetimeSeconds", default: 300)),
             suggestedTimeout: reader.int(forKey: "appVerification.ios.suggestedTimeoutSeconds", default: 5), logger: host.logger
         )

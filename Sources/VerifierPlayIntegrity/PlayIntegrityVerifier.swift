@@ -11,10 +11,15 @@ public struct PlayIntegrityVerifier: AppVerifier {
     public struct Configuration: Sendable {
         public var endpoint: String
         public var credential: String
+        /// The app's package; `projectPackageNames` overrides it per project.
         public var packageName: String
+        public var projectPackageNames: [String: String]
         public var timeout: Duration
 
-        public init(endpoint: String, credential: String, packageName: String, timeout: Duration) {
+        public init(
+            endpoint: String, credential: String, packageName: String, projectPackageNames: [String: String] = [:], timeout: Duration
+        ) {
+            self.projectPackageNames = projectPackageNames
             self.endpoint = endpoint
             self.credential = credential
             self.packageName = packageName
@@ -36,7 +41,8 @@ public struct PlayIntegrityVerifier: AppVerifier {
         guard let token = proof.playIntegrityToken ?? proof.safetyNetToken, !token.isEmpty else { return .notApplicable }
         guard token.utf8.count <= 16384 else { return .rejected(captcha: false) }
         let base = configuration.endpoint.hasSuffix("/") ? String(configuration.endpoint.dropLast()) : configuration.endpoint
-        let package = configuration.packageName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+        let packageName = configuration.projectPackageNames[context.projectId] ?? configuration.packageName
+        let package = packageName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
         var request = HTTPClientRequest(url: "\(base)/v1/\(package):decodeIntegrityToken")
         request.method = .POST
         request.headers.add(name: "authorization", value: "Bearer \(configuration.credential)")
@@ -64,7 +70,7 @@ public struct PlayIntegrityVerifier: AppVerifier {
         let details = payload?["requestDetails"] as? [String: Any]
         let app = payload?["appIntegrity"] as? [String: Any]
         let device = payload?["deviceIntegrity"] as? [String: Any]
-        guard details?["requestPackageName"] as? String == configuration.packageName,
+        guard details?["requestPackageName"] as? String == packageName,
             app?["appRecognitionVerdict"] as? String == "PLAY_RECOGNIZED",
             (device?["deviceRecognitionVerdict"] as? [String])?.contains(where: { $0.hasPrefix("MEETS_") }) == true
         else { return .rejected(captcha: false) }

@@ -24,13 +24,7 @@ enum AppVerifiers {
                 DevelopmentAppVerifier(testToken: reader.string(forKey: "appVerification.testToken", default: "test-recaptcha-token"))
             )
         }
-        let projectSecrets = Dictionary(
-            reader.stringArray(forKey: "appVerification.recaptcha.projects", isSecret: true, default: []).compactMap { entry in
-                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-                return parts.count == 2 ? (parts[0], parts[1]) : nil
-            },
-            uniquingKeysWith: { first, _ in first }
-        )
+        let projectSecrets = perProject(reader.stringArray(forKey: "appVerification.recaptcha.projects", isSecret: true, default: []))
         let defaultSecret = reader.string(forKey: "appVerification.recaptcha.secret", isSecret: true)
         if defaultSecret != nil || !projectSecrets.isEmpty {
             verifiers.append(
@@ -48,6 +42,7 @@ enum AppVerifiers {
                 )
             )
         }
+        let packages = perProject(reader.stringArray(forKey: "appVerification.playIntegrity.projects", default: []))
         if let credential = reader.string(forKey: "appVerification.playIntegrity.credential", isSecret: true),
             let package = reader.string(forKey: "appVerification.playIntegrity.packageName")
         {
@@ -55,7 +50,7 @@ enum AppVerifiers {
                 PlayIntegrityVerifier(
                     configuration: .init(
                         endpoint: reader.string(forKey: "appVerification.playIntegrity.endpoint", default: "https://playintegrity.googleapis.com"),
-                        credential: credential, packageName: package,
+                        credential: credential, packageName: package, projectPackageNames: packages,
                         timeout: .milliseconds(reader.int(forKey: "appVerification.playIntegrity.timeoutMs", default: 5000))
                     ),
                     client: client
@@ -64,6 +59,17 @@ enum AppVerifiers {
         }
         verifiers.append(IosReceiptVerifier(client: database, logger: logger))
         return verifiers
+    }
+
+    /// `projectId=value` entries as a map (the first entry of a project wins).
+    static func perProject(_ entries: [String]) -> [String: String] {
+        Dictionary(
+            entries.compactMap { entry in
+                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+                return parts.count == 2 ? (parts[0], parts[1]) : nil
+            },
+            uniquingKeysWith: { first, _ in first }
+        )
     }
 
     /// The APNs sender for `verifyIosClient`, when `appVerification.apns.*` is configured.

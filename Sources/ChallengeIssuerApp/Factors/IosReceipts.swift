@@ -16,6 +16,8 @@ import TenantStore
 struct IosReceipts: Sendable {
     let client: PostgresClient
     let pushes: (any PushSender)?
+    /// Each project's iOS bundle id (`appVerification.apns.projects`); others use the configured one.
+    let bundleIDs: [String: String]
     let lifetime: Duration
     let suggestedTimeout: Int
     let logger: Logger
@@ -40,7 +42,9 @@ struct IosReceipts: Sendable {
         ]
         do {
             let body = try JSONSerialization.data(withJSONObject: payload, options: .sortedKeys)
-            try await pushes.sendSilentPush(deviceToken: params.appToken, sandbox: params.isSandbox, payload: Array(body))
+            try await pushes.sendSilentPush(
+                deviceToken: params.appToken, sandbox: params.isSandbox, topic: bundleIDs[params.projectId], payload: Array(body)
+            )
         } catch let failure as DeliveryFailed {
             logger.error("silent push not delivered", metadata: ["sender": "\(pushes.name)", "reason": "\(failure.reason)"])
             throw RPCError(code: .deliveryFailed, message: "The APNs sender could not deliver the push")
