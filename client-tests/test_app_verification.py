@@ -172,3 +172,15 @@ def test_test_numbers_skip_app_verification(verified_stack):
     started = v2(stack, "mfaEnrollment:start", idToken=user["idToken"], tenantId=tenant,
                  phoneEnrollmentInfo={"phoneNumber": "+15555550177"})
     assert started.status_code == 200, started.text
+
+
+def test_a_tenant_without_domains_is_checked_against_its_projects(verified_stack):
+    from test_tenants import create_tenant
+
+    stack = verified_stack
+    tenant = create_tenant(stack, "NoDomains", mfaConfig={"state": "ENABLED", "enabledProviders": ["PHONE_SMS"]})
+    user = verified_user(stack, tenant=tenant)
+    attempt = lambda token: v2(stack, "mfaEnrollment:start", idToken=user["idToken"], tenantId=tenant,
+                               phoneEnrollmentInfo={"phoneNumber": unique_phone(), "recaptchaToken": token})
+    assert error(attempt("wrong-host")) == "CAPTCHA_CHECK_FAILED"
+    assert attempt("good").status_code == 200

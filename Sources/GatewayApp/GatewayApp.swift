@@ -40,7 +40,7 @@ public enum GatewayApp {
                 fallbackAPIKey: reader.string(forKey: "oob.linkApiKey", default: "fake-api-key")
             )
         ).handle
-        let phone = PhoneChallenges(challenges: challenges)
+        let phone = PhoneChallenges(challenges: challenges, registry: registry)
         let enrollment = MfaEnrollmentOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
         let mfaSignIn = MfaSignInOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
         let projectConfig = ProjectConfigOperations(registry: registry)

@@ -8,6 +8,7 @@ import ServiceKit
 /// settings, the app proof from the request, then challenge-issuer's `sms.start` / `sms.verify`.
 struct PhoneChallenges: Sendable {
     let challenges: RPCClient
+    let registry: RPCClient
 
     static let regionRefused = IdentityToolkitError.business(
         "OPERATION_NOT_ALLOWED : SMS unable to be sent until this region enabled by the app developer."
@@ -20,6 +21,13 @@ struct PhoneChallenges: Sendable {
         let testCode = settings.testPhoneNumbers[number]
         if testCode == nil, let regions = settings.smsRegionConfig, !regions.allows(region: CallingCodes.region(of: number)) {
             throw Self.regionRefused
+        }
+        // A tenant without its own authorized domains uses its project's for the reCAPTCHA hostname check.
+        var domains = settings.authorizedDomains
+        if testCode == nil, tenantId != nil, domains.isEmpty {
+            domains = try await ScopeSettings.resolve(
+                registry, projectId: projectId, tenantId: nil, requestID: request.requestID
+            ).authorizedDomains
         }
         let proof = AppProof(
             // `captchaResponse` is what some SDK versions send for a reCAPTCHA: the same check.
@@ -34,7 +42,7 @@ struct PhoneChallenges: Sendable {
                 .init(
                     projectId: projectId, tenantId: tenantId, phoneNumber: number, purpose: purpose, localId: localId,
                     clientAddress: request.clientAddress, proof: proof, testCode: testCode,
-                    authorizedDomains: settings.authorizedDomains
+                    authorizedDomains: domains
                 ),
                 requestID: request.requestID
             ).sessionInfo
