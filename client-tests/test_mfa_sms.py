@@ -111,8 +111,9 @@ def test_finalize_refusals_and_the_attempt_limit(stack):
     assert error(finalize(sessionInfo=started)) == "MISSING_CODE"
     assert error(finalize(code="123456")) == "MISSING_SESSION_INFO"
     assert error(finalize(sessionInfo="unknown", code="123456")) == "INVALID_SESSION_INFO"
-    assert v2(stack, "mfaEnrollment:finalize", idToken=user["idToken"],
-              phoneVerificationInfo={"sessionInfo": started, "code": "1", "androidVerificationProof": "x"}).status_code == 501
+    android = v2(stack, "mfaEnrollment:finalize", idToken=user["idToken"],
+                 phoneVerificationInfo={"sessionInfo": started, "code": "1", "androidVerificationProof": "x"})
+    assert android.status_code == 501 and error(android) == "androidVerificationProof is unsupported!"
     right = sms_code(stack, started)
     wrong = "000000" if right != "000000" else "111111"
     for _ in range(5):

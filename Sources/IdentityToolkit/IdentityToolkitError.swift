@@ -81,6 +81,11 @@ public struct IdentityToolkitError: Error, Sendable, Hashable, CustomStringConve
         )
     }
 
+    /// A 501 whose message the contract gives word for word (`androidVerificationProof is unsupported!`).
+    public static func unsupported(_ message: String) -> IdentityToolkitError {
+        IdentityToolkitError(httpStatus: 501, message: message, status: "NOT_IMPLEMENTED", reason: "unimplemented")
+    }
+
     /// A dependency of the gateway did not answer: retrying later may work.
     public static let unavailable = IdentityToolkitError(
         httpStatus: 503, message: "The service is currently unavailable.", status: "UNAVAILABLE", reason: "backendError"

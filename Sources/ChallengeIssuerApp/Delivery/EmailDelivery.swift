@@ -14,12 +14,7 @@ struct EmailDelivery: Sendable {
     let logger: Logger
 
     func send(_ params: SendEmail.Params) async throws -> SendEmail.Result {
-        let schema: TenantSchema
-        do {
-            schema = try TenantSchema(projectId: params.projectId, tenantId: params.tenantId)
-        } catch {
-            throw RPCError(code: .invalidTenantScope, identityToolkitError: "TENANT_NOT_FOUND")
-        }
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         try await outbox?.recordEmail(in: schema, params)
         do {
             try await sender.send(EmailTemplates.render(params, appName: appName))
@@ -35,12 +30,7 @@ struct EmailDelivery: Sendable {
 
     func oobCodes(_ scope: TenantScope) async throws -> ListOutboxOobCodes.Result {
         guard let outbox else { throw RPCError.methodNotFound(ListOutboxOobCodes.name) }
-        let schema: TenantSchema
-        do {
-            schema = try TenantSchema(projectId: scope.projectId, tenantId: scope.tenantId)
-        } catch {
-            throw RPCError(code: .invalidTenantScope, identityToolkitError: "TENANT_NOT_FOUND")
-        }
+        let schema = try ScopeSchema.of(scope.projectId, scope.tenantId)
         return .init(oobCodes: try await outbox.oobCodes(in: schema))
     }
 }

@@ -23,7 +23,7 @@ struct IosReceipts: Sendable {
     let logger: Logger
 
     func issue(_ params: IssueIosReceipt.Params) async throws -> IssueIosReceipt.Result {
-        let schema = try TotpFactors.schema(params.projectId, params.tenantId)
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         guard let pushes else {
             throw RPCError(code: .deliveryFailed, message: "No APNs sender is configured (appVerification.apns.*)")
         }

@@ -33,7 +33,7 @@ struct PhoneVerifications: Sendable {
 
     func start(_ params: StartPhoneVerification.Params) async throws -> StartPhoneVerification.Result {
         guard let provider else { throw Self.disabled }
-        let schema = try TotpFactors.schema(params.projectId, params.tenantId)
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         guard Self.purposes.contains(params.purpose), PhoneNumber.isValid(params.phoneNumber) else {
             throw ChallengeRejection.error(PhoneNumber.invalidFormat)
         }
@@ -107,7 +107,7 @@ struct PhoneVerifications: Sendable {
     }
 
     func verify(_ params: VerifyPhoneCode.Params) async throws -> VerifyPhoneCode.Result {
-        let schema = try TotpFactors.schema(params.projectId, params.tenantId)
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         guard let key = SessionInfo.key(params.sessionInfo) else { throw ChallengeRejection.invalidSession }
         let sessions = schema.qualified("verification_sessions")
         guard let provider else { throw Self.disabled }
@@ -158,7 +158,7 @@ struct PhoneVerifications: Sendable {
 
     func verificationCodes(_ scope: TenantScope) async throws -> ListOutboxVerificationCodes.Result {
         guard let outbox else { throw RPCError.methodNotFound(ListOutboxVerificationCodes.name) }
-        return .init(verificationCodes: try await outbox.verificationCodes(in: try TotpFactors.schema(scope.projectId, scope.tenantId)))
+        return .init(verificationCodes: try await outbox.verificationCodes(in: try ScopeSchema.of(scope.projectId, scope.tenantId)))
     }
 
     static func text(code: String, appName: String) -> String {

@@ -22,19 +22,11 @@ struct TotpFactors: Sendable {
     let maximumFailures: Int
     let failureWindow: Duration
 
-    static func schema(_ projectId: String, _ tenantId: String?) throws -> TenantSchema {
-        do {
-            return try TenantSchema(projectId: projectId, tenantId: tenantId)
-        } catch {
-            throw RPCError(code: .invalidTenantScope, identityToolkitError: "TENANT_NOT_FOUND")
-        }
-    }
-
     static let disabled = ChallengeRejection.error("OPERATION_NOT_ALLOWED : TOTP based MFA not enabled.")
 
     func startEnrollment(_ params: StartTotpEnrollment.Params) async throws -> StartTotpEnrollment.Result {
         guard let provider else { throw Self.disabled }
-        let schema = try Self.schema(params.projectId, params.tenantId)
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         let now = Date()
         let issued = provider.newChallenge(now: now, lifetime: enrollmentLifetime)
         let sessionInfo = SessionInfo.make()
@@ -62,7 +54,7 @@ struct TotpFactors: Sendable {
     }
 
     func finalizeEnrollment(_ params: FinalizeTotpEnrollment.Params) async throws {
-        let schema = try Self.schema(params.projectId, params.tenantId)
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         guard let key = SessionInfo.key(params.sessionInfo) else { throw ChallengeRejection.invalidSession }
         let sessions = schema.qualified("verification_sessions")
         let factors = schema.qualified("totp_factors")
@@ -111,7 +103,7 @@ struct TotpFactors: Sendable {
     }
 
     func verify(_ params: VerifyTotp.Params) async throws {
-        let schema = try Self.schema(params.projectId, params.tenantId)
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         let factors = schema.qualified("totp_factors")
         guard let provider else { throw Self.disabled }
         let (sealer, logger, maximumFailures) = (self.sealer, self.logger, self.maximumFailures)
@@ -165,7 +157,7 @@ struct TotpFactors: Sendable {
     }
 
     func delete(_ params: DeleteTotpFactor.Params) async throws {
-        let schema = try Self.schema(params.projectId, params.tenantId)
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         try await client.query(
             """
             DELETE FROM \(unescaped: schema.qualified("totp_factors"))

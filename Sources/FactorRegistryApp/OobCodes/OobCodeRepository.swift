@@ -63,9 +63,4 @@ struct OobCodeRepository: Sendable {
         }
         return .unknown
     }
-
-    /// Removes codes that expired (run from time to time; a used code is already gone).
-    func purgeExpired(in schema: TenantSchema) async throws {
-        try await client.query("DELETE FROM \(unescaped: schema.qualified("oob_codes")) WHERE expires_at < now()", logger: logger)
-    }
 }

@@ -103,7 +103,7 @@ struct MfaEnrollmentOperations: Sendable {
                 throw IdentityToolkitError.business("INVALID_ARGUMENT : ((Missing phoneVerificationInfo.))")
             }
             if info["androidVerificationProof"] != nil {
-                throw IdentityToolkitError.notImplemented("androidVerificationProof is unsupported!")
+                throw IdentityToolkitError.unsupported("androidVerificationProof is unsupported!")
             }
             guard let code = info["code"]?.stringValue, !code.isEmpty else { throw IdentityToolkitError.business("MISSING_CODE") }
             guard let sessionInfo = info["sessionInfo"]?.stringValue, !sessionInfo.isEmpty else {
@@ -123,7 +123,7 @@ struct MfaEnrollmentOperations: Sendable {
             phoneNumber = number
         }
         let displayName = body["displayName"]?.stringValue
-        let account = try await PeerCall.call(
+        _ = try await PeerCall.call(
             registry, AddEnrollment.self,
             .init(
                 projectId: projectId, tenantId: tenantId, localId: localId,
@@ -155,7 +155,6 @@ struct MfaEnrollmentOperations: Sendable {
             ),
             requestID: request.requestID
         )
-        _ = account
         return ["idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken)]
     }
 
@@ -205,11 +204,7 @@ struct MfaEnrollmentOperations: Sendable {
 
     /// `PROJECT_DISABLED` first, in the tenant the body or the (not yet verified) token names.
     private func prelude(_ request: PublicRequest) async throws -> AuthSettings {
-        let projectId =
-            switch request.caller {
-            case .apiKey(let projectId): projectId
-            case .admin: request.defaultProjectId
-            }
+        let projectId = request.callerProjectId
         let tenantId = request.body["tenantId"]?.stringValue ?? RoutingHint.tenant(ofIDToken: request.body["idToken"]?.stringValue)
         return try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
     }

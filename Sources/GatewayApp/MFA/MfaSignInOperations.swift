@@ -78,7 +78,7 @@ struct MfaSignInOperations: Sendable {
                 throw IdentityToolkitError.business("INVALID_ARGUMENT : MFA provider not supported!")
             }
             if info["androidVerificationProof"] != nil {
-                throw IdentityToolkitError.notImplemented("androidVerificationProof is unsupported!")
+                throw IdentityToolkitError.unsupported("androidVerificationProof is unsupported!")
             }
             guard let code = info["code"]?.stringValue, !code.isEmpty else { throw IdentityToolkitError.business("MISSING_CODE") }
             guard let sessionInfo = info["sessionInfo"]?.stringValue, !sessionInfo.isEmpty else {
@@ -124,11 +124,7 @@ struct MfaSignInOperations: Sendable {
 
     /// `PROJECT_DISABLED` first, in the tenant the body or the credential names.
     private func prelude(_ request: PublicRequest) async throws -> (AuthSettings, String) {
-        let projectId =
-            switch request.caller {
-            case .apiKey(let projectId): projectId
-            case .admin: request.defaultProjectId
-            }
+        let projectId = request.callerProjectId
         let tenantId =
             request.body["tenantId"]?.stringValue
             ?? RoutingHint.tenant(ofScopedToken: request.body["mfaPendingCredential"]?.stringValue)

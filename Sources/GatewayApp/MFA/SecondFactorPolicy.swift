@@ -14,7 +14,9 @@ enum SecondFactorPolicy {
 
     /// The factor kinds whose enrollment makes a first-factor sign-in stop at the MFA branch.
     static func requiredKinds(_ settings: AuthSettings) -> [String] {
-        if settings.mfaConfig.smsEnabled || ["ENABLED", "MANDATORY"].contains(settings.mfaConfig.state) {
+        // MFA on (phone needs it on anyway): any factor stops the sign-in; otherwise only a TOTP
+        // factor does, when TOTP is enabled through providerConfigs alone (§3.5).
+        if ["ENABLED", "MANDATORY"].contains(settings.mfaConfig.state) {
             return ["phone", "totp"]
         }
         return settings.mfaConfig.totpAdjacentIntervals != nil ? ["totp"] : []

@@ -10,11 +10,7 @@ struct VerifyIosClientOperation: Sendable {
     let challenges: RPCClient
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
-        let projectId =
-            switch request.caller {
-            case .apiKey(let projectId): projectId
-            case .admin: request.defaultProjectId
-            }
+        let projectId = request.callerProjectId
         // The request names no tenant: an iOS app, and its receipts, belong to the project.
         let tenantId: String? = nil
         _ = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)

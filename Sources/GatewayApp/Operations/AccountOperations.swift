@@ -81,11 +81,7 @@ struct AccountOperations: Sendable {
 
     /// `{oobCode}` alone: a `VERIFY_EMAIL` code marks the email verified. No tokens (§2.4).
     func applyOobCode(_ oobCode: String, _ request: PublicRequest) async throws -> JSONValue {
-        let projectId =
-            switch request.caller {
-            case .apiKey(let projectId): projectId
-            case .admin: request.defaultProjectId
-            }
+        let projectId = request.callerProjectId
         _ = try await ScopeSettings.enabled(
             registry, projectId: projectId, tenantId: request.body["tenantId"]?.stringValue, requestID: request.requestID
         )

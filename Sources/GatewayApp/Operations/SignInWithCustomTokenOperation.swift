@@ -15,11 +15,7 @@ struct SignInWithCustomTokenOperation: Sendable {
         guard let token = request.body["token"]?.stringValue, !token.isEmpty else {
             throw IdentityToolkitError.business("MISSING_CUSTOM_TOKEN")
         }
-        let projectId =
-            switch request.caller {
-            case .apiKey(let projectId): projectId
-            case .admin: request.defaultProjectId
-            }
+        let projectId = request.callerProjectId
         let verified = try await PeerCall.call(
             sessions, VerifyCustomToken.self,
             .init(projectId: projectId, tenantId: request.body["tenantId"]?.stringValue, token: token),

@@ -20,5 +20,15 @@ struct PublicRequest: Sendable {
     let defaultProjectId: String
 }
 
+extension PublicRequest {
+    /// The project a client call runs in: the API key's, or the default one for an admin credential.
+    var callerProjectId: String {
+        switch caller {
+        case .apiKey(let projectId): projectId
+        case .admin: defaultProjectId
+        }
+    }
+}
+
 /// Serves one operation; throws ``IdentityToolkitError`` for answers the contract defines.
 typealias PublicOperationHandler = @Sendable (PublicRequest) async throws -> JSONValue
