@@ -13,8 +13,9 @@ public enum FactorRegistryApp {
             tenantMigrations: FactorRegistryMigrations.tenant,
             logger: host.logger
         )
+        let activeProjects = ActiveProjects()
         let registry = TenantRegistry(
-            repository: TenantRepository(client: database, logger: host.logger),
+            repository: TenantRepository(client: database, logger: host.logger, activeProjects: activeProjects),
             catalog: catalog,
             peers: [host.client(for: .challengeIssuer), host.client(for: .sessionToken)],
             logger: host.logger,
@@ -36,7 +37,7 @@ public enum FactorRegistryApp {
             try await registry.updateProjectConfig(params)
         }
         parts.methods.register(ResolveSettings.self, callers: gatewayOnly) { params, _ in try await registry.resolve(params) }
-        let projects = TenantRepository(client: database, logger: host.logger)
+        let projects = TenantRepository(client: database, logger: host.logger, activeProjects: activeProjects)
         parts.methods.register(ResolveAPIKey.self, callers: gatewayOnly) { params, _ in
             guard params.apiKey.utf8.count <= 128, let projectId = try await projects.project(forAPIKey: params.apiKey) else {
                 throw RPCError(code: .unknownAPIKey, message: "Unknown API key")
@@ -55,7 +56,7 @@ public enum FactorRegistryApp {
         )
         let accounts = AccountService(
             accounts: AccountRepository(client: database, logger: host.logger),
-            tenants: TenantRepository(client: database, logger: host.logger),
+            tenants: TenantRepository(client: database, logger: host.logger, activeProjects: activeProjects),
             hashers: try PasswordHashers(
                 standard: hasher, projectEntries: reader.stringArray(forKey: "passwords.scrypt.projects", default: [])
             )

@@ -102,58 +102,63 @@ struct TotpFactors: Sendable {
         if case .rejected(let error) = outcome { throw error }
     }
 
+    /// Checks a sign-in code. Two statements, no explicit transaction:
+    /// 1. claim one attempt (counted as a failure until proven otherwise), which also reads the
+    ///    secret and the last accepted step; at most `maximumFailures` claims per window succeed,
+    ///    however many requests arrive at once;
+    /// 2. on a good code, record its step by compare-and-set (`last_step < step`) and clear the
+    ///    failures. Of two requests with the same code, only one can move the step past it.
+    /// A crash between the two leaves one failure counted and nothing accepted.
     func verify(_ params: VerifyTotp.Params) async throws {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         let factors = schema.qualified("totp_factors")
         guard let provider else { throw Self.disabled }
-        let (sealer, logger, maximumFailures) = (self.sealer, self.logger, self.maximumFailures)
         let window = Double(failureWindow.components.seconds)
-        let outcome: Outcome = try await client.withTransaction(logger: logger) { connection in
-            // The row lock serialises every attempt on this factor: of two requests with the same
-            // code, the second sees the step the first recorded.
-            let rows = try await connection.query(
-                """
-                SELECT secret_sealed, last_step,
-                       CASE WHEN failure_window_start > now() - make_interval(secs => \(window)) THEN failures ELSE 0 END
-                FROM \(unescaped: factors)
-                WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId) FOR UPDATE
-                """,
-                logger: logger
-            )
-            var found: (ByteBuffer, Int64, Int32)?
-            for try await row in rows.decode((ByteBuffer, Int64, Int32).self) { found = row }
-            guard let (sealedBuffer, lastStep, failures) = found else { return .rejected(ChallengeRejection.enrollmentNotFound) }
-            if Int(failures) >= maximumFailures { return .rejected(ChallengeRejection.tooManyAttempts) }
-            let secret = try sealer.open(Data(sealedBuffer.readableBytesView), keyID: params.mfaEnrollmentId)
-            let challenge = Challenge(
-                expiresAt: .distantFuture, secret: Array(secret), adjacentIntervals: params.adjacentIntervals,
-                lastAcceptedStep: lastStep
-            )
-            switch provider.verify(params.verificationCode, against: challenge, now: Date()) {
-            case .accepted(let step):
-                try await connection.query(
-                    """
-                    UPDATE \(unescaped: factors) SET last_step = \(step ?? lastStep), failures = 0, failure_window_start = NULL
-                    WHERE enrollment_id = \(params.mfaEnrollmentId)
-                    """,
-                    logger: logger
-                )
-                return .accepted
-            case .wrongCode, .replayed, .expired:
-                try await connection.query(
-                    """
-                    UPDATE \(unescaped: factors) SET
-                        failures = CASE WHEN failure_window_start > now() - make_interval(secs => \(window)) THEN failures + 1 ELSE 1 END,
-                        failure_window_start = CASE WHEN failure_window_start > now() - make_interval(secs => \(window))
-                                                    THEN failure_window_start ELSE now() END
-                    WHERE enrollment_id = \(params.mfaEnrollmentId)
-                    """,
-                    logger: logger
-                )
-                return .rejected(ChallengeRejection.invalidCode)
-            }
+        let claimed = try await client.query(
+            """
+            UPDATE \(unescaped: factors) SET
+                failures = CASE WHEN failure_window_start > now() - make_interval(secs => \(window)) THEN failures + 1 ELSE 1 END,
+                failure_window_start = CASE WHEN failure_window_start > now() - make_interval(secs => \(window))
+                                            THEN failure_window_start ELSE now() END
+            WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
+              AND (failure_window_start IS NULL OR failure_window_start <= now() - make_interval(secs => \(window))
+                   OR failures < \(Int32(maximumFailures)))
+            RETURNING secret_sealed, last_step
+            """,
+            logger: logger
+        )
+        var found: (ByteBuffer, Int64)?
+        for try await row in claimed.decode((ByteBuffer, Int64).self) { found = row }
+        guard let (sealedBuffer, lastStep) = found else {
+            throw try await exists(params, in: factors) ? ChallengeRejection.tooManyAttempts : ChallengeRejection.enrollmentNotFound
         }
-        if case .rejected(let error) = outcome { throw error }
+        let secret = try sealer.open(Data(sealedBuffer.readableBytesView), keyID: params.mfaEnrollmentId)
+        let challenge = Challenge(
+            expiresAt: .distantFuture, secret: Array(secret), adjacentIntervals: params.adjacentIntervals, lastAcceptedStep: lastStep
+        )
+        guard case .accepted(let step) = provider.verify(params.verificationCode, against: challenge, now: Date()) else {
+            throw ChallengeRejection.invalidCode
+        }
+        let accepted = try await client.query(
+            """
+            UPDATE \(unescaped: factors) SET last_step = \(step ?? lastStep), failures = 0, failure_window_start = NULL
+            WHERE enrollment_id = \(params.mfaEnrollmentId) AND last_step < \(step ?? lastStep + 1)
+            RETURNING 1
+            """,
+            logger: logger
+        )
+        for try await _ in accepted.decode(Int32.self) { return }
+        // Another request recorded this step (or a later one) since the claim: a replay.
+        throw ChallengeRejection.invalidCode
+    }
+
+    private func exists(_ params: VerifyTotp.Params, in factors: String) async throws -> Bool {
+        let rows = try await client.query(
+            "SELECT 1 FROM \(unescaped: factors) WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)",
+            logger: logger
+        )
+        for try await _ in rows.decode(Int32.self) { return true }
+        return false
     }
 
     func delete(_ params: DeleteTotpFactor.Params) async throws {

@@ -174,7 +174,7 @@ extension AccountRepository {
         var recordSignIn = false
     }
 
-    /// Applies `changes` in one statement; `nil` when the account does not exist.
+    /// Applies `changes` and reads the account back in one statement; `nil` when it does not exist.
     func update(in schema: TenantSchema, localId: String, _ changes: Changes) async throws -> Account? {
         let accounts = schema.qualified("accounts")
         let normalized = changes.email.map(EmailAddress.normalized)
@@ -199,19 +199,17 @@ extension AccountRepository {
                     valid_since = CASE WHEN \(changes.revokeSessions) THEN date_trunc('second', now())
                                        ELSE coalesce(\(validSince), valid_since) END
                 WHERE local_id = \(localId)
-                RETURNING local_id
+                RETURNING \(unescaped: Self.columns(schema))
                 """,
                 logger: logger
             )
-            var found = false
-            for try await _ in rows.decode(String.self) { found = true }
-            guard found else { return nil }
+            for try await row in rows.decode(Row.self) { return Self.credentials(from: row).account }
+            return nil
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
             throw EmailTaken()
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_phone_number_key" {
             throw PhoneNumberTaken()
         }
-        return try await account(in: schema, localId: localId)
     }
 
     /// One page of accounts ordered by id, after `afterLocalId`.

@@ -8,14 +8,21 @@ import TenantStore
 struct TenantRepository: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// Shared by every repository of the process (see ``ActiveProjects``).
+    let activeProjects: ActiveProjects
 
     enum ProjectState: String { case provisioning, active }
 
     func projectState(_ projectId: String) async throws -> ProjectState? {
+        if activeProjects.contains(projectId) { return .active }
         let rows = try await client.query(
             "SELECT state FROM control.projects WHERE project_id = \(projectId)", logger: logger
         )
-        for try await state in rows.decode(String.self) { return ProjectState(rawValue: state) }
+        for try await state in rows.decode(String.self) {
+            let known = ProjectState(rawValue: state)
+            if known == .active { activeProjects.insert(projectId) }
+            return known
+        }
         return nil
     }
 

@@ -52,22 +52,4 @@ struct PendingCredentials: Sendable {
         }
         throw Self.invalid
     }
-
-    /// Uses the credential up inside `connection`'s transaction; `false` when it no longer works
-    /// (used, expired, unknown, or another user's).
-    static func consume(
-        _ text: String, localId: String, in schema: TenantSchema, connection: PostgresConnection, logger: Logger
-    ) async throws -> Bool {
-        let credential = PendingCredential(value: text)
-        let rows = try await connection.query(
-            """
-            UPDATE \(unescaped: schema.qualified("mfa_pending_credentials")) SET consumed_at = now()
-            WHERE credential_hash = \(credential.hash) AND local_id = \(localId) AND consumed_at IS NULL AND expires_at > now()
-            RETURNING local_id
-            """,
-            logger: logger
-        )
-        for try await _ in rows.decode(String.self) { return true }
-        return false
-    }
 }

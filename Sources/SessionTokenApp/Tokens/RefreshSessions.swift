@@ -81,25 +81,23 @@ struct RefreshSessions: Sendable {
         let next = RefreshToken.make(projectId: family.projectId, tenantId: family.tenantId)
         let (oldHash, newHash) = (token.hash, next.hash)
         let logger = self.logger
-        let rotated: Bool = try await client.withTransaction(logger: logger) { connection in
-            let rows = try await connection.query(
-                """
+        // One statement: the old token is marked rotated and its successor recorded, or neither.
+        let rows = try await client.query(
+            """
+            WITH rotated AS (
                 UPDATE \(unescaped: tokens) SET rotated_at = now()
                 WHERE token_hash = \(oldHash) AND rotated_at IS NULL
                   AND EXISTS (SELECT 1 FROM \(unescaped: families) WHERE family_id = \(family.familyID) AND revoked_at IS NULL)
                 RETURNING family_id
-                """,
-                logger: logger
             )
-            var won = false
-            for try await _ in rows.decode(String.self) { won = true }
-            guard won else { return false }
-            try await connection.query(
-                "INSERT INTO \(unescaped: tokens) (token_hash, family_id, local_id) VALUES (\(newHash), \(family.familyID), \(family.localId))",
-                logger: logger
-            )
-            return true
-        }
+            INSERT INTO \(unescaped: tokens) (token_hash, family_id, local_id)
+            SELECT \(newHash), family_id, \(family.localId) FROM rotated
+            RETURNING family_id
+            """,
+            logger: logger
+        )
+        var rotated = false
+        for try await _ in rows.decode(String.self) { rotated = true }
         guard rotated else {
             try await revoke(familyID: family.familyID, in: schema)
             throw Self.invalid

@@ -22,8 +22,8 @@ struct SessionRepository: Sendable {
             try await insert(
                 schema: schema, familyID: familyID, params: params, authTime: authTime, tokenHash: tokenHash, logger: logger
             )
-        } catch let error as PostgresTransactionError where (error.closureError as? RPCError) != nil {
-            throw error.closureError as! RPCError
+        } catch let error as RPCError {
+            throw error
         } catch {
             // A scope nobody provisioned here: say so instead of failing as an internal error.
             if Self.isUndefinedTable(error) { throw RPCError(code: .tenantSchemaMissing, message: "Unknown project or tenant") }
@@ -31,43 +31,48 @@ struct SessionRepository: Sendable {
         }
     }
 
+    /// One statement (one round trip, one commit): uses the pending credential up, revokes the
+    /// user's other sessions when asked, starts the family and records its first refresh token.
+    /// Each step after the first runs only if the credential was usable, so a used, expired or
+    /// foreign credential changes nothing.
     private func insert(
         schema: TenantSchema, familyID: String, params: IssueSession.Params, authTime: Date, tokenHash: Data, logger: Logger
     ) async throws {
         // Only `qualified(_:)` output is spliced into the text; every value is a bind parameter.
         let families = schema.qualified("session_families")
         let tokens = schema.qualified("refresh_tokens")
-        try await client.withTransaction(logger: logger) { connection in
-            if let pending = params.consumePendingCredential {
-                guard
-                    try await PendingCredentials.consume(
-                        pending, localId: params.localId, in: schema, connection: connection, logger: logger
-                    )
-                else { throw PendingCredentials.invalid }
-            }
-            if params.revokeOtherSessions == true {
-                try await connection.query(
-                    """
-                    UPDATE \(unescaped: families) SET revoked_at = now(), revoked_reason = 'enrollment'
-                    WHERE local_id = \(params.localId) AND revoked_at IS NULL
-                    """,
-                    logger: logger
-                )
-            }
-            try await connection.query(
-                """
+        let pending = schema.qualified("mfa_pending_credentials")
+        let consume = params.consumePendingCredential != nil
+        let pendingHash = params.consumePendingCredential.map { PendingCredential(value: $0).hash } ?? Data()
+        let revoke = params.revokeOtherSessions == true
+        let rows = try await client.query(
+            """
+            WITH consumed AS (
+                UPDATE \(unescaped: pending) SET consumed_at = now()
+                WHERE \(consume) AND credential_hash = \(pendingHash) AND local_id = \(params.localId)
+                  AND consumed_at IS NULL AND expires_at > now()
+                RETURNING 1
+            ), allowed AS (
+                SELECT 1 WHERE NOT \(consume) OR EXISTS (SELECT 1 FROM consumed)
+            ), revoked AS (
+                UPDATE \(unescaped: families) SET revoked_at = now(), revoked_reason = 'enrollment'
+                WHERE \(revoke) AND local_id = \(params.localId) AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM allowed)
+            ), family AS (
                 INSERT INTO \(unescaped: families)
                 (family_id, local_id, sign_in_provider, second_factor, second_factor_identifier, auth_time, session_claims)
-                VALUES (\(familyID), \(params.localId), \(params.signInProvider), \(params.secondFactor),
-                        \(params.secondFactorIdentifier), \(authTime), \(Self.encode(params.sessionClaims)))
-                """,
-                logger: logger
+                SELECT \(familyID), \(params.localId), \(params.signInProvider), \(params.secondFactor),
+                       \(params.secondFactorIdentifier), \(authTime), \(Self.encode(params.sessionClaims))
+                FROM allowed
+                RETURNING family_id
             )
-            try await connection.query(
-                "INSERT INTO \(unescaped: tokens) (token_hash, family_id, local_id) VALUES (\(tokenHash), \(familyID), \(params.localId))",
-                logger: logger
-            )
-        }
+            INSERT INTO \(unescaped: tokens) (token_hash, family_id, local_id)
+            SELECT \(tokenHash), family_id, \(params.localId) FROM family
+            RETURNING family_id
+            """,
+            logger: logger
+        )
+        for try await _ in rows.decode(String.self) { return }
+        throw PendingCredentials.invalid
     }
 
     /// Ends the sessions established with a second factor (decision 4); returns how many.
