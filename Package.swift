@@ -171,7 +171,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "GatewayApp", dependencies: ["ServiceKit", "Contracts", "IdentityToolkit"], swiftSettings: swiftSettings),
+        .target(
+            name: "GatewayApp",
+            dependencies: ["ServiceKit", "Contracts", "IdentityToolkit", .product(name: "HummingbirdHTTP2", package: "hummingbird")],
+            swiftSettings: swiftSettings
+        ),
         // MARK: executables (an entry point each, nothing else)
         .executableTarget(name: "factor-registry", dependencies: ["FactorRegistryApp", "ServiceKit"], swiftSettings: swiftSettings),
         .executableTarget(name: "challenge-issuer", dependencies: ["ChallengeIssuerApp", "ServiceKit"], swiftSettings: swiftSettings),
@@ -188,6 +192,7 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings
         ),

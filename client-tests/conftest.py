@@ -85,9 +85,11 @@ class Stack:
         self.service_account = make_service_account()
         (work / "service-account.json").write_text(json.dumps(self.service_account))
         self.ports = {service: (free_port(), free_port()) for service in SERVICES}
-        public_port = free_port()
+        public_port, tls_port = free_port(), free_port()
         self.gateway = f"http://127.0.0.1:{public_port}"
         self.gateway_host = f"127.0.0.1:{public_port}"
+        # The same API over TLS (HTTP/2 or HTTP/1.1), certificate from the development CA.
+        self.gateway_tls = f"https://127.0.0.1:{tls_port}"
         self.processes = {}
         self.environments = {}
         self.bin_dir = bin_dir
@@ -97,6 +99,7 @@ class Stack:
                 "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
                 "MODE": mode, "LOG_LEVEL": "info",
                 "RPC_PORT": str(rpc), "OPS_PORT": str(ops), "PUBLIC_PORT": str(public_port),
+                "PUBLIC_TLS_PORT": str(tls_port),
                 "TLS_DIRECTORY": str(certs), "CONTRACTS_DIRECTORY": str(ROOT / "proto-json"),
                 "RECONCILE_INTERVAL_MS": "200",
                 # Cheaper scrypt for a debug build under test; production keeps N = 2^14.

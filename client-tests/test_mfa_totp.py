@@ -284,3 +284,36 @@ def test_a_tenant_factor_stays_in_its_tenant(stack):
     admin_b = requests.post(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/tenants/{tenant_b}"
                             f"/accounts:lookup", json={"localId": [user["localId"]]}, headers=ADMIN, timeout=30).json()
     assert "users" not in admin_b
+
+
+def test_a_complete_finalize_still_answers_in_contract_order(stack):
+    """A finalize whose input is complete reads the credential before the settings (one call fewer);
+    the answers must not change: settings errors first, then the credential's, then the factor's."""
+    from test_tenant_admin import patch
+    from test_tenants import create_tenant
+
+    mfa = {"state": "ENABLED", "enabledProviders": ["PHONE_SMS"],
+           "providerConfigs": [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 5}}]}
+    tenant = create_tenant(stack, "Ordered", mfaConfig=mfa)
+    user = verified_user(stack, tenant=tenant)
+    totp, enrolled = enroll_totp(stack, user)
+    enrollment_id = claims(enrolled["idToken"])["firebase"]["second_factor_identifier"]
+    pending = sign_in_pending(stack, user)["mfaPendingCredential"]
+
+    def finalize(**extra):
+        return v2(stack, "mfaSignIn:finalize", **{"mfaPendingCredential": pending, "mfaEnrollmentId": enrollment_id,
+                                                  "totpVerificationInfo": {"verificationCode": later_code(totp)}, **extra})
+
+    assert patch(stack, tenant, {"mfaConfig": {"state": "ENABLED", "enabledProviders": ["PHONE_SMS"]}},
+                 mask="mfaConfig").status_code == 200
+    assert error(finalize()) == "OPERATION_NOT_ALLOWED : TOTP based MFA not enabled."
+    assert patch(stack, tenant, {"disableAuth": True, "mfaConfig": mfa}, mask="disableAuth,mfaConfig").status_code == 200
+    assert error(finalize()) == "PROJECT_DISABLED"
+    assert patch(stack, tenant, {"disableAuth": False}, mask="disableAuth").status_code == 200
+    # The body names another tenant: its settings apply first, then the mismatch.
+    other = create_tenant(stack, "OrderedOther", mfaConfig=mfa)
+    assert error(finalize(tenantId=other)) == "TENANT_ID_MISMATCH"
+    assert error(finalize(mfaEnrollmentId="no-such-factor")) == "MFA_ENROLLMENT_NOT_FOUND"
+    # None of the refusals used the credential or the step up.
+    assert finalize().status_code == 200
+    assert error(finalize()) == "INVALID_MFA_PENDING_CREDENTIAL"

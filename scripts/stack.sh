@@ -69,6 +69,7 @@ up() {
     [ -n "${DATABASE[$service]}" ] && database_url="postgres://mfa:mfa@127.0.0.1:$PG_PORT/${DATABASE[$service]}"
     # Everything else is the services' defaults (deploy/configuration.md); the environment wins.
     env TLS_DIRECTORY="${TLS_DIRECTORY:-$STACK_DIR/certs}" ${database_url:+POSTGRES_URL="${POSTGRES_URL:-$database_url}"} \
+      PUBLIC_TLS_PORT="${PUBLIC_TLS_PORT:-8443}" \
       nohup "$bin/$service" >>"$STACK_DIR/logs/$service.log" 2>&1 &
     echo $! >"$STACK_DIR/run/$service.pid"
   done
@@ -91,6 +92,7 @@ up() {
   log "stack up in $(( $(date +%s) - started ))s; logs in $STACK_DIR/logs"
   echo
   echo "Gateway: http://127.0.0.1:8080"
+  echo "         https://127.0.0.1:${PUBLIC_TLS_PORT:-8443} (HTTP/2 or HTTP/1.1; development CA: $STACK_DIR/certs/ca.pem)"
   echo "Try:     curl -s http://127.0.0.1:8080/"
   echo "Admin:   curl -s -H 'Authorization: Bearer owner' http://127.0.0.1:9101/admin/tenants"
   echo "Stop:    scripts/stack.sh down"

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import Hummingbird
+import HummingbirdHTTP2
 import IdentityToolkit
 import JSONRPC
 import ServiceKit
@@ -119,6 +120,26 @@ public enum GatewayApp {
             logger: logger
         )
         parts.background.append(publicApp)
+        // The same API over TLS, HTTP/2 (ALPN `h2`) or HTTP/1.1, when a port is configured.
+        let tlsPort = reader.int(forKey: "public.tls.port", default: 0)
+        if tlsPort > 0 {
+            let tls = try PublicListenerTLS.serverConfiguration(
+                certificateFile: reader.string(forKey: "public.tls.certificate", default: host.settings.tls.certificateFile),
+                privateKeyFile: reader.string(forKey: "public.tls.privateKey", default: host.settings.tls.privateKeyFile)
+            )
+            let secureApp = Application(
+                responder: CallbackResponder<GatewayRequestContext> { request, context in
+                    await api.respond(to: request, context: context)
+                },
+                server: try .http2Upgrade(tlsConfiguration: tls),
+                configuration: .init(address: .hostname(publicHost, port: tlsPort), serverName: "gateway"),
+                onServerRunning: { channel in
+                    logger.info("public TLS listener ready (HTTP/2 and HTTP/1.1)", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
+                },
+                logger: logger
+            )
+            parts.background.append(secureApp)
+        }
         return parts
     }
 

@@ -42,9 +42,16 @@ public struct RPCDispatcher: Sendable {
 
     /// Handles one request body.
     public func handle(_ body: some Collection<UInt8>, context: RPCCallContext) async -> Reply {
+        let bytes = Data(body)
+        // The common case, one well-formed request object, is decoded straight into the method's
+        // params; anything else takes the general path below, which answers every error case.
+        if let request = RequestHead.read(bytes) {
+            return await execute(request.id, method: request.method, params: .encoded(bytes, keys: request.paramKeys), context: context)
+                .map(Reply.single) ?? .none
+        }
         let document: JSONValue
         do {
-            document = try JSONCoding.parse(body)
+            document = try JSONCoding.parse(bytes)
         } catch {
             return .single(RPCResponse(id: .null, error: .parseError()))
         }
@@ -97,7 +104,11 @@ public struct RPCDispatcher: Sendable {
         case .object, .array: break
         default: return RPCResponse(id: id ?? .null, error: .invalidRequest("params must be an object or an array"))
         }
+        return await execute(id, method: method, params: .parsed(params), context: context)
+    }
 
+    /// Runs one valid request; `nil` for a notification.
+    private func execute(_ id: RPCID?, method: String, params: RPCParams, context: RPCCallContext) async -> RPCResponse? {
         let started = ContinuousClock.now
         let outcome: RPCOutcome
         let response: RPCResponse
@@ -126,7 +137,7 @@ public struct RPCDispatcher: Sendable {
         return id == nil ? nil : response
     }
 
-    private func invoke(_ method: String, params: JSONValue, context: RPCCallContext) async throws
+    private func invoke(_ method: String, params: RPCParams, context: RPCCallContext) async throws
         -> any Encodable & Sendable
     {
         guard let entry = table.entries[method] else { throw RPCError.methodNotFound(method) }
@@ -134,14 +145,18 @@ public struct RPCDispatcher: Sendable {
             context.logger.notice("RPC caller refused", metadata: ["rpc.caller": .string(context.caller)])
             throw RPCError.callerNotAllowed(method: method)
         }
-        guard case .object(let members) = params else {
-            throw RPCError.invalidParams("params must be an object (by-name)")
-        }
-        if let allowed = entry.paramNames {
-            let unknown = Set(members.keys).subtracting(allowed)
-            if let first = unknown.sorted().first {
-                throw RPCError.invalidParams("unknown param \(first)")
+        let names: [String]
+        switch params {
+        case .parsed(let value):
+            guard case .object(let members) = value else {
+                throw RPCError.invalidParams("params must be an object (by-name)")
             }
+            names = Array(members.keys)
+        case .encoded(_, let keys):
+            names = keys ?? []
+        }
+        if let allowed = entry.paramNames, let first = names.filter({ !allowed.contains($0) }).sorted().first {
+            throw RPCError.invalidParams("unknown param \(first)")
         }
         return try await entry.invoke(params, context)
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The methods a service serves, each with its caller policy: built once at start-up,
 /// then frozen into an ``RPCDispatcher``.
 public struct RPCMethodTable: Sendable {
@@ -5,7 +7,7 @@ public struct RPCMethodTable: Sendable {
         var policy: RPCCallerPolicy
         /// The param names the contract allows; `nil` until ``restrictParams(to:)`` is applied.
         var paramNames: Set<String>?
-        var invoke: @Sendable (JSONValue, RPCCallContext) async throws -> any Encodable & Sendable
+        var invoke: @Sendable (RPCParams, RPCCallContext) async throws -> any Encodable & Sendable
     }
 
     private(set) var entries: [String: Entry] = [:]
@@ -25,9 +27,20 @@ public struct RPCMethodTable: Sendable {
         entries[M.name] = Entry(policy: callers, paramNames: nil) { raw, context in
             let params: M.Params
             do {
-                params = try JSONCoding.decode(M.Params.self, from: raw)
+                switch raw {
+                case .parsed(let value):
+                    params = try JSONCoding.decode(M.Params.self, from: value)
+                case .encoded(let bytes, let keys):
+                    // No params member means `{}`, as on the general path.
+                    params =
+                        keys == nil
+                        ? try JSONDecoder().decode(M.Params.self, from: Data("{}".utf8))
+                        : try JSONDecoder().decode(ParamsMember<M.Params>.self, from: bytes).params
+                }
             } catch let error as DecodingError {
-                throw RPCError.invalidParams(DecodingErrorDescription.describe(error))
+                let insideParams: Bool
+                if case .encoded(_, let keys) = raw, keys != nil { insideParams = true } else { insideParams = false }
+                throw RPCError.invalidParams(DecodingErrorDescription.describe(error, droppingLeading: insideParams ? 1 : 0))
             }
             return try await handler(params, context)
         }
@@ -55,14 +68,16 @@ public struct RPCContractMismatch: Error, CustomStringConvertible {
 
 /// Field paths and kinds of decoding failures, never the offending values (they may be secrets).
 enum DecodingErrorDescription {
-    static func describe(_ error: DecodingError) -> String {
+    /// `droppingLeading` removes the first path components (the `params` member when the params
+    /// were decoded from the whole request body).
+    static func describe(_ error: DecodingError, droppingLeading dropped: Int = 0) -> String {
         func path(_ context: DecodingError.Context) -> String {
-            let components = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+            let components = context.codingPath.dropFirst(dropped).map { $0.intValue.map(String.init) ?? $0.stringValue }
             return components.isEmpty ? "params" : components.joined(separator: ".")
         }
         switch error {
         case .keyNotFound(let key, let context):
-            let prefix = context.codingPath.isEmpty ? "" : path(context) + "."
+            let prefix = context.codingPath.count <= dropped ? "" : path(context) + "."
             return "missing field \(prefix)\(key.stringValue)"
         case .typeMismatch(let type, let context):
             return "\(path(context)) must be \(kind(of: type))"

@@ -18,18 +18,33 @@ enum ClosedLoop {
     }
 
     /// Also how long the callers actually ran (less than `seconds` when a scenario ran out).
+    ///
+    /// With a `rate` (requests per second over all callers) each caller follows a schedule instead
+    /// of starting its next request at once: caller `i` is due at `i / rate`, then every
+    /// `concurrency / rate` seconds. A latency is measured from when the request was due, so a
+    /// server that falls behind is charged for the wait (no coordinated omission).
     static func timedRun(
-        concurrency: Int, seconds: Double, call: @escaping @Sendable (Int) async throws -> Void
+        concurrency: Int, seconds: Double, rate: Double? = nil, call: @escaping @Sendable (Int) async throws -> Void
     ) async -> (histogram: Histogram<UInt64>, errors: [String: Int], elapsed: Double) {
         let started = ContinuousClock.now
         let deadline = started + .milliseconds(Int(seconds * 1000))
+        let interval = rate.map { Duration.nanoseconds(Int64(Double(concurrency) / $0 * 1e9)) }
         let (histogram, errors): (Histogram<UInt64>, [String: Int]) = await withTaskGroup(of: (Histogram<UInt64>, [String: Int]).self) { group in
             for caller in 0..<concurrency {
                 group.addTask {
                     var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
                     var errors: [String: Int] = [:]
+                    var due = started + .nanoseconds(rate.map { Int64(Double(caller) / $0 * 1e9) } ?? 0)
                     while ContinuousClock.now < deadline {
-                        let start = ContinuousClock.now
+                        let start: ContinuousClock.Instant
+                        if let interval {
+                            if due > ContinuousClock.now { try? await Task.sleep(until: due, clock: .continuous) }
+                            if due >= deadline { break }
+                            start = due
+                            due += interval
+                        } else {
+                            start = ContinuousClock.now
+                        }
                         do {
                             try await call(caller)
                             let elapsed = ContinuousClock.now - start

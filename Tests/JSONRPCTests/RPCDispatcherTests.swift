@@ -111,6 +111,32 @@ struct RPCDispatcherTests {
         }
     }
 
+    @Test(
+        "a single request and the same request inside a batch get the same invalid-params detail",
+        arguments: [
+            (#"{"minuend":1}"#, "missing field subtrahend"),
+            (#"{"minuend":"1","subtrahend":2}"#, "minuend must be a number"),
+            (#"{"minuend":null,"subtrahend":2}"#, "minuend must be a number, not null"),
+        ]
+    )
+    func invalidParamsDetail(params: String, detail: String) async throws {
+        let request = #"{"jsonrpc":"2.0","method":"subtract","params":\#(params),"id":1}"#
+        let single = try await call(request)
+        #expect(single?["error"]?["data"]?["detail"] == .string(detail))
+        guard case .array(let answers)? = try await call("[\(request)]") else {
+            Issue.record("a batch answers with an array")
+            return
+        }
+        #expect(answers.first?["error"]?["data"]?["detail"] == .string(detail))
+    }
+
+    @Test("absent params decode as an empty object on the single-request path")
+    func absentParams() async throws {
+        #expect(try await call(#"{"jsonrpc":"2.0","method":"notify","id":7}"#) == ["jsonrpc": "2.0", "result": [:], "id": 7])
+        let missing = try await call(#"{"jsonrpc":"2.0","method":"subtract","id":8}"#)
+        #expect(missing?["error"]?["data"]?["detail"] == "missing field minuend")
+    }
+
     @Test("with the contract applied, a param the contract lacks is invalid params")
     func unknownParam() async throws {
         let body = #"{"jsonrpc":"2.0","method":"subtract","params":{"minuend":1,"subtrahend":1,"extra":true},"id":1}"#

@@ -177,6 +177,12 @@ struct AccountService: Sendable {
         return .init(accounts: page, nextPageToken: page.count == limit ? page.last?.localId : nil)
     }
 
+    /// The account, or `nil` when there is none.
+    func existing(_ params: GetAccount.Params) async throws -> Account? {
+        let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        return try await accounts.account(in: schema, localId: params.localId)
+    }
+
     func get(_ params: GetAccount.Params) async throws -> Account {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         guard let account = try await accounts.account(in: schema, localId: params.localId) else {

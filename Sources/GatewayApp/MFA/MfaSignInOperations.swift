@@ -15,15 +15,29 @@ struct MfaSignInOperations: Sendable {
 
     func start(_ request: PublicRequest) async throws -> JSONValue {
         let body = request.body
-        let (settings, projectId) = try await prelude(request)
-        guard settings.mfaConfig.smsEnabled else { throw SecondFactorPolicy.smsDisabled }
-        guard let credential = body["mfaPendingCredential"]?.stringValue, !credential.isEmpty else {
-            throw IdentityToolkitError.business("MISSING_MFA_PENDING_CREDENTIAL : Request does not have MFA pending credential.")
+        let settings: AuthSettings
+        let pending: InspectPendingCredential.Result
+        let account: Account
+        let enrollmentId: String
+        if let credential = Self.nonEmpty(body["mfaPendingCredential"]), let enrollment = Self.nonEmpty(body["mfaEnrollmentId"]),
+            let settled = try await settledSignIn(credential, request: request)
+        {
+            guard settled.settings.mfaConfig.smsEnabled else { throw SecondFactorPolicy.smsDisabled }
+            guard let found = settled.account else { throw IdentityToolkitError.business("INVALID_MFA_PENDING_CREDENTIAL") }
+            (settings, pending, account, enrollmentId) = (settled.settings, settled.pending, found, enrollment)
+        } else {
+            let projectId: String
+            (settings, projectId) = try await prelude(request)
+            guard settings.mfaConfig.smsEnabled else { throw SecondFactorPolicy.smsDisabled }
+            guard let credential = Self.nonEmpty(body["mfaPendingCredential"]) else {
+                throw IdentityToolkitError.business("MISSING_MFA_PENDING_CREDENTIAL : Request does not have MFA pending credential.")
+            }
+            guard let enrollment = Self.nonEmpty(body["mfaEnrollmentId"]) else {
+                throw IdentityToolkitError.business("MISSING_MFA_ENROLLMENT_ID : No second factor identifier is provided.")
+            }
+            (pending, account) = try await pendingSignIn(credential, projectId: projectId, request: request)
+            enrollmentId = enrollment
         }
-        guard let enrollmentId = body["mfaEnrollmentId"]?.stringValue, !enrollmentId.isEmpty else {
-            throw IdentityToolkitError.business("MISSING_MFA_ENROLLMENT_ID : No second factor identifier is provided.")
-        }
-        let (pending, account) = try await pendingSignIn(credential, projectId: projectId, request: request)
         guard let enrollment = account.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId }) else {
             throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND")
         }
@@ -39,8 +53,22 @@ struct MfaSignInOperations: Sendable {
 
     func finalize(_ request: PublicRequest) async throws -> JSONValue {
         let body = request.body
-        let (settings, projectId) = try await prelude(request)
         let totp = body["totpVerificationInfo"] != nil && body["phoneVerificationInfo"] == nil
+        // A complete TOTP request takes two calls where the sequential order takes three; any
+        // error sends it down the sequential path, which answers in contract order.
+        if totp, let credential = Self.nonEmpty(body["mfaPendingCredential"]), let enrollmentId = Self.nonEmpty(body["mfaEnrollmentId"]),
+            let code = Self.nonEmpty(body["totpVerificationInfo"]?["verificationCode"]),
+            let settled = try await settledSignIn(credential, request: request)
+        {
+            guard let adjacentIntervals = settled.settings.mfaConfig.totpAdjacentIntervals else { throw SecondFactorPolicy.totpDisabled }
+            guard let account = settled.account else { throw IdentityToolkitError.business("INVALID_MFA_PENDING_CREDENTIAL") }
+            let enrollment = try await verifyTotp(
+                code, enrollmentId: enrollmentId, adjacentIntervals: adjacentIntervals, pending: settled.pending, account: account,
+                request: request
+            )
+            return try await finish(credential, pending: settled.pending, enrollment: enrollment, request: request)
+        }
+        let (settings, projectId) = try await prelude(request)
         if totp {
             guard settings.mfaConfig.totpAdjacentIntervals != nil else { throw SecondFactorPolicy.totpDisabled }
         } else {
@@ -60,19 +88,10 @@ struct MfaSignInOperations: Sendable {
             }
             let account: Account
             (pending, account) = try await pendingSignIn(credential, projectId: projectId, request: request)
-            guard let found = account.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId && $0.kind == "totp" }) else {
-                throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND")
-            }
-            _ = try await PeerCall.call(
-                challenges, VerifyTotp.self,
-                .init(
-                    projectId: pending.projectId, tenantId: pending.tenantId, localId: account.localId,
-                    mfaEnrollmentId: enrollmentId, verificationCode: code,
-                    adjacentIntervals: settings.mfaConfig.totpAdjacentIntervals ?? 5
-                ),
-                requestID: request.requestID
+            enrollment = try await verifyTotp(
+                code, enrollmentId: enrollmentId, adjacentIntervals: settings.mfaConfig.totpAdjacentIntervals ?? 5, pending: pending,
+                account: account, request: request
             )
-            enrollment = found
         } else {
             guard let info = body["phoneVerificationInfo"], info != .null else {
                 throw IdentityToolkitError.business("INVALID_ARGUMENT : MFA provider not supported!")
@@ -102,6 +121,32 @@ struct MfaSignInOperations: Sendable {
             else { throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND") }
             enrollment = found
         }
+        return try await finish(credential, pending: pending, enrollment: enrollment, request: request)
+    }
+
+    /// `MFA_ENROLLMENT_NOT_FOUND` unless the account has this TOTP factor, then the code check.
+    private func verifyTotp(
+        _ code: String, enrollmentId: String, adjacentIntervals: Int, pending: InspectPendingCredential.Result, account: Account,
+        request: PublicRequest
+    ) async throws -> Enrollment {
+        guard let found = account.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId && $0.kind == "totp" }) else {
+            throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND")
+        }
+        _ = try await PeerCall.call(
+            challenges, VerifyTotp.self,
+            .init(
+                projectId: pending.projectId, tenantId: pending.tenantId, localId: account.localId, mfaEnrollmentId: enrollmentId,
+                verificationCode: code, adjacentIntervals: adjacentIntervals
+            ),
+            requestID: request.requestID
+        )
+        return found
+    }
+
+    /// The second factor passed: record the sign-in, then the session (using the credential up).
+    private func finish(
+        _ credential: String, pending: InspectPendingCredential.Result, enrollment: Enrollment, request: PublicRequest
+    ) async throws -> JSONValue {
         let signedIn = try await PeerCall.call(
             registry, UpdateAccount.self,
             .init(projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId, recordSignIn: true),
@@ -120,6 +165,34 @@ struct MfaSignInOperations: Sendable {
             requestID: request.requestID
         )
         return ["idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken)]
+    }
+
+    /// The settings, pending sign-in and account (absent if gone) of a request whose input is
+    /// complete, in two calls: the credential first (reading it changes nothing), then the account
+    /// with its scope's settings. `nil` when the credential does not check out or names another
+    /// scope than the settings' (the body's tenant wins there): the caller then takes the
+    /// sequential path, which answers in contract order. `PROJECT_DISABLED` comes first, as always.
+    private func settledSignIn(_ credential: String, request: PublicRequest) async throws
+        -> (settings: AuthSettings, pending: InspectPendingCredential.Result, account: Account?)?
+    {
+        guard
+            let pending = try? await PeerCall.call(
+                sessions, InspectPendingCredential.self, .init(mfaPendingCredential: credential), requestID: request.requestID
+            ),
+            pending.projectId == request.callerProjectId,
+            (request.body["tenantId"]?.stringValue ?? RoutingHint.tenant(ofScopedToken: credential)) == pending.tenantId
+        else { return nil }
+        let found = try await PeerCall.call(
+            registry, GetAccountWithSettings.self,
+            .init(projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId), requestID: request.requestID
+        )
+        if found.settings.disableAuth { throw IdentityToolkitError.business("PROJECT_DISABLED") }
+        return (found.settings, pending, found.account)
+    }
+
+    static func nonEmpty(_ value: JSONValue?) -> String? {
+        guard let text = value?.stringValue, !text.isEmpty else { return nil }
+        return text
     }
 
     /// `PROJECT_DISABLED` first, in the tenant the body or the credential names.

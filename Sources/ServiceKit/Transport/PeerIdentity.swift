@@ -1,6 +1,7 @@
 import NIOCore
 import NIOSSL
 import SwiftASN1
+import Synchronization
 import X509
 
 /// Reads the authenticated caller's identity: the common name of its verified TLS client certificate.
@@ -13,14 +14,30 @@ enum PeerIdentity {
         if certificate == nil, let parent = channel.parent {
             certificate = try? await parent.nioSSL_peerCertificate().get()
         }
-        guard let certificate, let der = try? certificate.toDERBytes(),
-            let parsed = try? Certificate(derEncoded: der)
-        else { return nil }
+        guard let certificate, let der = try? certificate.toDERBytes() else { return nil }
+        return commonName(ofDER: der)
+    }
+
+    /// The handshake already verified the certificate; only reading its subject is left, and the
+    /// same few peer certificates arrive on every call: their names are kept by their exact bytes.
+    static func commonName(ofDER der: [UInt8]) -> String? {
+        if let known = names.withLock({ $0[der] }) { return known }
+        guard let parsed = try? Certificate(derEncoded: der) else { return nil }
+        var name: String?
         for relativeName in parsed.subject {
             for attribute in relativeName where attribute.type == .RDNAttributeType.commonName {
-                return String(describing: attribute.value)
+                name = String(describing: attribute.value)
+                break
             }
+            if name != nil { break }
         }
-        return nil
+        guard let name else { return nil }
+        names.withLock { cache in
+            if cache.count >= 256 { cache.removeAll() }
+            cache[der] = name
+        }
+        return name
     }
+
+    private static let names = Mutex<[[UInt8]: String]>([:])
 }

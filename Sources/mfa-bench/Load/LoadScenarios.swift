@@ -5,6 +5,7 @@ import Foundation
 import Histogram
 import JSONRPC
 import NIOHTTP1
+import NIOSSL
 
 /// The MFA load generator (issue 7): prepares users with verified emails, TOTP factors and a phone
 /// factor on a test number, then runs each chosen scenario closed-loop after a warm-up, and prints
@@ -30,6 +31,10 @@ struct LoadScenarios: AsyncParsableCommand {
     @Option(help: "Pending credentials made ahead for totp-finalize and sms-signin (each; warm-up included).") var pending: Int = 3000
     @Option(help: "The stack's password hashing, stated in the report.") var passwordHashing: String = "scrypt N=16384 r=8 p=1 (stack default)"
     @Option(help: "Where to write the JSON results.") var output: String = "mfa-bench-results.json"
+    @Option(help: "HTTP version to the gateway: 1.1, or 2 (needs an https gateway URL; ALPN h2).") var httpVersion: String = "1.1"
+    @Option(help: "The CA that signed the gateway's certificate (https only).") var caFile: String = ".stack/certs/ca.pem"
+    @Option(help: "Paced load: requests per second over all clients (each request timed from when it was due). Default: closed loop.")
+    var rate: Double?
 
     static let allScenarios = ["totp-signin", "totp-finalize", "sms-signin", "refresh", "enroll-totp"]
 
@@ -37,8 +42,18 @@ struct LoadScenarios: AsyncParsableCommand {
         guard RPCRoundTrip.isLoopback(gateway) else { throw ValidationError("benchmarks target loopback only") }
         let chosen = scenarios == "all" ? Self.allScenarios : scenarios.split(separator: ",").map(String.init)
         guard chosen.allSatisfy(Self.allScenarios.contains) else { throw ValidationError("scenarios: \(Self.allScenarios)") }
+        guard ["1.1", "2"].contains(httpVersion) else { throw ValidationError("--http-version is 1.1 or 2") }
+        let secure = gateway.hasPrefix("https://")
+        guard secure || httpVersion == "1.1" else { throw ValidationError("HTTP/2 needs an https:// gateway (the stack's TLS port, 8443)") }
+        if let rate, rate <= 0 { throw ValidationError("--rate must be positive") }
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(concurrency, 32))
+        if secure {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .file(caFile)
+            configuration.tlsConfiguration = tls
+            configuration.httpVersion = httpVersion == "2" ? .automatic : .http1Only
+        }
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         defer { _ = client.shutdown() }
         let api = PublicClient(client: client, gateway: gateway)
@@ -66,14 +81,14 @@ struct LoadScenarios: AsyncParsableCommand {
             let call = try await makeCall(scenario, users: prepared, api: api, password: password)
             Self.log("\(scenario): warming up \(warmup) s")
             _ = await ClosedLoop.run(concurrency: concurrency, seconds: warmup, call: call)
-            Self.log("\(scenario): measuring \(duration) s at \(concurrency) clients")
-            let measured = await ClosedLoop.timedRun(concurrency: concurrency, seconds: duration, call: call)
+            Self.log("\(scenario): measuring \(duration) s at \(concurrency) clients" + (rate.map { ", paced at \($0)/s" } ?? ", closed loop"))
+            let measured = await ClosedLoop.timedRun(concurrency: concurrency, seconds: duration, rate: rate, call: call)
             if measured.elapsed < duration - 0.5 {
                 Self.log("\(scenario): ran out of prepared work after \(String(format: "%.1f", measured.elapsed)) s")
             }
             let result = ScenarioResult(
                 scenario: scenario, concurrency: concurrency, seconds: measured.elapsed, histogram: measured.histogram,
-                errors: measured.errors
+                errors: measured.errors, http: secure ? "HTTP/\(httpVersion) over TLS" : "HTTP/1.1", pacedRate: rate
             )
             print(result.line)
             results.append(result)
