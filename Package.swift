@@ -104,10 +104,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // glibc's mallopt for ServiceKit's MemoryReturn (a header only; nothing is compiled).
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(
             name: "ServiceKit",
             dependencies: [
-                "JSONRPC", "Contracts", "TenantStore",
+                "JSONRPC", "Contracts", "TenantStore", "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -7,6 +7,7 @@ public enum ServiceMain {
     public static func run(
         _ service: ServiceName, build: @escaping @Sendable (ServiceHost) async throws -> ServiceHost.Parts
     ) async {
+        MemoryReturn.configure()
         do {
             let settings = try ServiceSettings(service: service, reader: try await ServiceSettings.makeReader())
             let level = settings.logLevel

@@ -1,0 +1,4 @@
+// glibc's malloc tuning (mallopt), which the Glibc module does not export.
+#if defined(__linux__)
+#include <malloc.h>
+#endif
