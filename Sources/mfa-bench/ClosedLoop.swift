@@ -38,7 +38,7 @@ enum ClosedLoop {
                     while ContinuousClock.now < deadline {
                         let start: ContinuousClock.Instant
                         if let interval {
-                            if due > ContinuousClock.now { try? await Task.sleep(until: due, clock: .continuous) }
+                            if due > ContinuousClock.now { try? await Task.sleep(until: due, tolerance: .microseconds(100), clock: .continuous) }
                             if due >= deadline { break }
                             start = due
                             due += interval
