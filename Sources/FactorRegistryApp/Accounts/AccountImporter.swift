@@ -30,7 +30,7 @@ struct AccountImporter: Sendable {
         var failures: [ImportAccounts.Failure] = []
         for (index, user) in params.users.enumerated() {
             do {
-                let record = try record(for: user, projectId: params.projectId, tenantId: params.tenantId, scrypt: scrypt)
+                let record = try await record(for: user, projectId: params.projectId, tenantId: params.tenantId, scrypt: scrypt)
                 let factors = try Self.secondFactors(user)
                 try await service.accounts.importAccount(in: schema, record, overwrite: params.allowOverwrite)
                 if !factors.isEmpty || params.allowOverwrite {
@@ -100,7 +100,7 @@ struct AccountImporter: Sendable {
         return ScryptParameters(rounds: rounds, blockSize: blockSize, parallelism: parallelism)
     }
 
-    func record(for user: ImportedAccount, projectId: String, tenantId: String?, scrypt: ScryptParameters?) throws
+    func record(for user: ImportedAccount, projectId: String, tenantId: String?, scrypt: ScryptParameters?) async throws
         -> AccountRepository.ImportRecord
     {
         guard let localId = user.localId, !localId.isEmpty else { throw ImportFailure(message: "localId is missing") }
@@ -136,7 +136,7 @@ struct AccountImporter: Sendable {
             guard raw.count >= AccountService.minimumPasswordLength, raw.utf8.count <= PasswordHasher.maximumPasswordBytes else {
                 throw ImportFailure(message: "rawPassword must be 6 characters to 4096 bytes")
             }
-            passwordHash = try service.hashers.hasher(for: projectId).hash(raw)
+            passwordHash = try await service.hashers.hasher(for: projectId).hash(raw)
         }
         return AccountRepository.ImportRecord(
             localId: localId, email: user.email, emailVerified: user.emailVerified ?? false, displayName: user.displayName,

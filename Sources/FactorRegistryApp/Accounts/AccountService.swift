@@ -23,7 +23,7 @@ struct AccountService: Sendable {
         }
         try Self.checkDisplayName(params.displayName)
         // Hash before taking the row: scrypt is the slow part and needs no lock.
-        let passwordHash = try params.password.map(hashers.hasher(for: params.projectId).hash)
+        let passwordHash = try await hashers.hash(params.password, for: params.projectId)
         do {
             return try await accounts.insert(
                 in: schema, localId: RandomIdentifier.make(), email: params.email, passwordHash: passwordHash,
@@ -42,11 +42,11 @@ struct AccountService: Sendable {
             throw Self.rejected("INVALID_PASSWORD")
         }
         guard let stored = try await accounts.credentials(in: schema, email: params.email) else {
-            _ = hashers.standard.verify(params.password, against: hashers.decoy(for: params.projectId))
+            _ = await hashers.standard.verify(params.password, against: hashers.decoy(for: params.projectId))
             throw Self.rejected("EMAIL_NOT_FOUND")
         }
         if stored.account.disabled { throw Self.rejected("USER_DISABLED") }
-        guard let hash = stored.passwordHash, hashers.standard.verify(params.password, against: hash) else {
+        guard let hash = stored.passwordHash, await hashers.standard.verify(params.password, against: hash) else {
             throw Self.rejected("INVALID_PASSWORD")
         }
         let kinds = Set(params.secondFactorKinds ?? [])
@@ -73,7 +73,7 @@ struct AccountService: Sendable {
             try Self.checkPassword(password)
         }
         try Self.checkDisplayName(params.displayName)
-        let passwordHash = try params.password.map(hashers.hasher(for: params.projectId).hash)
+        let passwordHash = try await hashers.hash(params.password, for: params.projectId)
         do {
             return try await accounts.insert(
                 in: schema, localId: localId, email: params.email, passwordHash: passwordHash,
@@ -112,7 +112,7 @@ struct AccountService: Sendable {
         }
         if let password = params.password {
             try Self.checkPassword(password)
-            changes.passwordHash = try hashers.hasher(for: params.projectId).hash(password)
+            changes.passwordHash = try await hashers.hasher(for: params.projectId).hash(password)
             changes.revokeSessions = true
         }
         if let phone = params.phoneNumber {

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import _CryptoExtras
+import ServiceKit
 
 /// Memory-hard password hashing with scrypt (swift-crypto). Stored form:
 /// `scrypt$<N>$<r>$<p>$<base64 salt>$<base64 key>`, so parameters can change without breaking
@@ -14,15 +15,25 @@ struct PasswordHasher: Sendable {
     /// Longer passwords are refused before hashing: they only cost us CPU.
     static let maximumPasswordBytes = 4096
 
-    func hash(_ password: String) throws -> String {
+    /// scrypt costs tens of milliseconds of CPU: both operations run as ``BlockingWork``.
+    func hash(_ password: String) async throws -> String {
+        try await BlockingWork.run { try self.hashBlocking(password) }
+    }
+
+    /// Whether `password` matches `stored`, compared in constant time; `false` for a malformed hash.
+    func verify(_ password: String, against stored: String) async -> Bool {
+        (try? await BlockingWork.run { self.verifyNow(password, against: stored) }) ?? false
+    }
+
+    /// The same, on the calling thread (start-up only: the decoy hashes).
+    func hashBlocking(_ password: String) throws -> String {
         var generator = SystemRandomNumberGenerator()
         let salt = Data((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let key = try derive(password, salt: salt, rounds: rounds, blockSize: blockSize, parallelism: parallelism)
         return "scrypt$\(rounds)$\(blockSize)$\(parallelism)$\(salt.base64EncodedString())$\(key.base64EncodedString())"
     }
 
-    /// Whether `password` matches `stored`, compared in constant time; `false` for a malformed hash.
-    func verify(_ password: String, against stored: String) -> Bool {
+    private func verifyNow(_ password: String, against stored: String) -> Bool {
         let parts = stored.split(separator: "$").map(String.init)
         guard parts.count == 6, parts[0] == "scrypt", let rounds = Int(parts[1]), let blockSize = Int(parts[2]),
             let parallelism = Int(parts[3]), let salt = Data(base64Encoded: parts[4]),

@@ -36,12 +36,18 @@ struct PasswordHashers: Sendable {
         }
         self.standard = standard
         self.byProject = byProject
-        var decoys = ["": try standard.hash(RandomIdentifier.make())]
-        for (project, hasher) in byProject { decoys[project] = try hasher.hash(RandomIdentifier.make()) }
+        var decoys = ["": try standard.hashBlocking(RandomIdentifier.make())]
+        for (project, hasher) in byProject { decoys[project] = try hasher.hashBlocking(RandomIdentifier.make()) }
         self.decoys = decoys
     }
 
     func hasher(for projectId: String) -> PasswordHasher { byProject[projectId] ?? standard }
+
+    /// The stored form of `password` under the project's parameters; `nil` when there is none.
+    func hash(_ password: String?, for projectId: String) async throws -> String? {
+        guard let password else { return nil }
+        return try await hasher(for: projectId).hash(password)
+    }
 
     func decoy(for projectId: String) -> String { decoys[byProject[projectId] == nil ? "" : projectId] ?? decoys[""]! }
 }

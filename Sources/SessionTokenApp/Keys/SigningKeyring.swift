@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ServiceKit
 import ServiceLifecycle
 import Synchronization
 
@@ -22,7 +23,7 @@ final class SigningKeyring: Sendable {
 
     /// Creates the first key if there is none (any instance, any number of times), then loads all.
     func prepare() async throws {
-        try await repository.insert(try SigningKey.generate(signingFrom: Date()), onlyIfNone: true)
+        try await repository.insert(try await BlockingWork.run { try SigningKey.generate(signingFrom: Date()) }, onlyIfNone: true)
         try await reload()
     }
 
@@ -33,7 +34,7 @@ final class SigningKeyring: Sendable {
 
     /// Adds a new key that starts signing after the rotation lead.
     func rotate(now: Date = Date()) async throws -> SigningKey {
-        let key = try SigningKey.generate(signingFrom: now + rotationLead)
+        let key = try await BlockingWork.run { [rotationLead] in try SigningKey.generate(signingFrom: now + rotationLead) }
         try await repository.insert(key, onlyIfNone: false)
         try await reload()
         return key
