@@ -1,4 +1,6 @@
 import ArgumentParser
+import NIOCore
+import NIOPosix
 
 /// Benchmarks of a running stack. Figures go in notes and docs/performance.md, never in tests.
 @main
@@ -8,4 +10,20 @@ struct Bench: AsyncParsableCommand {
         abstract: "Measure a running mfa-backend stack on loopback.",
         subcommands: [RPCRoundTrip.self, AccountFlows.self, TenantScale.self, MFAFlows.self, CryptoCeiling.self, LoadScenarios.self]
     )
+
+    /// The load generator shares the machine with what it measures: like the services, it runs its
+    /// tasks on NIO's event loops, so its own CPU per request stays small.
+    static func main() async {
+        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
