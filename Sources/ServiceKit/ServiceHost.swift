@@ -202,9 +202,23 @@ extension ServiceHost {
     /// A tenant's schema that is missing (never provisioned here, or dropped by a concurrent delete)
     /// is `TENANT_NOT_FOUND` for the caller, not an internal error.
     @Sendable static func translate(_ error: any Error) -> RPCError? {
+        if isDatabaseUnreachable(error) {
+            // The caller answers 503, as for a peer that does not answer: retrying later can work.
+            return RPCError(code: .dependencyUnavailable, message: "The database did not answer")
+        }
         guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState],
             state == "42P01" || state == "3F000"
         else { return nil }
         return RPCError(code: .tenantSchemaMissing, identityToolkitError: "TENANT_NOT_FOUND")
+    }
+
+    /// PostgreSQL could not be reached (connection refused or lost, the pool gave up): not a fault
+    /// of the request. PostgresNIO reports the pool's own failures with a type of its internal
+    /// connection-pool module, recognised here by name.
+    static func isDatabaseUnreachable(_ error: any Error) -> Bool {
+        if let error = error as? PSQLError {
+            return [.connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed].contains(error.code)
+        }
+        return String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError")
     }
 }

@@ -3,7 +3,7 @@ import JSONRPC
 import ServiceKit
 
 /// Calls a peer and turns its answer into the public contract: an application error that carries an
-/// Identity Toolkit string becomes that business error (HTTP 400); an unreachable peer becomes 503.
+/// Identity Toolkit string becomes that business error (HTTP 400); an unreachable peer, or a peer whose database is unreachable, becomes 503.
 enum PeerCall {
     static func call<M: RPCMethod>(_ client: RPCClient, _ method: M.Type, _ params: M.Params, requestID: String) async throws
         -> M.Result
@@ -12,6 +12,8 @@ enum PeerCall {
             return try await client.call(method, params, requestID: requestID)
         } catch let error as RPCError {
             if let message = error.identityToolkitError { throw IdentityToolkitError.business(message) }
+            // The peer answered, but its own dependency (its database) did not.
+            if error.code == .dependencyUnavailable { throw IdentityToolkitError.unavailable }
             throw error
         } catch is RPCTransportError {
             throw IdentityToolkitError.unavailable
