@@ -25,23 +25,7 @@ public struct RPCMethodTable: Sendable {
     ) {
         precondition(entries[M.name] == nil, "method \(M.name) registered twice")
         entries[M.name] = Entry(policy: callers, paramNames: nil) { raw, context in
-            let params: M.Params
-            do {
-                switch raw {
-                case .parsed(let value):
-                    params = try JSONCoding.decode(M.Params.self, from: value)
-                case .encoded(let bytes, let keys):
-                    // No params member means `{}`, as on the general path.
-                    params =
-                        keys == nil
-                        ? try JSONDecoder().decode(M.Params.self, from: Data("{}".utf8))
-                        : try JSONDecoder().decode(ParamsMember<M.Params>.self, from: bytes).params
-                }
-            } catch let error as DecodingError {
-                let insideParams: Bool
-                if case .encoded(_, let keys) = raw, keys != nil { insideParams = true } else { insideParams = false }
-                throw RPCError.invalidParams(DecodingErrorDescription.describe(error, droppingLeading: insideParams ? 1 : 0))
-            }
+            let params = try raw.decode(M.Params.self)
             return try await handler(params, context)
         }
     }

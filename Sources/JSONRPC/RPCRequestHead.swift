@@ -8,6 +8,28 @@ enum RPCParams: Sendable {
     case encoded(Data, keys: [String]?)
 }
 
+extension RPCParams {
+    /// The params as `P`; a decoding failure is -32602 with a path relative to the params.
+    func decode<P: Decodable>(_ type: P.Type) throws -> P {
+        do {
+            switch self {
+            case .parsed(let value): return try JSONCoding.decode(P.self, from: value)
+            // No params member means `{}`, as on the general path.
+            case .encoded(_, keys: nil): return try JSONDecoder().decode(P.self, from: Data("{}".utf8))
+            case .encoded(let bytes, keys: _?): return try JSONDecoder().decode(ParamsMember<P>.self, from: bytes).params
+            }
+        } catch let error as DecodingError {
+            throw RPCError.invalidParams(DecodingErrorDescription.describe(error, droppingLeading: wrapperDepth))
+        }
+    }
+
+    /// Path components a decoding error carries before the params' own: the `params` member.
+    private var wrapperDepth: Int {
+        if case .encoded(_, keys: _?) = self { return 1 }
+        return 0
+    }
+}
+
 /// The members of a single request object that the dispatcher needs before choosing a method: read
 /// without building a tree of the params. ``read(_:)`` accepts only a well-formed request (an object
 /// with `"jsonrpc": "2.0"`, a string `method`, a legal or absent `id`, an object or absent

@@ -74,16 +74,16 @@ struct MfaSignInOperations: Sendable {
         } else {
             guard settings.mfaConfig.smsEnabled else { throw SecondFactorPolicy.smsDisabled }
         }
-        guard let credential = body["mfaPendingCredential"]?.stringValue, !credential.isEmpty else {
+        guard let credential = Self.nonEmpty(body["mfaPendingCredential"]) else {
             throw IdentityToolkitError.business("MISSING_CREDENTIAL : Please set MFA Pending Credential.")
         }
         let enrollment: Enrollment
         let pending: InspectPendingCredential.Result
         if totp {
-            guard let enrollmentId = body["mfaEnrollmentId"]?.stringValue, !enrollmentId.isEmpty else {
+            guard let enrollmentId = Self.nonEmpty(body["mfaEnrollmentId"]) else {
                 throw IdentityToolkitError.business("MISSING_MFA_ENROLLMENT_ID : No second factor identifier is provided.")
             }
-            guard let code = body["totpVerificationInfo"]?["verificationCode"]?.stringValue, !code.isEmpty else {
+            guard let code = Self.nonEmpty(body["totpVerificationInfo"]?["verificationCode"]) else {
                 throw IdentityToolkitError.business("MISSING_CODE")
             }
             let account: Account
@@ -99,8 +99,8 @@ struct MfaSignInOperations: Sendable {
             if info["androidVerificationProof"] != nil {
                 throw IdentityToolkitError.unsupported("androidVerificationProof is unsupported!")
             }
-            guard let code = info["code"]?.stringValue, !code.isEmpty else { throw IdentityToolkitError.business("MISSING_CODE") }
-            guard let sessionInfo = info["sessionInfo"]?.stringValue, !sessionInfo.isEmpty else {
+            guard let code = Self.nonEmpty(info["code"]) else { throw IdentityToolkitError.business("MISSING_CODE") }
+            guard let sessionInfo = Self.nonEmpty(info["sessionInfo"]) else {
                 throw IdentityToolkitError.business("MISSING_SESSION_INFO")
             }
             // The session names its user; the credential must be that user's (checked below).
