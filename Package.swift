@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "gateway", targets: ["gateway"]),
         .executable(name: "mfa-dev-pki", targets: ["mfa-dev-pki"]),
         .executable(name: "mfa-bench", targets: ["mfa-bench"]),
+        .executable(name: "mfa-all-in-one", targets: ["mfa-all-in-one"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
@@ -184,6 +185,11 @@ let package = Package(
         .executableTarget(name: "session-token", dependencies: ["SessionTokenApp", "ServiceKit"], swiftSettings: swiftSettings),
         .executableTarget(name: "gateway", dependencies: ["GatewayApp", "ServiceKit"], swiftSettings: swiftSettings),
         .executableTarget(name: "mfa-dev-pki", dependencies: ["DevelopmentPKI"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "mfa-all-in-one",
+            dependencies: ["FactorRegistryApp", "ChallengeIssuerApp", "SessionTokenApp", "GatewayApp", "ServiceKit"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "mfa-bench",
             dependencies: [

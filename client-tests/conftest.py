@@ -1,8 +1,9 @@
-"""A real four-process stack for the Python tests, started the way an operator would start it.
+"""A real stack for the Python tests, started the way an operator would start it.
 
 Binaries come from MFA_TEST_BIN_DIR (set by scripts/test.sh), PostgreSQL from MFA_TEST_POSTGRES_URL;
 each test session gets its own databases, development certificates (from mfa-dev-pki) and loopback
-ports, and everything is removed afterwards.
+ports, and everything is removed afterwards. MFA_TEST_PROCESSES=one runs the four services in one
+process (mfa-all-in-one) instead of four, each still with its own ports, databases and configuration.
 """
 
 import base64
@@ -26,6 +27,12 @@ DATABASES = {"factor-registry": "factor_registry", "challenge-issuer": "challeng
 CONFIG_KEY = {"factor-registry": "FACTOR_REGISTRY", "challenge-issuer": "CHALLENGE_ISSUER",
               "session-token": "SESSION_TOKEN", "gateway": "GATEWAY"}
 
+
+# "four" (one process per service) or "one" (mfa-all-in-one).
+PROCESSES = os.environ.get("MFA_TEST_PROCESSES", "four")
+ALL_IN_ONE = "all-in-one"
+needs_four_processes = pytest.mark.skipif(
+    PROCESSES == "one", reason="stops one service while the others run, which needs a process per service")
 
 _next_port = 12000 + (os.getpid() % 200) * 30
 
@@ -71,8 +78,9 @@ def psql(base_url: str, sql: str) -> None:
 
 class Stack:
     def __init__(self, work: Path, bin_dir: Path, postgres: str, mode: str = "development",
-                 extra_env: dict | None = None):
+                 extra_env: dict | None = None, processes: str = PROCESSES):
         self.work = work
+        self.processes_mode = processes
         self.suffix = secrets.token_hex(5)
         self.databases = {service: f"py_{self.suffix}_{name}" for service, name in DATABASES.items()}
         self.postgres = postgres
@@ -115,19 +123,36 @@ class Stack:
             if service in self.databases:
                 env["POSTGRES_URL"] = f"{postgres}/{self.databases[service]}"
             self.environments[service] = env
-            self.start(service)
+        if processes == "one":
+            # One environment: what differs between the services goes under each one's key.
+            combined = {}
+            for service, env in self.environments.items():
+                for key, value in env.items():
+                    if key in ("RPC_PORT", "OPS_PORT", "POSTGRES_URL") or key.startswith("PEERS_"):
+                        combined[f"{CONFIG_KEY[service]}_{key}"] = value
+                    else:
+                        combined[key] = value
+            self.environments = {ALL_IN_ONE: combined}
+        for process in self.environments:
+            self.start(process)
         self.wait_ready()
 
+    def process_of(self, service: str) -> str:
+        return ALL_IN_ONE if self.processes_mode == "one" else service
+
     def start(self, service: str) -> None:
-        log = open(self.work / f"{service}.log", "ab")
-        self.processes[service] = subprocess.Popen(
-            [str(self.bin_dir / service)], env=self.environments[service], stdout=log, stderr=subprocess.STDOUT,
+        process = self.process_of(service)
+        binary = "mfa-all-in-one" if process == ALL_IN_ONE else process
+        log = open(self.work / f"{process}.log", "ab")
+        self.processes[process] = subprocess.Popen(
+            [str(self.bin_dir / binary)], env=self.environments[process], stdout=log, stderr=subprocess.STDOUT,
             cwd=self.work)
 
     def kill(self, service: str) -> None:
         """SIGKILL: the process gets no chance to finish anything (a crash, not a shutdown)."""
-        self.processes[service].kill()
-        self.processes[service].wait(timeout=10)
+        process = self.processes[self.process_of(service)]
+        process.kill()
+        process.wait(timeout=10)
 
     def query(self, service: str, sql: str) -> list[str]:
         """Runs SQL in a service's database (to look at what is stored, never to change it)."""
@@ -147,7 +172,7 @@ class Stack:
         deadline = time.monotonic() + timeout
         for service in SERVICES:
             while True:
-                if self.processes[service].poll() is not None:
+                if self.processes[self.process_of(service)].poll() is not None:
                     raise RuntimeError(f"{service} exited:\n{self.log_tail(service)}")
                 try:
                     if requests.get(self.ops(service) + "/readyz", timeout=3).status_code == 200:
@@ -158,8 +183,12 @@ class Stack:
                     raise RuntimeError(f"{service} not ready:\n{self.log_tail(service)}")
                 time.sleep(0.1)
 
+    def log_path(self, service: str) -> Path:
+        """The log a service writes to (its process's)."""
+        return self.work / f"{self.process_of(service)}.log"
+
     def log_tail(self, service: str, lines: int = 20) -> str:
-        path = self.work / f"{service}.log"
+        path = self.log_path(service)
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:]) if path.exists() else ""
 
     def close(self) -> None:

@@ -72,7 +72,7 @@ def test_the_verification_email_arrives_and_its_link_verifies(smtp_stack):
     looked_up = requests.post(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k",
                               json={"idToken": user["idToken"]}, timeout=30).json()
     assert looked_up["users"][0]["emailVerified"] is True
-    log = (stack.work / "challenge-issuer.log").read_text()
+    log = stack.log_path("challenge-issuer").read_text()
     assert address not in log and parse_code(link) not in log
 
 

@@ -1,6 +1,7 @@
 """Crashes in the middle of MFA flows (issue 5's fault test): each service is killed (SIGKILL) between two
 steps of an enrollment or a sign-in, restarted, and the flow retried. Nothing half-done can be used, and
-nothing committed is lost."""
+nothing committed is lost. With MFA_TEST_PROCESSES=one a kill stops the one process, so only the tests
+where the whole stack may go down together run there."""
 
 import os
 import tempfile
@@ -12,7 +13,7 @@ import pyotp
 import pytest
 import requests
 
-from conftest import Stack
+from conftest import Stack, needs_four_processes
 from mfa_helpers import error, v1, v2, verified_user
 
 
@@ -75,6 +76,7 @@ def test_a_gateway_crash_between_the_secret_and_the_enrollment_leaves_nothing_us
     assert error(sneaky) == "MFA_ENROLLMENT_NOT_FOUND"
 
 
+@needs_four_processes
 def test_factor_registry_dies_and_committed_enrollments_survive(fault_stack):
     stack = fault_stack
     user = verified_user(stack)
@@ -107,6 +109,7 @@ def enrolled_and_pending(stack):
     return totp, enrollment_id, pending
 
 
+@needs_four_processes
 def test_challenge_issuer_dies_during_a_sign_in(fault_stack):
     stack = fault_stack
     totp, enrollment_id, pending = enrolled_and_pending(stack)
@@ -122,6 +125,7 @@ def test_challenge_issuer_dies_during_a_sign_in(fault_stack):
     assert retried.status_code == 200, retried.text
 
 
+@needs_four_processes
 def test_session_token_dies_after_the_code_was_checked(fault_stack):
     stack = fault_stack
     totp, enrollment_id, pending = enrolled_and_pending(stack)

@@ -246,7 +246,7 @@ def test_a_real_provider_api_receives_the_message(provider_stack):
     finalized = v2(stack, "mfaEnrollment:finalize", idToken=user["idToken"],
                    phoneVerificationInfo={"sessionInfo": started.json()["phoneSessionInfo"]["sessionInfo"], "code": code})
     assert finalized.status_code == 200, finalized.text
-    log = (stack.work / "challenge-issuer.log").read_text()
+    log = stack.log_path("challenge-issuer").read_text()
     assert code not in log and number not in log and "provider-secret" not in log
 
 

@@ -66,5 +66,5 @@ def test_no_password_reaches_any_log(stack, account):
     sign_in(stack, email=account["email"], password=PASSWORD)
     sign_in(stack, email=account["email"], password=PASSWORD + "-wrong")
     for service in ["gateway", "factor-registry", "challenge-issuer", "session-token"]:
-        log = (stack.work / f"{service}.log").read_text(errors="replace")
+        log = stack.log_path(service).read_text(errors="replace")
         assert PASSWORD not in log, service

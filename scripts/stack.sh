@@ -8,7 +8,8 @@
 #   scripts/stack.sh status          each service's /readyz
 #
 # Environment: BUILD_CONFIGURATION (release|debug, default release), STACK_DIR (default .stack),
-# STACK_PG_PORT (default 54329). Services read their configuration from the environment
+# STACK_PG_PORT (default 54329), STACK_PROCESSES (four: one process per service, the default;
+# one: the four services in one process, mfa-all-in-one, calling each other in-process). Services read their configuration from the environment
 # (deploy/configuration.md); the defaults describe exactly this layout.
 set -euo pipefail
 
@@ -17,6 +18,8 @@ cd "$ROOT"
 STACK_DIR="${STACK_DIR:-$ROOT/.stack}"
 PG_PORT="${STACK_PG_PORT:-54329}"
 CONFIGURATION="${BUILD_CONFIGURATION:-release}"
+PROCESSES="${STACK_PROCESSES:-four}"
+case "$PROCESSES" in four|one) ;; *) echo "STACK_PROCESSES must be four or one" >&2; exit 2 ;; esac
 SERVICES=(factor-registry challenge-issuer session-token gateway)
 declare -A OPS_PORT=([factor-registry]=9101 [challenge-issuer]=9102 [session-token]=9103 [gateway]=9104)
 declare -A DATABASE=([factor-registry]=factor_registry [challenge-issuer]=challenge_issuer [session-token]=session_token [gateway]=)
@@ -48,6 +51,9 @@ ensure_toolchain() {
   fi
 }
 
+# The process a service runs in: its own, or the single all-in-one process.
+process_of() { if [ "$PROCESSES" = one ]; then echo all-in-one; else echo "$1"; fi; }
+
 is_running() { [ -f "$STACK_DIR/run/$1.pid" ] && kill -0 "$(cat "$STACK_DIR/run/$1.pid")" 2>/dev/null; }
 
 up() {
@@ -59,31 +65,43 @@ up() {
   log "building ($CONFIGURATION)..."
   swift build -c "$CONFIGURATION" 2>&1 | grep -E "error|warning: |Compiling|Build complete" | grep -v "^\[" | tail -n 20 || true
   local bin; bin="$(swift build -c "$CONFIGURATION" --show-bin-path)"
-  for service in "${SERVICES[@]}"; do
+  for service in "${SERVICES[@]}" mfa-all-in-one; do
     [ -x "$bin/$service" ] || { echo "build failed: $bin/$service missing" >&2; exit 1; }
   done
   "$bin/mfa-dev-pki" "$STACK_DIR/certs" | sed 's/^/[stack] /'
-  for service in "${SERVICES[@]}"; do
-    if is_running "$service"; then log "$service already running"; continue; fi
-    local database_url=""
-    [ -n "${DATABASE[$service]}" ] && database_url="postgres://mfa:mfa@127.0.0.1:$PG_PORT/${DATABASE[$service]}"
-    # Everything else is the services' defaults (deploy/configuration.md); the environment wins.
-    env TLS_DIRECTORY="${TLS_DIRECTORY:-$STACK_DIR/certs}" ${database_url:+POSTGRES_URL="${POSTGRES_URL:-$database_url}"} \
-      PUBLIC_TLS_PORT="${PUBLIC_TLS_PORT:-8443}" \
-      nohup "$bin/$service" >>"$STACK_DIR/logs/$service.log" 2>&1 &
-    echo $! >"$STACK_DIR/run/$service.pid"
-  done
+  # Everything else is the services' defaults (deploy/configuration.md); the environment wins.
+  export TLS_DIRECTORY="${TLS_DIRECTORY:-$STACK_DIR/certs}" PUBLIC_TLS_PORT="${PUBLIC_TLS_PORT:-8443}"
+  if [ "$PROCESSES" = one ]; then
+    if is_running all-in-one; then log "all-in-one already running"; else
+      # One process, so each service's database is set under its own key (FACTOR_REGISTRY_POSTGRES_URL...).
+      env FACTOR_REGISTRY_POSTGRES_URL="postgres://mfa:mfa@127.0.0.1:$PG_PORT/factor_registry" \
+        CHALLENGE_ISSUER_POSTGRES_URL="postgres://mfa:mfa@127.0.0.1:$PG_PORT/challenge_issuer" \
+        SESSION_TOKEN_POSTGRES_URL="postgres://mfa:mfa@127.0.0.1:$PG_PORT/session_token" \
+        nohup "$bin/mfa-all-in-one" >>"$STACK_DIR/logs/all-in-one.log" 2>&1 &
+      echo $! >"$STACK_DIR/run/all-in-one.pid"
+    fi
+  else
+    for service in "${SERVICES[@]}"; do
+      if is_running "$service"; then log "$service already running"; continue; fi
+      local database_url=""
+      [ -n "${DATABASE[$service]}" ] && database_url="postgres://mfa:mfa@127.0.0.1:$PG_PORT/${DATABASE[$service]}"
+      env ${database_url:+POSTGRES_URL="${POSTGRES_URL:-$database_url}"} \
+        nohup "$bin/$service" >>"$STACK_DIR/logs/$service.log" 2>&1 &
+      echo $! >"$STACK_DIR/run/$service.pid"
+    done
+  fi
   log "waiting for every /readyz..."
   local deadline=$(( $(date +%s) + ${STACK_READY_TIMEOUT:-90} ))
   for service in "${SERVICES[@]}"; do
+    local process; process="$(process_of "$service")"
     until curl -fsS "http://127.0.0.1:${OPS_PORT[$service]}/readyz" >/dev/null 2>&1; do
-      if ! is_running "$service"; then
-        echo "$service exited; last log lines:" >&2; tail -n 20 "$STACK_DIR/logs/$service.log" >&2; exit 1
+      if ! is_running "$process"; then
+        echo "$process exited; last log lines:" >&2; tail -n 20 "$STACK_DIR/logs/$process.log" >&2; exit 1
       fi
       if [ "$(date +%s)" -ge "$deadline" ]; then
         echo "$service not ready in time:" >&2
         curl -sS "http://127.0.0.1:${OPS_PORT[$service]}/readyz" >&2 || true
-        tail -n 20 "$STACK_DIR/logs/$service.log" >&2; exit 1
+        tail -n 20 "$STACK_DIR/logs/$process.log" >&2; exit 1
       fi
       sleep 0.5
     done
@@ -99,7 +117,8 @@ up() {
 }
 
 down() {
-  for service in gateway session-token challenge-issuer factor-registry; do
+  # Whichever way the stack was started (STACK_PROCESSES does not need repeating here).
+  for service in gateway session-token challenge-issuer factor-registry all-in-one; do
     if is_running "$service"; then
       local pid; pid="$(cat "$STACK_DIR/run/$service.pid")"
       kill -TERM "$pid" 2>/dev/null || true

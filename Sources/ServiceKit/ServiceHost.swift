@@ -26,13 +26,16 @@ public final class ServiceHost: Sendable {
     public let database: PostgresClient?
     /// Shared by every peer client: one HTTP/2 connection per peer.
     public let httpClient: HTTPClient
+    /// The services running in this process, when it runs several; their clients skip the network.
+    public let localPeers: LocalPeers?
     let contract: ContractDocument
     let startedAt = ContinuousClock.now
     private let prepared = Atomic<Bool>(false)
 
-    public init(settings: ServiceSettings, logger: Logger) throws {
+    public init(settings: ServiceSettings, logger: Logger, localPeers: LocalPeers? = nil) throws {
         self.settings = settings
         self.logger = logger
+        self.localPeers = localPeers
         metrics = ServiceMetrics(service: settings.service)
         tls = try MutualTLS(files: settings.tls)
         contract = try ContractDocument(service: settings.service, directory: settings.contractsDirectory)
@@ -44,9 +47,13 @@ public final class ServiceHost: Sendable {
         httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// A client for a peer service, at the URL configuration gives for it.
+    /// A client for a peer service: in this process if it runs here, else at the URL configuration
+    /// gives for it.
     public func client(for peer: ServiceName) -> RPCClient {
-        RPCClient(
+        if let localPeers, localPeers.hosts(peer) {
+            return RPCClient(peer: peer, in: localPeers, caller: settings.service, timeout: settings.rpcTimeout)
+        }
+        return RPCClient(
             peer: peer, baseURL: settings.peers[peer] ?? "https://127.0.0.1", httpClient: httpClient,
             timeout: settings.rpcTimeout
         )
@@ -97,6 +104,11 @@ public final class ServiceHost: Sendable {
         rpcApp.beforeServerStarts { [self] in
             for step in prepare { try await step() }
             prepared.store(true, ordering: .releasing)
+            // Callers in this process reach the service from now on, as callers elsewhere do once
+            // the listener opens.
+            if let localPeers, localPeers.hosts(settings.service) {
+                localPeers.open(settings.service, dispatcher: dispatcher, logger: logger)
+            }
         }
 
         let opsRouter = OpsRouter(

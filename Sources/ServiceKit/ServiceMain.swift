@@ -9,38 +9,94 @@ public enum ServiceMain {
     public static func run(
         _ service: ServiceName, build: @escaping @Sendable (ServiceHost) async throws -> ServiceHost.Parts
     ) async {
+        let sharedLoops = prepareProcess()
+        do {
+            let settings = try ServiceSettings(service: service, reader: try await ServiceSettings.makeReader())
+            bootstrapLogging(level: settings.logLevel)
+            let host = try ServiceHost(settings: settings, logger: logger(for: settings))
+            host.logger.info(
+                "starting",
+                metadata: ["mode": "\(settings.mode.rawValue)", "version": "\(ServiceHost.version)", "executor": "\(sharedLoops ? "nio" : "default")"]
+            )
+            try await host.run(try await parts(building: build, for: host))
+        } catch {
+            FileHandle.standardError.write(Data("\(service.rawValue): \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    /// Runs several services in this process, each with its own listeners, pool and configuration
+    /// scope (`factorRegistry.postgres.url` before `postgres.url`), calling each other in-process
+    /// (``LocalPeers``). Any service failing to start or stopping with an error stops the process.
+    public static func runTogether(
+        _ services: [(ServiceName, @Sendable (ServiceHost) async throws -> ServiceHost.Parts)]
+    ) async {
+        let sharedLoops = prepareProcess()
+        let names = services.map(\.0.rawValue).joined(separator: ",")
+        do {
+            bootstrapLogging(level: try await ServiceSettings.makeReader().string(forKey: "log.level", as: Logger.Level.self, default: .info))
+            let local = LocalPeers(Set(services.map(\.0)))
+            var started: [(ServiceHost, ServiceHost.Parts)] = []
+            do {
+                for (service, build) in services {
+                    let settings = try ServiceSettings(service: service, reader: try await ServiceSettings.makeReader(scope: service))
+                    let host = try ServiceHost(settings: settings, logger: logger(for: settings), localPeers: local)
+                    host.logger.info(
+                        "starting",
+                        metadata: ["mode": "\(settings.mode.rawValue)", "version": "\(ServiceHost.version)", "executor": "\(sharedLoops ? "nio" : "default")", "process": "\(names)"]
+                    )
+                    started.append((host, try await parts(building: build, for: host)))
+                }
+            } catch {
+                for (host, _) in started { try? await host.httpClient.shutdown() }
+                throw error
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (host, parts) in started {
+                    group.addTask { try await host.run(parts) }
+                }
+                try await group.waitForAll()
+            }
+        } catch {
+            FileHandle.standardError.write(Data("\(names): \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    /// What every service process does first; `true` when Swift concurrency runs on NIO's loops.
+    private static func prepareProcess() -> Bool {
         MemoryReturn.configure()
         // Swift concurrency runs on NIO's event loops: a handler continues on the loop that completed
         // its network or database future instead of hopping to a second thread pool and back (15 %
         // less CPU per request, docs/performance.md). CPU-heavy work goes to `BlockingWork`.
-        let sharedLoops = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    }
+
+    private static func bootstrapLogging(level: Logger.Level) {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardOutput(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+
+    private static func logger(for settings: ServiceSettings) -> Logger {
+        var logger = Logger(label: settings.service.rawValue)
+        logger.logLevel = settings.logLevel
+        return logger
+    }
+}
+
+extension ServiceMain {
+    /// The service's parts; the peer client is shut down before the host is released when building fails.
+    fileprivate static func parts(
+        building build: @Sendable (ServiceHost) async throws -> ServiceHost.Parts, for host: ServiceHost
+    ) async throws -> ServiceHost.Parts {
         do {
-            let settings = try ServiceSettings(service: service, reader: try await ServiceSettings.makeReader())
-            let level = settings.logLevel
-            LoggingSystem.bootstrap { label in
-                var handler = StreamLogHandler.standardOutput(label: label)
-                handler.logLevel = level
-                return handler
-            }
-            var logger = Logger(label: service.rawValue)
-            logger.logLevel = level
-            let host = try ServiceHost(settings: settings, logger: logger)
-            logger.info(
-                "starting",
-                metadata: ["mode": "\(settings.mode.rawValue)", "version": "\(ServiceHost.version)", "executor": "\(sharedLoops ? "nio" : "default")"]
-            )
-            let parts: ServiceHost.Parts
-            do {
-                parts = try await build(host)
-            } catch {
-                // The peer client must be shut down before it is released, even when we stop here.
-                try? await host.httpClient.shutdown()
-                throw error
-            }
-            try await host.run(parts)
+            return try await build(host)
         } catch {
-            FileHandle.standardError.write(Data("\(service.rawValue): \(error)\n".utf8))
-            exit(1)
+            try? await host.httpClient.shutdown()
+            throw error
         }
     }
 }

@@ -55,6 +55,26 @@ struct ServiceSettingsTests {
         #expect(settings.logLevel == .debug)
     }
 
+    @Test("in one process each service reads its own key first, then the shared one")
+    func scopedKeys() throws {
+        let environment = EnvironmentVariablesProvider(environmentVariables: [
+            "MODE": "production", "RPC_PORT": "17000",
+            "FACTOR_REGISTRY_RPC_PORT": "17101", "FACTOR_REGISTRY_POSTGRES_URL": "postgres://a:b@db:5432/registry",
+            "SESSION_TOKEN_POSTGRES_URL": "postgres://a:b@db:5432/sessions",
+        ])
+        let registry = try ServiceSettings(
+            service: .factorRegistry, reader: ServiceSettings.reader(providers: [environment], scope: .factorRegistry)
+        )
+        let sessions = try ServiceSettings(
+            service: .sessionToken, reader: ServiceSettings.reader(providers: [environment], scope: .sessionToken)
+        )
+        #expect(registry.rpc.port == 17101)
+        #expect(registry.postgres?.database == "registry")
+        #expect(sessions.rpc.port == 17000)
+        #expect(sessions.postgres?.database == "sessions")
+        #expect(registry.mode == .production && sessions.mode == .production)
+    }
+
     @Test("a malformed database URL is refused without echoing its password")
     func badDatabaseURL() {
         do {

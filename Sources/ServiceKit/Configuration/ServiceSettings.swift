@@ -94,11 +94,27 @@ public struct ServiceSettings: Sendable {
 
     /// The standard provider chain: environment variables first, then the optional JSON file
     /// named by `MFA_CONFIG_FILE` (dotted keys become nested objects), then defaults in code.
-    public static func makeReader() async throws -> ConfigReader {
+    ///
+    /// With a `scope` (one of several services in one process), a key set under the service's
+    /// config key wins over the plain key: `factorRegistry.postgres.url`
+    /// (`FACTOR_REGISTRY_POSTGRES_URL`) before `postgres.url`.
+    public static func makeReader(scope: ServiceName? = nil) async throws -> ConfigReader {
         var providers: [any ConfigProvider] = [EnvironmentVariablesProvider()]
         if let file = ProcessInfo.processInfo.environment["MFA_CONFIG_FILE"], !file.isEmpty {
             providers.append(try await FileProvider<JSONSnapshot>(filePath: .init(file)))
         }
-        return ConfigReader(providers: providers)
+        return reader(providers: providers, scope: scope)
+    }
+
+    /// A reader over `providers` in order; with a `scope`, each provider is first asked for the key
+    /// under the scope's config key.
+    public static func reader(providers: [any ConfigProvider], scope: ServiceName?) -> ConfigReader {
+        guard let scope else { return ConfigReader(providers: providers) }
+        let prefix = ConfigKey(scope.configKey)
+        return ConfigReader(providers: providers.map { prefixed($0, with: prefix) } + providers)
+    }
+
+    private static func prefixed(_ provider: some ConfigProvider, with prefix: ConfigKey) -> any ConfigProvider {
+        provider.prefixKeys(with: prefix)
     }
 }

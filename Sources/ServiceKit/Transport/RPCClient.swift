@@ -6,23 +6,37 @@ import NIOCore
 import NIOHTTP1
 import Synchronization
 
-/// A typed JSON-RPC client for one peer service, over HTTP/2 with mutual TLS.
+/// A typed JSON-RPC client for one peer service: over HTTP/2 with mutual TLS, or, when the peer runs
+/// in this process (``LocalPeers``), straight to its dispatcher with the same request bytes.
 ///
-/// All calls share one `HTTPClient` and so one HTTP/2 connection per peer, multiplexed.
+/// All network calls share one `HTTPClient` and so one HTTP/2 connection per peer, multiplexed.
 public final class RPCClient: Sendable {
     public let peer: ServiceName
-    let endpoint: String
-    let httpClient: HTTPClient
+    let route: Route
     let timeout: Duration
     private let nextID = Atomic<Int64>(1)
 
     /// The largest response body accepted from a peer.
     static let maximumResponseBytes = 4 << 20
 
+    enum Route: Sendable {
+        case network(endpoint: String, httpClient: HTTPClient)
+        /// The peer runs in this process; `caller` is who we are, as a certificate would say.
+        case inProcess(LocalPeers, caller: ServiceName)
+    }
+
     public init(peer: ServiceName, baseURL: String, httpClient: HTTPClient, timeout: Duration) {
         self.peer = peer
-        self.endpoint = baseURL.hasSuffix("/") ? baseURL + "rpc" : baseURL + "/rpc"
-        self.httpClient = httpClient
+        self.route = .network(endpoint: baseURL.hasSuffix("/") ? baseURL + "rpc" : baseURL + "/rpc", httpClient: httpClient)
+        self.timeout = timeout
+    }
+
+    /// A client for a peer in this process. The peer's caller policy sees `caller`, exactly as it
+    /// would see the common name of `caller`'s certificate.
+    public init(peer: ServiceName, in local: LocalPeers, caller: ServiceName, timeout: Duration) {
+        precondition(local.hosts(peer), "\(peer.rawValue) does not run in this process")
+        self.peer = peer
+        self.route = .inProcess(local, caller: caller)
         self.timeout = timeout
     }
 
@@ -32,22 +46,16 @@ public final class RPCClient: Sendable {
     public func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params, requestID: String? = nil) async throws -> M.Result {
         let id = nextID.add(1, ordering: .relaxed).newValue
         let body = try JSONCoding.encode(RPCRequestEnvelope(method: M.name, params: params, id: .int(id)))
-        var request = HTTPClientRequest(url: endpoint)
-        request.method = .POST
-        request.headers.add(name: "content-type", value: "application/json")
-        if let requestID { request.headers.add(name: "x-request-id", value: requestID) }
-        request.body = .bytes(ByteBuffer(bytes: body))
-
-        let bytes: ByteBuffer
-        do {
-            let response = try await httpClient.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)))
-            bytes = try await response.body.collect(upTo: Self.maximumResponseBytes)
-        } catch {
-            throw RPCTransportError(peer: peer, method: M.name, reason: "\(error)")
+        let bytes: Data
+        switch route {
+        case .network(let endpoint, let httpClient):
+            bytes = try await post(body, to: endpoint, over: httpClient, method: M.name, requestID: requestID)
+        case .inProcess(let local, let caller):
+            bytes = try await dispatch(body, in: local, caller: caller, method: M.name, requestID: requestID ?? "local-\(id)")
         }
         let decoded: TypedResponse<M.Result>
         do {
-            decoded = try JSONDecoder().decode(TypedResponse<M.Result>.self, from: Data(buffer: bytes))
+            decoded = try JSONDecoder().decode(TypedResponse<M.Result>.self, from: bytes)
         } catch {
             throw RPCTransportError(peer: peer, method: M.name, reason: "response is not a JSON-RPC response for this method")
         }
@@ -56,6 +64,72 @@ public final class RPCClient: Sendable {
             throw RPCTransportError(peer: peer, method: M.name, reason: "response has neither result nor error")
         }
         return result
+    }
+
+    private func post(_ body: Data, to endpoint: String, over httpClient: HTTPClient, method: String, requestID: String?) async throws -> Data {
+        var request = HTTPClientRequest(url: endpoint)
+        request.method = .POST
+        request.headers.add(name: "content-type", value: "application/json")
+        if let requestID { request.headers.add(name: "x-request-id", value: requestID) }
+        request.body = .bytes(ByteBuffer(bytes: body))
+        do {
+            let response = try await httpClient.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)))
+            return Data(buffer: try await response.body.collect(upTo: Self.maximumResponseBytes))
+        } catch {
+            throw RPCTransportError(peer: peer, method: method, reason: "\(error)")
+        }
+    }
+
+    /// The in-process call: the peer's dispatcher answers the request document, within the same
+    /// timeout a network call has (a peer whose database hangs holds a caller no longer here).
+    private func dispatch(_ body: Data, in local: LocalPeers, caller: ServiceName, method: String, requestID: String) async throws -> Data {
+        guard let peerService = local.service(peer) else {
+            throw RPCTransportError(peer: peer, method: method, reason: "not started yet")
+        }
+        var logger = peerService.logger
+        logger[metadataKey: "request.id"] = .string(requestID)
+        logger[metadataKey: "rpc.caller"] = .string(caller.rawValue)
+        let context = RPCCallContext(caller: caller.rawValue, requestID: requestID, logger: logger)
+        let dispatcher = peerService.dispatcher
+        guard let reply = await Self.result(within: timeout, of: { await dispatcher.handle(body, context: context) }) else {
+            throw RPCTransportError(peer: peer, method: method, reason: "no answer within \(timeout)")
+        }
+        guard let encoded = reply.encoded() else {
+            throw RPCTransportError(peer: peer, method: method, reason: "no response to a request with an id")
+        }
+        return encoded
+    }
+
+    /// `work`'s result, or `nil` once `timeout` has passed. Work that outlives its caller finishes on
+    /// its own and its result is dropped, as a network peer finishes a request its caller gave up on.
+    static func result<T: Sendable>(within timeout: Duration, of work: @escaping @Sendable () async -> T) async -> T? {
+        let waiter = SingleResume<T?>()
+        return await withCheckedContinuation { continuation in
+            waiter.set(continuation)
+            let timer = Task {
+                // Cancelled when the work finishes first.
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                waiter.resume(returning: nil)
+            }
+            Task {
+                let value = await work()
+                timer.cancel()
+                waiter.resume(returning: value)
+            }
+        }
+    }
+}
+
+/// A continuation that the first of several racing tasks resumes; later attempts do nothing.
+private final class SingleResume<T: Sendable>: Sendable {
+    private let continuation = Mutex<CheckedContinuation<T, Never>?>(nil)
+
+    func set(_ continuation: CheckedContinuation<T, Never>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    func resume(returning value: T) {
+        continuation.withLock { $0.take() }?.resume(returning: value)
     }
 }
 

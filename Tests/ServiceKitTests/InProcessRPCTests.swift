@@ -1,0 +1,112 @@
+import Foundation
+import JSONRPC
+import Logging
+import Synchronization
+import Testing
+
+@testable import ServiceKit
+
+/// Calls between services in one process (`mfa-all-in-one`): the same request document reaches the
+/// peer's dispatcher, with the same caller policy, errors and timeout as over the network.
+@Suite("In-process RPC")
+struct InProcessRPCTests {
+    enum Echo: RPCMethod {
+        static let name = "echo.call"
+        struct Params: Codable, Sendable { var text: String }
+        struct Result: Codable, Sendable {
+            var text: String
+            var caller: String
+            var requestID: String
+        }
+    }
+
+    enum GatewayOnly: RPCMethod {
+        static let name = "gatewayOnly.call"
+        typealias Params = RPCEmpty
+        typealias Result = RPCEmpty
+    }
+
+    enum Refuse: RPCMethod {
+        static let name = "refuse.call"
+        typealias Params = RPCEmpty
+        typealias Result = RPCEmpty
+    }
+
+    enum Stall: RPCMethod {
+        static let name = "stall.call"
+        typealias Params = RPCEmpty
+        typealias Result = RPCEmpty
+    }
+
+    /// A session-token stand-in with one method of each kind, opened in `local`.
+    func openPeer(in local: LocalPeers) {
+        var table = RPCMethodTable()
+        table.register(Echo.self, callers: .anyAuthenticated) { params, context in
+            .init(text: params.text, caller: context.caller, requestID: context.requestID)
+        }
+        table.register(GatewayOnly.self, callers: .only(["gateway"])) { _, _ in RPCEmpty() }
+        table.register(Refuse.self, callers: .anyAuthenticated) { _, _ in
+            throw RPCError(code: RPCErrorCode(-32050), identityToolkitError: "INVALID_MFA_PENDING_CREDENTIAL")
+        }
+        table.register(Stall.self, callers: .anyAuthenticated) { _, _ in
+            try? await Task.sleep(for: .seconds(5))
+            return RPCEmpty()
+        }
+        local.open(.sessionToken, dispatcher: RPCDispatcher(table: table), logger: Logger(label: "session-token"))
+    }
+
+    func client(_ local: LocalPeers, caller: ServiceName, timeout: Duration = .seconds(5)) -> RPCClient {
+        RPCClient(peer: .sessionToken, in: local, caller: caller, timeout: timeout)
+    }
+
+    @Test("the peer sees the caller's service name and the request id")
+    func callerAndRequestID() async throws {
+        let local = LocalPeers([.gateway, .sessionToken])
+        openPeer(in: local)
+        let result = try await client(local, caller: .gateway).call(Echo.self, .init(text: "hello"), requestID: "req-42")
+        #expect(result.text == "hello")
+        #expect(result.caller == "gateway")
+        #expect(result.requestID == "req-42")
+    }
+
+    @Test("the method's caller policy applies as it does to a certificate")
+    func callerPolicy() async throws {
+        let local = LocalPeers([.gateway, .factorRegistry, .sessionToken])
+        openPeer(in: local)
+        _ = try await client(local, caller: .gateway).call(GatewayOnly.self, RPCEmpty())
+        let error = await #expect(throws: RPCError.self) {
+            try await client(local, caller: .factorRegistry).call(GatewayOnly.self, RPCEmpty())
+        }
+        #expect(error?.code == .callerNotAllowed)
+    }
+
+    @Test("an application error reaches the caller with its Identity Toolkit string")
+    func applicationError() async throws {
+        let local = LocalPeers([.gateway, .sessionToken])
+        openPeer(in: local)
+        let error = await #expect(throws: RPCError.self) {
+            try await client(local, caller: .gateway).call(Refuse.self, RPCEmpty())
+        }
+        #expect(error?.identityToolkitError == "INVALID_MFA_PENDING_CREDENTIAL")
+    }
+
+    @Test("a service that has not finished starting is unreachable, as a closed port is")
+    func notStarted() async throws {
+        let local = LocalPeers([.gateway, .sessionToken])
+        await #expect(throws: RPCTransportError.self) {
+            try await client(local, caller: .gateway).call(Echo.self, .init(text: "early"))
+        }
+    }
+
+    @Test("a peer that does not answer in time fails the call at the timeout, not later")
+    func timeout() async throws {
+        let local = LocalPeers([.gateway, .sessionToken])
+        openPeer(in: local)
+        let started = ContinuousClock.now
+        await #expect(throws: RPCTransportError.self) {
+            try await client(local, caller: .gateway, timeout: .milliseconds(200)).call(Stall.self, RPCEmpty())
+        }
+        let waited = ContinuousClock.now - started
+        #expect(waited >= .milliseconds(200) && waited < .seconds(3))
+    }
+}
