@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test, the way CI does: starts a private PostgreSQL, builds, runs the Swift test suites
 # (unit, PostgreSQL, and system tests that start the real service processes), then checks
-# docker-compose.yml. Exits non-zero on any failure.
+# docker-compose.yml, then runs the Python client tests against the four processes and again against
+# mfa-all-in-one. Exits non-zero on any failure.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -60,3 +61,6 @@ bash scripts/validate-compose.sh
 
 echo "== python tests (independent clients against the real processes)"
 "$VENV/bin/python" -m pytest -q client-tests
+
+echo "== python tests again, against the four services in one process (mfa-all-in-one)"
+MFA_TEST_PROCESSES=one "$VENV/bin/python" -m pytest -q client-tests
