@@ -74,7 +74,8 @@ struct SigningKeyRefresher: Service {
     func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
+                // Cancelled sleep: the service is stopping, so no reload (it would only fail).
+                guard (try? await Task.sleep(for: interval)) != nil else { return }
                 do {
                     try await keyring.reload()
                     try await keyring.repository.delete(kids: keyring.expired().map(\.kid))
