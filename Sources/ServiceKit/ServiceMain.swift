@@ -27,7 +27,8 @@ public enum ServiceMain {
 
     /// Runs several services in this process, each with its own listeners, pool and configuration
     /// scope (`factorRegistry.postgres.url` before `postgres.url`), calling each other in-process
-    /// (``LocalPeers``). Any service failing to start or stopping with an error stops the process.
+    /// (``LocalPeers``). Any service failing to start or stopping with an error stops the process
+    /// (exit status 1, its reason on standard error).
     public static func runTogether(
         _ services: [(ServiceName, @Sendable (ServiceHost) async throws -> ServiceHost.Parts)]
     ) async {
@@ -51,11 +52,19 @@ public enum ServiceMain {
                 for (host, _) in started { try? await host.httpClient.shutdown() }
                 throw error
             }
-            try await withThrowingTaskGroup(of: Void.self) { group in
+            await withTaskGroup(of: Void.self) { group in
                 for (host, parts) in started {
-                    group.addTask { try await host.run(parts) }
+                    group.addTask {
+                        do {
+                            try await host.run(parts)
+                        } catch {
+                            // One service down (its listener could not bind, say) leaves the others
+                            // answering 503 for ever: the process stops, as a lone service would.
+                            FileHandle.standardError.write(Data("\(host.settings.service.rawValue): \(error)\n".utf8))
+                            exit(1)
+                        }
+                    }
                 }
-                try await group.waitForAll()
             }
         } catch {
             FileHandle.standardError.write(Data("\(names): \(error)\n".utf8))
