@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks docker-compose.yml for syntax and schema errors. Debian's docker-compose 1.29 does this
+# Checks docker-compose.yml and docker-compose.all-in-one.yml for syntax and schema errors. Debian's docker-compose 1.29 does this
 # without a Docker engine, so it runs on build machines too; build contexts must exist, though.
 set -euo pipefail
 
@@ -15,5 +15,7 @@ fi
 
 # Relative paths in the compose file (build context, init.sql) resolve from the repository root.
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-docker-compose -f docker-compose.yml config -q
-echo "docker-compose.yml: valid"
+for file in docker-compose.yml docker-compose.all-in-one.yml; do
+    docker-compose -f "$file" config -q
+    echo "$file: valid"
+done
