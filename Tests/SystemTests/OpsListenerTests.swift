@@ -68,65 +68,39 @@ struct OpsListenerTests {
 
     @Test("readiness goes unready when PostgreSQL stops and recovers when it returns")
     func readinessFollowsPostgres() async throws {
-        let directory = try TestEnvironment.temporaryDirectory("mfa-pg")
-        let port = try TestEnvironment.freePort()
-        let dataDirectory = directory.appendingPathComponent("pgdata").path
-        try await Self.pg("start", dataDirectory, String(port))
-        do {
-            try await TestStack.with(postgresBaseURL: "postgres://mfa:mfa@127.0.0.1:\(port)") { stack in
+        try await PrivatePostgres.with("mfa-pg") { postgres in
+            try await TestStack.with(postgresBaseURL: postgres.baseURL) { stack in
                 try await stack.start([.challengeIssuer])
-                try await Self.pg("stop", dataDirectory)
+                try await postgres.stop()
                 try await stack.process(.challengeIssuer).waitForReadiness(stack.http, ready: false, timeout: 20)
                 #expect(try await Self.get(stack, .challengeIssuer, "/healthz").status == 200)
-                try await Self.pg("start", dataDirectory, String(port))
+                try await postgres.start()
                 try await stack.process(.challengeIssuer).waitForReadiness(stack.http, timeout: 30)
             }
-        } catch {
-            try? await Self.pg("stop", dataDirectory)
-            throw error
         }
-        try await Self.pg("stop", dataDirectory)
-        try? FileManager.default.removeItem(at: directory)
     }
 
     @Test("a client request while PostgreSQL is down is a bounded 503, and works again once it is back")
     func requestsWhilePostgresIsDown() async throws {
-        let directory = try TestEnvironment.temporaryDirectory("mfa-pg-down")
-        let port = try TestEnvironment.freePort()
-        let dataDirectory = directory.appendingPathComponent("pgdata").path
-        try await Self.pg("start", dataDirectory, String(port))
-        do {
+        try await PrivatePostgres.with("mfa-pg-down") { postgres in
             // A short peer timeout, so that a data service waiting for its database cannot hold the
             // gateway's answer beyond it.
-            try await TestStack.with(environment: ["RPC_TIMEOUT_MS": "3000"], postgresBaseURL: "postgres://mfa:mfa@127.0.0.1:\(port)") { stack in
+            try await TestStack.with(environment: ["RPC_TIMEOUT_MS": "3000"], postgresBaseURL: postgres.baseURL) { stack in
                 try await stack.start(PublicAPITests.services)
                 let signUp = "\(AccountEndpointTests.v1)/accounts:signUp"
                 let before = try await AccountEndpointTests.post(stack, signUp, ["email": "down-1@example.com", "password": "secret-pw"])
                 #expect(before.status == 200)
-                try await Self.pg("stop", dataDirectory)
+                try await postgres.stop()
                 let started = ContinuousClock.now
                 let during = try await AccountEndpointTests.post(stack, signUp, ["email": "down-2@example.com", "password": "secret-pw"])
                 #expect(during.status == 503)
                 #expect(during.body?["error"]?["status"] == "UNAVAILABLE")
                 #expect(ContinuousClock.now - started < .seconds(8))
-                try await Self.pg("start", dataDirectory, String(port))
+                try await postgres.start()
                 try await stack.process(.factorRegistry).waitForReadiness(stack.http, timeout: 30)
                 let after = try await AccountEndpointTests.post(stack, signUp, ["email": "down-3@example.com", "password": "secret-pw"])
                 #expect(after.status == 200)
             }
-        } catch {
-            try? await Self.pg("stop", dataDirectory)
-            throw error
-        }
-        try await Self.pg("stop", dataDirectory)
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    /// Runs `scripts/pg.sh` (a private cluster, as in the test command).
-    static func pg(_ arguments: String...) async throws {
-        let status = try await ServiceProcess.run("/bin/bash", [TestEnvironment.pgScript] + arguments)
-        guard status == 0 else {
-            throw ProcessFailure(message: "pg.sh \(arguments.joined(separator: " ")) exited \(status)")
         }
     }
 }
