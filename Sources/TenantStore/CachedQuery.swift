@@ -1,0 +1,71 @@
+import PostgresNIO
+
+/// SQL with bound values, written like a `PostgresQuery`, that PostgreSQL parses and plans once per
+/// connection and then reuses (see ``StatementCache``).
+///
+/// A prepared statement keeps the parameter types of its first call, so every bound value must have
+/// the same type on every call. A non-optional Swift value always has its type; a `nil` has none of
+/// its own, so an optional is bound as `($n::TYPE)` with its wrapped type's SQL name, and a query with
+/// an optional whose type has no known SQL name runs unprepared instead.
+public struct CachedQuery: Sendable, ExpressibleByStringInterpolation {
+    /// The text and the values, exactly as they would run unprepared.
+    public let query: PostgresQuery
+    /// `false` when a value's type could not be fixed in the text.
+    let isCacheable: Bool
+
+    public init(stringLiteral value: String) {
+        query = PostgresQuery(unsafeSQL: value)
+        isCacheable = true
+    }
+
+    public init(stringInterpolation: StringInterpolation) {
+        query = PostgresQuery(unsafeSQL: stringInterpolation.sql, binds: stringInterpolation.binds)
+        isCacheable = stringInterpolation.isCacheable
+    }
+
+    public struct StringInterpolation: StringInterpolationProtocol {
+        var sql: String
+        var binds: PostgresBindings
+        var isCacheable = true
+
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            sql = ""
+            sql.reserveCapacity(literalCapacity + interpolationCount * 4)
+            binds = PostgresBindings(capacity: interpolationCount)
+        }
+
+        public mutating func appendLiteral(_ literal: String) {
+            sql.append(literal)
+        }
+
+        /// Text of our own (a `TenantSchema.qualified(_:)` name, a column list), never input.
+        public mutating func appendInterpolation(unescaped text: String) {
+            sql.append(text)
+        }
+
+        public mutating func appendInterpolation<Value: PostgresDynamicTypeEncodable>(_ value: Value) {
+            binds.append(value)
+            sql.append("$\(binds.count)")
+        }
+
+        public mutating func appendInterpolation<Value: PostgresThrowingDynamicTypeEncodable>(_ value: Value) throws {
+            try binds.append(value)
+            sql.append("$\(binds.count)")
+        }
+
+        public mutating func appendInterpolation<Value: PostgresEncodable>(_ value: Value?) throws {
+            if let value {
+                try binds.append(value)
+            } else {
+                binds.appendNull()
+            }
+            let type = Value.psqlType
+            if type != .null, let name = type.knownSQLName {
+                sql.append("($\(binds.count)::\(name))")
+            } else {
+                sql.append("$\(binds.count)")
+                isCacheable = false
+            }
+        }
+    }
+}

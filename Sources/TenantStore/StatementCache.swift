@@ -1,0 +1,138 @@
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// The statements this process lets PostgreSQL keep prepared, each under a name of ours.
+///
+/// Parsing, analysing and planning are about 40 % of PostgreSQL's work in the hottest flows, and
+/// an unnamed statement pays for them on every call. A named one pays once per connection. Our SQL
+/// names the tenant's schema in its text, so there is one statement per schema: the number of
+/// names is bounded (`capacity`), because each costs memory in every PostgreSQL backend that
+/// prepares it and PostgresNIO never deallocates one. Once the names are spent, further statements
+/// run unprepared, exactly as before; nothing fails.
+///
+/// A statement whose preparation or plan became invalid (its schema dropped, a migration changed a
+/// table under it) is retired: PostgresNIO remembers a failed preparation on a connection for
+/// good, so the text gets a fresh name on its next use. Only schemas known to exist should reach
+/// this path, or unknown ones would spend names; a name spent never comes back.
+public final class StatementCache: Sendable {
+    /// The process's cache. Each PostgreSQL connection holds at most this many prepared statements.
+    public static let shared = StatementCache(capacity: 1_000)
+
+    public let capacity: Int
+    private let state = Mutex(State())
+
+    private struct State {
+        var names: [String: String] = [:]
+        var issued = 0
+    }
+
+    public init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// The name for `sql`, or `nil` when every name has been spent.
+    func name(for sql: String) -> String? {
+        state.withLock { state in
+            if let name = state.names[sql] { return name }
+            guard state.issued < capacity else { return nil }
+            state.issued += 1
+            let name = "mfa_\(state.issued)"
+            state.names[sql] = name
+            return name
+        }
+    }
+
+    /// Forgets `sql`'s name; its next use prepares it afresh under a new one.
+    func retire(_ sql: String) {
+        state.withLock { _ = $0.names.removeValue(forKey: sql) }
+    }
+
+    /// How many names have been given out, retired ones included.
+    public var namesIssued: Int {
+        state.withLock { $0.issued }
+    }
+
+    /// Errors after which a prepared statement must not be used again: undefined table, schema or
+    /// column; a plan whose result type changed; a statement the server does not know.
+    static func invalidates(_ error: PSQLError) -> Bool {
+        guard let state = error.serverInfo?[.sqlState] else { return false }
+        return ["42P01", "3F000", "42703", "0A000", "26000"].contains(state)
+    }
+}
+
+/// The rows of a cached query; `decode(_:)` works on them as on a `PostgresRowSequence`.
+public typealias CachedRows = AsyncThrowingMapSequence<PostgresRowSequence, PostgresRow>
+
+/// PostgresNIO takes a prepared statement's name and text from static members of its type; ours are
+/// made at run time, so the type reads them from a task-local value set around the call. PostgresNIO
+/// reads both in the calling task, before the request is handed to the connection.
+struct RuntimeStatement: PostgresPreparedStatement {
+    typealias Row = PostgresRow
+
+    struct Identity: Sendable {
+        var name: String
+        var sql: String
+    }
+
+    @TaskLocal static var current = Identity(name: "", sql: "")
+
+    static var name: String { current.name }
+    static var sql: String { current.sql }
+
+    let bindings: PostgresBindings
+
+    func makeBindings() -> PostgresBindings { bindings }
+    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
+}
+
+extension PostgresClient {
+    /// Runs `statement` as a prepared statement on whichever pooled connection is free.
+    @discardableResult
+    public func query(
+        cached statement: CachedQuery, logger: Logger, cache: StatementCache = .shared,
+        file: String = #fileID, line: Int = #line
+    ) async throws -> CachedRows {
+        try await statement.run(
+            in: cache,
+            unprepared: { try await query($0, logger: logger, file: file, line: line) },
+            prepared: { try await execute($0, logger: logger, file: file, line: line) }
+        )
+    }
+}
+
+extension PostgresConnection {
+    /// Runs `statement` as a prepared statement on this connection (inside a transaction, say).
+    @discardableResult
+    public func query(
+        cached statement: CachedQuery, logger: Logger, cache: StatementCache = .shared,
+        file: String = #fileID, line: Int = #line
+    ) async throws -> CachedRows {
+        try await statement.run(
+            in: cache,
+            unprepared: { try await query($0, logger: logger, file: file, line: line) },
+            prepared: { try await execute($0, logger: logger, file: file, line: line) }
+        )
+    }
+}
+
+extension CachedQuery {
+    /// Prepared under the cache's name for the text when there is one, unprepared otherwise.
+    fileprivate func run(
+        in cache: StatementCache,
+        unprepared: (PostgresQuery) async throws -> PostgresRowSequence,
+        prepared: (RuntimeStatement) async throws -> CachedRows
+    ) async throws -> CachedRows {
+        guard isCacheable, let name = cache.name(for: query.sql) else {
+            return try await unprepared(query).map { row throws in row }
+        }
+        do {
+            return try await RuntimeStatement.$current.withValue(.init(name: name, sql: query.sql)) {
+                try await prepared(RuntimeStatement(bindings: query.binds))
+            }
+        } catch let error as PSQLError where StatementCache.invalidates(error) {
+            cache.retire(query.sql)
+            throw error
+        }
+    }
+}
