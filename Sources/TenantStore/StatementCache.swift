@@ -11,10 +11,12 @@ import Synchronization
 /// prepares it and PostgresNIO never deallocates one. Once the names are spent, further statements
 /// run unprepared, exactly as before; nothing fails.
 ///
-/// A statement whose preparation or plan became invalid (its schema dropped, a migration changed a
-/// table under it) is retired: PostgresNIO remembers a failed preparation on a connection for
-/// good, so the text gets a fresh name on its next use. Only schemas known to exist should reach
-/// this path, or unknown ones would spend names; a name spent never comes back.
+/// A text gets a name only after it has run once unprepared without error. Schemas often come from
+/// a client's token (a pending credential, a refresh token), so a text naming a schema that does
+/// not exist never spends a name however often it is sent. A statement whose plan became invalid
+/// later (its schema dropped, a migration changed a table under it) is retired and must prove
+/// itself again: PostgresNIO remembers a failed preparation on a connection for good, so the text
+/// must not be prepared under that name again.
 public final class StatementCache: Sendable {
     /// The process's cache. Each PostgreSQL connection holds at most this many prepared statements.
     public static let shared = StatementCache(capacity: 1_000)
@@ -31,15 +33,17 @@ public final class StatementCache: Sendable {
         self.capacity = capacity
     }
 
-    /// The name for `sql`, or `nil` when every name has been spent.
+    /// The name of `sql`, once it has earned one.
     func name(for sql: String) -> String? {
+        state.withLock { $0.names[sql] }
+    }
+
+    /// Gives `sql` a name after it ran unprepared without error, while names remain.
+    func admit(_ sql: String) {
         state.withLock { state in
-            if let name = state.names[sql] { return name }
-            guard state.issued < capacity else { return nil }
+            guard state.names[sql] == nil, state.issued < capacity else { return }
             state.issued += 1
-            let name = "mfa_\(state.issued)"
-            state.names[sql] = name
-            return name
+            state.names[sql] = "mfa_\(state.issued)"
         }
     }
 
@@ -117,14 +121,18 @@ extension PostgresConnection {
 }
 
 extension CachedQuery {
-    /// Prepared under the cache's name for the text when there is one, unprepared otherwise.
+    /// Prepared under the cache's name for the text when it has one; unprepared otherwise, and
+    /// then admitted to the cache if it ran.
     fileprivate func run(
         in cache: StatementCache,
         unprepared: (PostgresQuery) async throws -> PostgresRowSequence,
         prepared: (RuntimeStatement) async throws -> CachedRows
     ) async throws -> CachedRows {
-        guard isCacheable, let name = cache.name(for: query.sql) else {
-            return try await unprepared(query).map { row throws in row }
+        guard isCacheable else { return try await unprepared(query).map { row throws in row } }
+        guard let name = cache.name(for: query.sql) else {
+            let rows = try await unprepared(query)
+            cache.admit(query.sql)
+            return rows.map { row throws in row }
         }
         do {
             return try await RuntimeStatement.$current.withValue(.init(name: name, sql: query.sql)) {
