@@ -35,7 +35,7 @@ struct DevelopmentOutbox: Sendable {
 
     func recordSMS(in schema: TenantSchema, number: String, code: String, sessionInfo: String) async throws {
         try await client.query(
-            """
+            cached: """
             INSERT INTO \(unescaped: schema.qualified("development_outbox")) (channel, recipient, request_type, code, link)
             VALUES ('sms', \(number), 'VERIFY_PHONE', \(code), \(sessionInfo))
             """,
@@ -45,7 +45,7 @@ struct DevelopmentOutbox: Sendable {
 
     func forgetSMS(in schema: TenantSchema, sessionInfo: String) async throws {
         try await client.query(
-            "DELETE FROM \(unescaped: schema.qualified("development_outbox")) WHERE channel = 'sms' AND link = \(sessionInfo)",
+            cached: "DELETE FROM \(unescaped: schema.qualified("development_outbox")) WHERE channel = 'sms' AND link = \(sessionInfo)",
             logger: logger
         )
     }

@@ -31,7 +31,7 @@ struct IosReceipts: Sendable {
         let secret = Self.random(16)
         let seconds = Double(lifetime.components.seconds)
         try await client.query(
-            """
+            cached: """
             INSERT INTO \(unescaped: schema.qualified("ios_receipts")) (receipt_hash, secret_hash, expires_at)
             VALUES (\(Self.hash(receipt)), \(ByteBuffer(bytes: Self.digest(secret))), now() + make_interval(secs => \(seconds)))
             """,
@@ -78,7 +78,7 @@ struct IosReceiptVerifier: AppVerifier {
         else { return .rejected(captcha: false) }
         do {
             let rows = try await client.query(
-                """
+                cached: """
                 UPDATE \(unescaped: schema.qualified("ios_receipts")) SET used_at = now()
                 WHERE receipt_hash = \(IosReceipts.hash(receipt)) AND used_at IS NULL AND expires_at > now()
                 RETURNING secret_hash

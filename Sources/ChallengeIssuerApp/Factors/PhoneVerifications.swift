@@ -61,7 +61,7 @@ struct PhoneVerifications: Sendable {
             throw RPCError.internalError()
         }
         try await client.query(
-            """
+            cached: """
             INSERT INTO \(unescaped: schema.qualified("verification_sessions"))
             (session_id, kind, code_hash, salt, phone_number, local_id, purpose, expires_at)
             VALUES (\(key), 'phone', \(ByteBuffer(bytes: hash)), \(ByteBuffer(bytes: salt)), \(params.phoneNumber),
@@ -114,7 +114,7 @@ struct PhoneVerifications: Sendable {
         let (logger, maximumAttempts) = (self.logger, self.maximumAttempts)
         let outcome: Outcome = try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
-                """
+                cached: """
                 SELECT code_hash, salt, phone_number, local_id, purpose, expires_at, consumed_at IS NOT NULL, attempts
                 FROM \(unescaped: sessions) WHERE session_id = \(key) AND kind = 'phone' FOR UPDATE
                 """,
@@ -134,14 +134,14 @@ struct PhoneVerifications: Sendable {
             switch provider.verify(params.code, against: challenge, now: Date()) {
             case .accepted:
                 try await connection.query(
-                    "UPDATE \(unescaped: sessions) SET consumed_at = now() WHERE session_id = \(key)", logger: logger
+                    cached: "UPDATE \(unescaped: sessions) SET consumed_at = now() WHERE session_id = \(key)", logger: logger
                 )
                 return .verified(number)
             case .expired:
                 return .rejected(ChallengeRejection.sessionExpired)
             case .wrongCode, .replayed:
                 try await connection.query(
-                    "UPDATE \(unescaped: sessions) SET attempts = attempts + 1 WHERE session_id = \(key)", logger: logger
+                    cached: "UPDATE \(unescaped: sessions) SET attempts = attempts + 1 WHERE session_id = \(key)", logger: logger
                 )
                 return .rejected(ChallengeRejection.invalidCode)
             }

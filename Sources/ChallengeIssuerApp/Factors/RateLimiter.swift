@@ -22,7 +22,7 @@ struct RateLimiter: Sendable {
         let hashed = SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
         // One statement: refill by elapsed time, cap, take one if there is one.
         let rows = try await client.query(
-            """
+            cached: """
             INSERT INTO control.rate_buckets AS b (bucket_key, tokens, updated_at)
             VALUES (\(hashed), \(rule.capacity - 1), now())
             ON CONFLICT (bucket_key) DO UPDATE SET

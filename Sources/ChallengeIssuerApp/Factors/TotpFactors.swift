@@ -35,7 +35,7 @@ struct TotpFactors: Sendable {
         }
         let sealed = try sealer.seal(Data(secret), keyID: key)
         try await client.query(
-            """
+            cached: """
             INSERT INTO \(unescaped: schema.qualified("verification_sessions"))
             (session_id, kind, local_id, secret_sealed, purpose, expires_at)
             VALUES (\(key), 'totp', \(params.localId), \(ByteBuffer(bytes: sealed)), 'enroll', \(issued.challenge.expiresAt))
@@ -62,7 +62,7 @@ struct TotpFactors: Sendable {
         let (sealer, logger, maximumFailures) = (self.sealer, self.logger, self.maximumFailures)
         let outcome: Outcome = try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
-                """
+                cached: """
                 SELECT local_id, secret_sealed, expires_at, consumed_at IS NOT NULL, attempts
                 FROM \(unescaped: sessions) WHERE session_id = \(key) AND kind = 'totp' FOR UPDATE
                 """,
@@ -79,11 +79,11 @@ struct TotpFactors: Sendable {
             switch provider.verify(params.verificationCode, against: challenge, now: Date()) {
             case .accepted(let step):
                 try await connection.query(
-                    "UPDATE \(unescaped: sessions) SET consumed_at = now() WHERE session_id = \(key)", logger: logger
+                    cached: "UPDATE \(unescaped: sessions) SET consumed_at = now() WHERE session_id = \(key)", logger: logger
                 )
                 let resealed = try sealer.seal(secret, keyID: params.mfaEnrollmentId)
                 try await connection.query(
-                    """
+                    cached: """
                     INSERT INTO \(unescaped: factors) (enrollment_id, local_id, secret_sealed, last_step)
                     VALUES (\(params.mfaEnrollmentId), \(params.localId), \(ByteBuffer(bytes: resealed)), \(step ?? 0))
                     """,
@@ -94,7 +94,7 @@ struct TotpFactors: Sendable {
                 return .rejected(ChallengeRejection.sessionExpired)
             case .wrongCode, .replayed:
                 try await connection.query(
-                    "UPDATE \(unescaped: sessions) SET attempts = attempts + 1 WHERE session_id = \(key)", logger: logger
+                    cached: "UPDATE \(unescaped: sessions) SET attempts = attempts + 1 WHERE session_id = \(key)", logger: logger
                 )
                 return .rejected(ChallengeRejection.invalidCode)
             }
@@ -115,7 +115,7 @@ struct TotpFactors: Sendable {
         guard let provider else { throw Self.disabled }
         let window = Double(failureWindow.components.seconds)
         let claimed = try await client.query(
-            """
+            cached: """
             UPDATE \(unescaped: factors) SET
                 failures = CASE WHEN failure_window_start > now() - make_interval(secs => \(window)) THEN failures + 1 ELSE 1 END,
                 failure_window_start = CASE WHEN failure_window_start > now() - make_interval(secs => \(window))
@@ -140,7 +140,7 @@ struct TotpFactors: Sendable {
             throw ChallengeRejection.invalidCode
         }
         let accepted = try await client.query(
-            """
+            cached: """
             UPDATE \(unescaped: factors) SET last_step = \(step ?? lastStep), failures = 0, failure_window_start = NULL
             WHERE enrollment_id = \(params.mfaEnrollmentId) AND last_step < \(step ?? lastStep + 1)
             RETURNING 1
@@ -154,7 +154,7 @@ struct TotpFactors: Sendable {
 
     private func exists(_ params: VerifyTotp.Params, in factors: String) async throws -> Bool {
         let rows = try await client.query(
-            "SELECT 1 FROM \(unescaped: factors) WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)",
+            cached: "SELECT 1 FROM \(unescaped: factors) WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)",
             logger: logger
         )
         for try await _ in rows.decode(Int32.self) { return true }

@@ -23,7 +23,7 @@ struct AccountRepository: Sendable {
         do {
             // Only `qualified(_:)` output is spliced into the text; every value is a bind parameter.
             let rows = try await client.query(
-                """
+                cached: """
                 INSERT INTO \(unescaped: accounts)
                 (local_id, email, email_normalized, password_hash, display_name, email_verified, disabled, phone_number)
                 VALUES (\(localId), \(email), \(normalized), \(passwordHash), \(displayName), \(emailVerified), \(disabled),
@@ -92,7 +92,7 @@ extension AccountRepository {
     {
         let accounts = schema.qualified("accounts")
         let rows = try await client.query(
-            "SELECT \(unescaped: Self.columns(schema)) FROM \(unescaped: accounts) WHERE \(unescaped: "\(column)") = \(value)",
+            cached: "SELECT \(unescaped: Self.columns(schema)) FROM \(unescaped: accounts) WHERE \(unescaped: "\(column)") = \(value)",
             logger: logger
         )
         for try await row in rows.decode(Row.self) { return Self.credentials(from: row) }
@@ -132,7 +132,7 @@ extension AccountRepository {
     func recordSignIn(in schema: TenantSchema, localId: String) async throws -> Int64 {
         let accounts = schema.qualified("accounts")
         let rows = try await client.query(
-            """
+            cached: """
             UPDATE \(unescaped: accounts) SET last_login_at = now() WHERE local_id = \(localId)
             RETURNING floor(extract(epoch FROM last_login_at))::bigint
             """,
@@ -181,7 +181,7 @@ extension AccountRepository {
         let validSince = changes.validSince.map { Date(timeIntervalSince1970: Double($0)) }
         do {
             let rows = try await client.query(
-                """
+                cached: """
                 UPDATE \(unescaped: accounts) SET
                     email = coalesce(\(changes.email), email),
                     email_normalized = coalesce(\(normalized), email_normalized),

@@ -26,13 +26,13 @@ struct EnrollmentRepository: Sendable {
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
             let locked = try await connection.query(
-                "SELECT local_id FROM \(unescaped: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
+                cached: "SELECT local_id FROM \(unescaped: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
             )
             var exists = false
             for try await _ in locked.decode(String.self) { exists = true }
             guard exists else { return .accountMissing }
             let rows = try await connection.query(
-                """
+                cached: """
                 SELECT enrollment_id, phone_number FROM \(unescaped: enrollments) WHERE local_id = \(localId)
                 """,
                 logger: logger
@@ -45,7 +45,7 @@ struct EnrollmentRepository: Sendable {
             }
             guard count < maximum else { return .limitReached }
             try await connection.query(
-                """
+                cached: """
                 INSERT INTO \(unescaped: enrollments) (enrollment_id, local_id, kind, display_name, phone_number)
                 VALUES (\(enrollment.mfaEnrollmentId), \(localId), \(enrollment.kind), \(enrollment.displayName),
                         \(enrollment.phoneNumber))

@@ -16,7 +16,7 @@ struct TenantRepository: Sendable {
     func projectState(_ projectId: String) async throws -> ProjectState? {
         if activeProjects.contains(projectId) { return .active }
         let rows = try await client.query(
-            "SELECT state FROM control.projects WHERE project_id = \(projectId)", logger: logger
+            cached: "SELECT state FROM control.projects WHERE project_id = \(projectId)", logger: logger
         )
         for try await state in rows.decode(String.self) {
             let known = ProjectState(rawValue: state)
@@ -46,7 +46,7 @@ struct TenantRepository: Sendable {
 
     func project(forAPIKey key: String) async throws -> String? {
         let rows = try await client.query(
-            "SELECT project_id FROM control.projects WHERE api_key = \(key) AND state = 'active'", logger: logger
+            cached: "SELECT project_id FROM control.projects WHERE api_key = \(key) AND state = 'active'", logger: logger
         )
         for try await id in rows.decode(String.self) { return id }
         return nil
@@ -89,7 +89,7 @@ struct TenantRepository: Sendable {
 
     func tenant(projectId: String, tenantId: String) async throws -> Tenant? {
         let rows = try await client.query(
-            """
+            cached: """
             SELECT \(unescaped: Self.columns) FROM control.tenants
             WHERE project_id = \(projectId) AND tenant_id = \(tenantId)
             """,
@@ -180,7 +180,7 @@ struct TenantRepository: Sendable {
     /// A project's settings and their version; `nil` for an unknown project.
     func projectConfig(_ projectId: String) async throws -> ProjectConfig? {
         let rows = try await client.query(
-            "SELECT settings::text, settings_version, api_key FROM control.projects WHERE project_id = \(projectId)", logger: logger
+            cached: "SELECT settings::text, settings_version, api_key FROM control.projects WHERE project_id = \(projectId)", logger: logger
         )
         for try await (settings, version, apiKey) in rows.decode((String?, Int64, String?).self) {
             return ProjectConfig(

@@ -20,7 +20,7 @@ struct PendingCredentials: Sendable {
         let credential = PendingCredential.make(projectId: params.projectId, tenantId: params.tenantId)
         let seconds = Double(lifetime.components.seconds)
         try await client.query(
-            """
+            cached: """
             INSERT INTO \(unescaped: schema.qualified("mfa_pending_credentials"))
             (credential_hash, local_id, sign_in_provider, expires_at)
             VALUES (\(credential.hash), \(params.localId), \(params.signInProvider), now() + make_interval(secs => \(seconds)))
@@ -34,10 +34,10 @@ struct PendingCredentials: Sendable {
         let credential = PendingCredential(value: text)
         guard let scope = credential.scope, let schema = try? TenantSchema(projectId: scope.projectId, tenantId: scope.tenantId)
         else { throw Self.invalid }
-        let rows: PostgresRowSequence
+        let rows: CachedRows
         do {
             rows = try await client.query(
-                """
+                cached: """
                 SELECT local_id, sign_in_provider FROM \(unescaped: schema.qualified("mfa_pending_credentials"))
                 WHERE credential_hash = \(credential.hash) AND consumed_at IS NULL AND expires_at > now()
                 """,

@@ -35,11 +35,11 @@ struct RefreshSessions: Sendable {
         else { throw Self.invalid }
         let tokens = schema.qualified("refresh_tokens")
         let families = schema.qualified("session_families")
-        let rows: PostgresRowSequence
+        let rows: CachedRows
         do {
             // Only `qualified(_:)` output is spliced into the text; every value is a bind parameter.
             rows = try await client.query(
-                """
+                cached: """
                 SELECT f.family_id, f.local_id, f.sign_in_provider, f.second_factor, f.second_factor_identifier,
                        floor(extract(epoch FROM f.auth_time))::bigint, floor(extract(epoch FROM f.created_at))::bigint,
                        t.rotated_at IS NOT NULL, f.revoked_at IS NOT NULL, f.session_claims, f.revoked_reason
@@ -83,7 +83,7 @@ struct RefreshSessions: Sendable {
         let logger = self.logger
         // One statement: the old token is marked rotated and its successor recorded, or neither.
         let rows = try await client.query(
-            """
+            cached: """
             WITH rotated AS (
                 UPDATE \(unescaped: tokens) SET rotated_at = now()
                 WHERE token_hash = \(oldHash) AND rotated_at IS NULL

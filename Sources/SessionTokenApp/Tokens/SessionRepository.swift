@@ -46,7 +46,7 @@ struct SessionRepository: Sendable {
         let pendingHash = params.consumePendingCredential.map { PendingCredential(value: $0).hash } ?? Data()
         let revoke = params.revokeOtherSessions == true
         let rows = try await client.query(
-            """
+            cached: """
             WITH consumed AS (
                 UPDATE \(unescaped: pending) SET consumed_at = now()
                 WHERE \(consume) AND credential_hash = \(pendingHash) AND local_id = \(params.localId)
