@@ -109,42 +109,75 @@ public struct RPCDispatcher: Sendable {
 
     /// Runs one valid request; `nil` for a notification.
     private func execute(_ id: RPCID?, method: String, params: RPCParams, context: RPCCallContext) async -> RPCResponse? {
-        let started = ContinuousClock.now
-        let outcome: RPCOutcome
         let response: RPCResponse
+        switch await perform(method, context: context, { try await invoke(method, params: params, context: $0) }) {
+        case .success(let result): response = RPCResponse(id: id ?? .null, result: result)
+        case .failure(let error): response = RPCResponse(id: id ?? .null, error: error)
+        }
+        // A notification gets no response, whatever happened.
+        return id == nil ? nil : response
+    }
+
+    /// Runs a call from a service in the same process (``RPCMethodTable`` holds both forms of each
+    /// handler): the params and result stay values, so nothing is encoded or parsed, while the
+    /// caller policy, the errors a caller sees, the logging and the metrics are those of a request.
+    /// The params' names are not checked against the contract: they are the method's own type, the
+    /// one a network caller encodes, whose names every request over the network is checked for.
+    public func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params, context: RPCCallContext) async throws -> M.Result {
+        let outcome = await perform(M.name, context: context) { context -> any Sendable in
+            guard let entry = table.entries[M.name] else { throw RPCError.methodNotFound(M.name) }
+            try checkCaller(entry, method: M.name, context: context)
+            return try await entry.call(params, context)
+        }
+        guard let result = try outcome.get() as? M.Result else {
+            // Only a handler registered for another type under the same name could answer this.
+            throw RPCError.internalError(requestID: context.requestID)
+        }
+        return result
+    }
+
+    /// Times `body`, turns whatever it throws into the error the caller sees, and reports the outcome.
+    private func perform<T>(
+        _ method: String, context: RPCCallContext, _ body: (RPCCallContext) async throws -> T
+    ) async -> Result<T, RPCError> {
+        let started = ContinuousClock.now
         var callContext = context
         callContext.logger[metadataKey: "rpc.method"] = .string(method)
+        let outcome: RPCOutcome
+        let result: Result<T, RPCError>
         do {
-            let result = try await invoke(method, params: params, context: callContext)
+            result = .success(try await body(callContext))
             outcome = .success
-            response = RPCResponse(id: id ?? .null, result: result)
         } catch let error as RPCError {
             outcome = Self.isProtocolError(error.code) ? .protocolError : .applicationError
-            response = RPCResponse(id: id ?? .null, error: error)
+            result = .failure(error)
         } catch let error where translate(error) != nil {
             outcome = .applicationError
-            response = RPCResponse(id: id ?? .null, error: translate(error)!)
+            result = .failure(translate(error)!)
         } catch {
             // The cause stays in our log; the caller only learns the request id to quote.
             callContext.logger.error("RPC handler failed", metadata: ["error": "\(String(reflecting: error))"])
             outcome = .internalError
-            response = RPCResponse(id: id ?? .null, error: .internalError(requestID: context.requestID))
+            result = .failure(.internalError(requestID: context.requestID))
         }
         // Unknown methods are not recorded by name: a caller could otherwise mint label values.
         let label = table.entries[method] != nil ? method : "unknown"
         observer?.observe(method: label, outcome: outcome, duration: ContinuousClock.now - started)
-        // A notification gets no response, whatever happened.
-        return id == nil ? nil : response
+        return result
+    }
+
+    private func checkCaller(_ entry: RPCMethodTable.Entry, method: String, context: RPCCallContext) throws {
+        guard entry.policy.allows(context.caller) else {
+            context.logger.notice("RPC caller refused", metadata: ["rpc.caller": .string(context.caller)])
+            throw RPCError.callerNotAllowed(method: method)
+        }
     }
 
     private func invoke(_ method: String, params: RPCParams, context: RPCCallContext) async throws
         -> any Encodable & Sendable
     {
         guard let entry = table.entries[method] else { throw RPCError.methodNotFound(method) }
-        guard entry.policy.allows(context.caller) else {
-            context.logger.notice("RPC caller refused", metadata: ["rpc.caller": .string(context.caller)])
-            throw RPCError.callerNotAllowed(method: method)
-        }
+        try checkCaller(entry, method: method, context: context)
         let names: [String]
         switch params {
         case .parsed(let value):

@@ -8,6 +8,9 @@ public struct RPCMethodTable: Sendable {
         /// The param names the contract allows; `nil` until ``restrictParams(to:)`` is applied.
         var paramNames: Set<String>?
         var invoke: @Sendable (RPCParams, RPCCallContext) async throws -> any Encodable & Sendable
+        /// The same handler for a caller in this process, with the params as a value (see
+        /// ``RPCDispatcher/call(_:_:context:)``).
+        var call: @Sendable (any Sendable, RPCCallContext) async throws -> any Sendable
     }
 
     private(set) var entries: [String: Entry] = [:]
@@ -24,10 +27,17 @@ public struct RPCMethodTable: Sendable {
         handler: @escaping @Sendable (M.Params, RPCCallContext) async throws -> M.Result
     ) {
         precondition(entries[M.name] == nil, "method \(M.name) registered twice")
-        entries[M.name] = Entry(policy: callers, paramNames: nil) { raw, context in
-            let params = try raw.decode(M.Params.self)
-            return try await handler(params, context)
-        }
+        entries[M.name] = Entry(
+            policy: callers, paramNames: nil,
+            invoke: { raw, context in
+                let params = try raw.decode(M.Params.self)
+                return try await handler(params, context)
+            },
+            call: { value, context in
+                guard let params = value as? M.Params else { throw RPCError.invalidParams("params are not \(M.name)'s") }
+                return try await handler(params, context)
+            }
+        )
     }
 
     /// Applies the contract's param names: a param the contract does not define is refused with

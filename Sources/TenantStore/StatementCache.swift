@@ -18,19 +18,26 @@ import Synchronization
 /// itself again: PostgresNIO remembers a failed preparation on a connection for good, so the text
 /// must not be prepared under that name again.
 public final class StatementCache: Sendable {
-    /// The process's cache. Each PostgreSQL connection holds at most this many prepared statements.
-    public static let shared = StatementCache(capacity: 1_000)
+    /// The process's cache (`postgres.preparedStatements` sets its capacity at start-up).
+    public static let shared = StatementCache(capacity: 500)
 
-    public let capacity: Int
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     private struct State {
+        var capacity: Int
         var names: [String: String] = [:]
         var issued = 0
     }
 
     public init(capacity: Int) {
-        self.capacity = capacity
+        state = Mutex(State(capacity: capacity))
+    }
+
+    /// How many names this process gives out in all; each PostgreSQL connection therefore holds at
+    /// most this many prepared statements. Lowering it stops further names; 0 turns caching off.
+    public var capacity: Int {
+        get { state.withLock { $0.capacity } }
+        set { state.withLock { $0.capacity = max(0, newValue) } }
     }
 
     /// The name of `sql`, once it has earned one.
@@ -41,7 +48,7 @@ public final class StatementCache: Sendable {
     /// Gives `sql` a name after it ran unprepared without error, while names remain.
     func admit(_ sql: String) {
         state.withLock { state in
-            guard state.names[sql] == nil, state.issued < capacity else { return }
+            guard state.names[sql] == nil, state.issued < state.capacity else { return }
             state.issued += 1
             state.names[sql] = "mfa_\(state.issued)"
         }

@@ -6,8 +6,9 @@ import Testing
 
 @testable import ServiceKit
 
-/// Calls between services in one process (`mfa-all-in-one`): the same request document reaches the
-/// peer's dispatcher, with the same caller policy, errors and timeout as over the network.
+/// Calls between services in one process (`mfa-all-in-one`): the params reach the peer's handler as
+/// values, through its dispatcher, with the same caller policy, errors, metrics and timeout as over
+/// the network.
 @Suite("In-process RPC")
 struct InProcessRPCTests {
     enum Echo: RPCMethod {
@@ -38,8 +39,26 @@ struct InProcessRPCTests {
         typealias Result = RPCEmpty
     }
 
+    enum Crash: RPCMethod {
+        static let name = "crash.call"
+        typealias Params = RPCEmpty
+        typealias Result = RPCEmpty
+    }
+
+    struct SecretFailure: Error {
+        let secret = "s3cr3t-123456"
+    }
+
+    /// The outcomes the peer's dispatcher reported, as its metrics would count them.
+    final class Outcomes: RPCObserver {
+        let seen = Mutex<[String]>([])
+        func observe(method: String, outcome: RPCOutcome, duration: Duration) {
+            seen.withLock { $0.append("\(method) \(outcome.rawValue)") }
+        }
+    }
+
     /// A session-token stand-in with one method of each kind, opened in `local`.
-    func openPeer(in local: LocalPeers) {
+    func openPeer(in local: LocalPeers, observer: Outcomes? = nil) {
         var table = RPCMethodTable()
         table.register(Echo.self, callers: .anyAuthenticated) { params, context in
             .init(text: params.text, caller: context.caller, requestID: context.requestID)
@@ -52,7 +71,8 @@ struct InProcessRPCTests {
             try? await Task.sleep(for: .seconds(5))
             return RPCEmpty()
         }
-        local.open(.sessionToken, dispatcher: RPCDispatcher(table: table), logger: Logger(label: "session-token"))
+        table.register(Crash.self, callers: .anyAuthenticated) { _, _ in throw SecretFailure() }
+        local.open(.sessionToken, dispatcher: RPCDispatcher(table: table, observer: observer), logger: Logger(label: "session-token"))
     }
 
     func client(_ local: LocalPeers, caller: ServiceName, timeout: Duration = .seconds(5)) -> RPCClient {
@@ -108,5 +128,35 @@ struct InProcessRPCTests {
         }
         let waited = ContinuousClock.now - started
         #expect(waited >= .milliseconds(200) && waited < .seconds(3))
+    }
+
+    @Test("a handler's own failure reaches the caller as an internal error with the request id, never its cause")
+    func internalError() async throws {
+        let local = LocalPeers([.gateway, .sessionToken])
+        openPeer(in: local)
+        let error = await #expect(throws: RPCError.self) {
+            try await client(local, caller: .gateway).call(Crash.self, RPCEmpty(), requestID: "req-7")
+        }
+        #expect(error?.code == .internalError)
+        #expect(error?.data == .object(["requestId": .string("req-7")]))
+        let described = error.map { "\($0) \(String(describing: $0.data))" } ?? ""
+        #expect(!described.contains("s3cr3t"))
+    }
+
+    @Test("every in-process call is counted by method and outcome, as a network request is")
+    func metrics() async throws {
+        let local = LocalPeers([.gateway, .factorRegistry, .sessionToken])
+        let outcomes = Outcomes()
+        openPeer(in: local, observer: outcomes)
+        _ = try await client(local, caller: .gateway).call(Echo.self, .init(text: "counted"))
+        _ = try? await client(local, caller: .gateway).call(Refuse.self, RPCEmpty())
+        _ = try? await client(local, caller: .factorRegistry).call(GatewayOnly.self, RPCEmpty())
+        _ = try? await client(local, caller: .gateway).call(Crash.self, RPCEmpty())
+        #expect(
+            outcomes.seen.withLock { $0 } == [
+                "echo.call success", "refuse.call protocol_error", "gatewayOnly.call protocol_error",
+                "crash.call internal_error",
+            ]
+        )
     }
 }

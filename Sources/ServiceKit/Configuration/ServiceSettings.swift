@@ -71,7 +71,8 @@ public struct ServiceSettings: Sendable {
                     isSecret: true,
                     default: "postgres://mfa:mfa@127.0.0.1:54329/\(database)"
                 ),
-                maximumConnections: reader.int(forKey: "postgres.maxConnections", default: 8)
+                maximumConnections: reader.int(forKey: "postgres.maxConnections", default: 8),
+                preparedStatements: reader.int(forKey: "postgres.preparedStatements", default: 500)
             )
         } else {
             postgres = nil

@@ -4,9 +4,9 @@ import Synchronization
 
 /// The services that run in this process, when one process runs several (`mfa-all-in-one`).
 ///
-/// A client for one of them hands the JSON-RPC request bytes straight to that service's
-/// ``RPCDispatcher``: the same request and response documents, the same caller policy per method,
-/// the same errors, but no socket, TLS, HTTP/2 stream or wake-up in between. A service becomes
+/// A client for one of them hands the call straight to that service's ``RPCDispatcher``, params and
+/// result as values: the same caller policy per method, the same errors, logging and metrics, but no
+/// JSON document, socket, TLS, HTTP/2 stream or wake-up in between. A service becomes
 /// callable when its RPC listener would open (after migrations and key set-up); until then a call
 /// fails like a call to a peer that is not listening yet.
 public final class LocalPeers: Sendable {

@@ -7,7 +7,7 @@ import NIOHTTP1
 import Synchronization
 
 /// A typed JSON-RPC client for one peer service: over HTTP/2 with mutual TLS, or, when the peer runs
-/// in this process (``LocalPeers``), straight to its dispatcher with the same request bytes.
+/// in this process (``LocalPeers``), straight to its dispatcher with the params as a value.
 ///
 /// All network calls share one `HTTPClient` and so one HTTP/2 connection per peer, multiplexed.
 public final class RPCClient: Sendable {
@@ -45,14 +45,17 @@ public final class RPCClient: Sendable {
     ///   answered something that is not JSON-RPC.
     public func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params, requestID: String? = nil) async throws -> M.Result {
         let id = nextID.add(1, ordering: .relaxed).newValue
-        let body = try JSONCoding.encode(RPCRequestEnvelope(method: M.name, params: params, id: .int(id)))
-        let bytes: Data
         switch route {
         case .network(let endpoint, let httpClient):
-            bytes = try await post(body, to: endpoint, over: httpClient, method: M.name, requestID: requestID)
+            let body = try JSONCoding.encode(RPCRequestEnvelope(method: M.name, params: params, id: .int(id)))
+            let bytes = try await post(body, to: endpoint, over: httpClient, method: M.name, requestID: requestID)
+            return try decode(M.self, from: bytes)
         case .inProcess(let local, let caller):
-            bytes = try await dispatch(body, in: local, caller: caller, method: M.name, requestID: requestID ?? "local-\(id)")
+            return try await dispatch(M.self, params, in: local, caller: caller, requestID: requestID ?? "local-\(id)")
         }
+    }
+
+    private func decode<M: RPCMethod>(_ method: M.Type, from bytes: Data) throws -> M.Result {
         let decoded: TypedResponse<M.Result>
         do {
             decoded = try JSONDecoder().decode(TypedResponse<M.Result>.self, from: bytes)
@@ -80,24 +83,27 @@ public final class RPCClient: Sendable {
         }
     }
 
-    /// The in-process call: the peer's dispatcher answers the request document, within the same
-    /// timeout a network call has (a peer whose database hangs holds a caller no longer here).
-    private func dispatch(_ body: Data, in local: LocalPeers, caller: ServiceName, method: String, requestID: String) async throws -> Data {
+    /// The in-process call: the peer's dispatcher runs the handler with the params as they are,
+    /// within the same timeout a network call has (a peer whose database hangs holds a caller no
+    /// longer here).
+    private func dispatch<M: RPCMethod>(
+        _ method: M.Type, _ params: M.Params, in local: LocalPeers, caller: ServiceName, requestID: String
+    ) async throws -> M.Result {
         guard let peerService = local.service(peer) else {
-            throw RPCTransportError(peer: peer, method: method, reason: "not started yet")
+            throw RPCTransportError(peer: peer, method: M.name, reason: "not started yet")
         }
         var logger = peerService.logger
         logger[metadataKey: "request.id"] = .string(requestID)
         logger[metadataKey: "rpc.caller"] = .string(caller.rawValue)
         let context = RPCCallContext(caller: caller.rawValue, requestID: requestID, logger: logger)
         let dispatcher = peerService.dispatcher
-        guard let reply = await Self.result(within: timeout, of: { await dispatcher.handle(body, context: context) }) else {
-            throw RPCTransportError(peer: peer, method: method, reason: "no answer within \(timeout)")
+        let answer = await Self.result(within: timeout) { () -> Result<M.Result, any Error> in
+            do { return .success(try await dispatcher.call(M.self, params, context: context)) } catch { return .failure(error) }
         }
-        guard let encoded = reply.encoded() else {
-            throw RPCTransportError(peer: peer, method: method, reason: "no response to a request with an id")
+        guard let answer else {
+            throw RPCTransportError(peer: peer, method: M.name, reason: "no answer within \(timeout)")
         }
-        return encoded
+        return try answer.get()
     }
 
     /// `work`'s result, or `nil` once `timeout` has passed. Work that outlives its caller finishes on
