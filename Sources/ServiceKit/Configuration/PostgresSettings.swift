@@ -44,6 +44,9 @@ public struct PostgresSettings: Sendable {
         // An idle connection closes after a minute, and its backend's prepared statements with it.
         configuration.options.connectionIdleTimeout = .seconds(60)
         StatementCache.shared.capacity = preparedStatements
-        return PostgresClient(configuration: configuration, backgroundLogger: logger)
+        return PostgresClient(
+            configuration: configuration, eventLoopGroup: SpreadEventLoops(PostgresClient.defaultEventLoopGroup),
+            backgroundLogger: logger
+        )
     }
 }
