@@ -212,6 +212,7 @@ let package = Package(
             name: "ServiceKitTests",
             dependencies: [
                 "ServiceKit",
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -225,6 +226,7 @@ let package = Package(
             exclude: ["smtp_test_server.py"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "FactorRegistryTests", dependencies: ["FactorRegistryApp", "Contracts"], swiftSettings: swiftSettings),
         .testTarget(name: "FactorProviderTests", dependencies: ["PluginKit", "FactorTOTP", "FactorSMS"], swiftSettings: swiftSettings),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "JSONRPC"], swiftSettings: swiftSettings),
         .testTarget(

@@ -14,8 +14,9 @@ public enum FactorRegistryApp {
             logger: host.logger
         )
         let activeProjects = ActiveProjects()
+        let settingsCache = SettingsCache()
         let registry = TenantRegistry(
-            repository: TenantRepository(client: database, logger: host.logger, activeProjects: activeProjects),
+            repository: TenantRepository(client: database, logger: host.logger, activeProjects: activeProjects, cache: settingsCache),
             catalog: catalog,
             peers: [host.client(for: .challengeIssuer), host.client(for: .sessionToken)],
             logger: host.logger,
@@ -37,7 +38,7 @@ public enum FactorRegistryApp {
             try await registry.updateProjectConfig(params)
         }
         parts.methods.register(ResolveSettings.self, callers: gatewayOnly) { params, _ in try await registry.resolve(params) }
-        let projects = TenantRepository(client: database, logger: host.logger, activeProjects: activeProjects)
+        let projects = TenantRepository(client: database, logger: host.logger, activeProjects: activeProjects, cache: settingsCache)
         parts.methods.register(ResolveAPIKey.self, callers: gatewayOnly) { params, _ in
             guard params.apiKey.utf8.count <= 128, let projectId = try await projects.project(forAPIKey: params.apiKey) else {
                 throw RPCError(code: .unknownAPIKey, message: "Unknown API key")
@@ -56,7 +57,7 @@ public enum FactorRegistryApp {
         )
         let accounts = AccountService(
             accounts: AccountRepository(client: database, logger: host.logger),
-            tenants: TenantRepository(client: database, logger: host.logger, activeProjects: activeProjects),
+            tenants: TenantRepository(client: database, logger: host.logger, activeProjects: activeProjects, cache: settingsCache),
             hashers: try PasswordHashers(
                 standard: hasher, projectEntries: reader.stringArray(forKey: "passwords.scrypt.projects", default: [])
             )
@@ -105,6 +106,7 @@ public enum FactorRegistryApp {
             try await registry.ensureProjectRecorded(defaultProject)
         }
         parts.background.append(TenantReconciler(registry: registry, interval: interval))
+        parts.background.append(SettingsListener(client: database, cache: settingsCache, logger: host.logger))
         parts.readiness.append(
             ReadinessCheck(name: "default-project") {
                 (try? await registry.isProjectActive(defaultProject)) == true

@@ -14,9 +14,11 @@ public enum ServiceMain {
             let settings = try ServiceSettings(service: service, reader: try await ServiceSettings.makeReader())
             bootstrapLogging(level: settings.logLevel)
             let host = try ServiceHost(settings: settings, logger: logger(for: settings))
+            ShutdownDeadline.arm(grace: settings.shutdownGrace, logger: host.logger)
+            EventLoopWatchdog.start(logger: host.logger)
             host.logger.info(
                 "starting",
-                metadata: ["mode": "\(settings.mode.rawValue)", "version": "\(ServiceHost.version)", "executor": "\(sharedLoops ? "nio" : "default")"]
+                metadata: ["mode": "\(settings.mode.rawValue)", "version": "\(ServiceHost.version)", "executor": "\(sharedLoops ? "nio" : "pool")"]
             )
             try await host.run(try await parts(building: build, for: host))
         } catch {
@@ -35,7 +37,11 @@ public enum ServiceMain {
         let sharedLoops = prepareProcess()
         let names = services.map(\.0.rawValue).joined(separator: ",")
         do {
-            bootstrapLogging(level: try await ServiceSettings.makeReader().string(forKey: "log.level", as: Logger.Level.self, default: .info))
+            let reader = try await ServiceSettings.makeReader()
+            bootstrapLogging(level: reader.string(forKey: "log.level", as: Logger.Level.self, default: .info))
+            let processLogger = Logger(label: names)
+            ShutdownDeadline.arm(grace: ServiceSettings.shutdownGrace(reader), logger: processLogger)
+            EventLoopWatchdog.start(logger: processLogger)
             let local = LocalPeers(Set(services.map(\.0)))
             var started: [(ServiceHost, ServiceHost.Parts)] = []
             do {
@@ -44,7 +50,7 @@ public enum ServiceMain {
                     let host = try ServiceHost(settings: settings, logger: logger(for: settings), localPeers: local)
                     host.logger.info(
                         "starting",
-                        metadata: ["mode": "\(settings.mode.rawValue)", "version": "\(ServiceHost.version)", "executor": "\(sharedLoops ? "nio" : "default")", "process": "\(names)"]
+                        metadata: ["mode": "\(settings.mode.rawValue)", "version": "\(ServiceHost.version)", "executor": "\(sharedLoops ? "nio" : "pool")", "process": "\(names)"]
                     )
                     started.append((host, try await parts(building: build, for: host)))
                 }
@@ -76,8 +82,12 @@ public enum ServiceMain {
     private static func prepareProcess() -> Bool {
         MemoryReturn.configure()
         // Swift concurrency runs on NIO's event loops: a handler continues on the loop that completed
-        // its network or database future instead of hopping to a second thread pool and back (15 %
-        // less CPU per request, docs/performance.md). CPU-heavy work goes to `BlockingWork`.
+        // its network or database future instead of hopping to a second thread pool and back (a third
+        // more finalizes per second, docs/performance.md). CPU-heavy work goes to `BlockingWork`.
+        // `RUNTIME_EXECUTOR=pool` keeps Swift's own pool instead (read here, before any task runs,
+        // so from the environment only): slower, but out of reach of the lock bug that
+        // `EventLoopWatchdog` guards against.
+        if ProcessInfo.processInfo.environment["RUNTIME_EXECUTOR"] == "pool" { return false }
         return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 

@@ -18,6 +18,8 @@ final class TestStack: @unchecked Sendable {
     /// Plain HTTP client for the ops and public listeners.
     let http: HTTPClient
     private var clients: [HTTPClient] = []
+    /// Further instances of a service (``startSecondInstance(of:)``), stopped with the stack.
+    private var extraProcesses: [ServiceProcess] = []
     /// Errors only: the admin pool's start-up warnings would drown the test output.
     static let logger: Logger = {
         var logger = Logger(label: "system-test")
@@ -93,6 +95,26 @@ final class TestStack: @unchecked Sendable {
         return RPCClient(peer: service, baseURL: process(service).rpcURL, httpClient: httpClient, timeout: .seconds(10))
     }
 
+    /// Starts one more instance of `service` on the same database and configuration, on ports of
+    /// its own (as a scaled-out deployment runs it), and returns a client to it as `identity`.
+    func startSecondInstance(of service: ServiceName, as identity: String) async throws -> RPCClient {
+        let first = process(service)
+        var environment = first.environment
+        let (rpcPort, opsPort) = (try TestEnvironment.freePort(), try TestEnvironment.freePort())
+        environment["RPC_PORT"] = String(rpcPort)
+        environment["OPS_PORT"] = String(opsPort)
+        let directory = workDirectory.appendingPathComponent("second-\(service.rawValue)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let second = ServiceProcess(
+            service: service, rpcPort: rpcPort, opsPort: opsPort, environment: environment, logDirectory: directory
+        )
+        extraProcesses.append(second)
+        try second.start()
+        try await second.waitForReadiness(http)
+        let httpClient = httpClient(tls: try pki.client(as: identity).clientConfiguration)
+        return RPCClient(peer: service, baseURL: second.rpcURL, httpClient: httpClient, timeout: .seconds(10))
+    }
+
     /// An HTTP client with the given TLS configuration, shut down with the stack.
     func httpClient(tls: TLSConfiguration) -> HTTPClient {
         var configuration = HTTPClient.Configuration()
@@ -115,7 +137,7 @@ final class TestStack: @unchecked Sendable {
     }
 
     func shutdown() async {
-        for process in processes.values { process.stop() }
+        for process in Array(processes.values) + extraProcesses { process.stop() }
         for client in clients { try? await client.shutdown() }
         try? await http.shutdown()
         let names = Array(databases.values)

@@ -48,6 +48,29 @@ enum FactorRegistryMigrations {
         ),
         // Each project's API key (decision 11), made when the project is first recorded.
         TenantMigration("AddAPIKeyToProjects", ["ALTER TABLE projects ADD COLUMN api_key text UNIQUE"]),
+        // Every change to a project or tenant row, however made, names its project on channel
+        // `mfa_settings`, where each factor-registry instance drops it from its settings cache.
+        TenantMigration(
+            "NotifySettingsChanges",
+            [
+                """
+                CREATE FUNCTION notify_settings_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM pg_notify('mfa_settings', CASE WHEN TG_OP = 'DELETE' THEN OLD.project_id ELSE NEW.project_id END);
+                    RETURN NULL;
+                END
+                $$
+                """,
+                """
+                CREATE TRIGGER projects_notify_settings AFTER INSERT OR UPDATE OR DELETE ON projects
+                FOR EACH ROW EXECUTE FUNCTION notify_settings_changed()
+                """,
+                """
+                CREATE TRIGGER tenants_notify_settings AFTER INSERT OR UPDATE OR DELETE ON tenants
+                FOR EACH ROW EXECUTE FUNCTION notify_settings_changed()
+                """,
+            ]
+        ),
     ]
 
     /// Tables of every tenant schema.

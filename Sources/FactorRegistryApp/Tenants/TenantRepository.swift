@@ -10,6 +10,8 @@ struct TenantRepository: Sendable {
     let logger: Logger
     /// Shared by every repository of the process (see ``ActiveProjects``).
     let activeProjects: ActiveProjects
+    /// Shared by every repository of the process; every write below drops what it changed.
+    let cache: SettingsCache
 
     enum ProjectState: String { case provisioning, active }
 
@@ -35,6 +37,7 @@ struct TenantRepository: Sendable {
             """,
             logger: logger
         )
+        cache.invalidate(projectId: projectId)
     }
 
     /// Google's shape: `AIza` and 35 URL-safe characters from the system CSPRNG.
@@ -56,6 +59,7 @@ struct TenantRepository: Sendable {
         try await client.query(
             "UPDATE control.projects SET state = 'active' WHERE project_id = \(projectId)", logger: logger
         )
+        cache.invalidate(projectId: projectId)
     }
 
     func projects(in state: ProjectState) async throws -> [String] {
@@ -83,11 +87,15 @@ struct TenantRepository: Sendable {
             """,
             logger: logger
         )
+        defer { cache.invalidate(projectId: projectId) }
         for try await row in rows.decode(Row.self) { return Self.tenant(from: row) }
         throw TenantRegistryError.storeInconsistent
     }
 
     func tenant(projectId: String, tenantId: String) async throws -> Tenant? {
+        let key = SettingsCache.Key.tenant(projectId: projectId, tenantId: tenantId)
+        if case .tenant(let tenant) = cache.entry(key) { return tenant }
+        let ticket = cache.ticket()
         let rows = try await client.query(
             cached: """
             SELECT \(unescaped: Self.columns) FROM control.tenants
@@ -95,7 +103,11 @@ struct TenantRepository: Sendable {
             """,
             logger: logger
         )
-        for try await row in rows.decode(Row.self) { return Self.tenant(from: row) }
+        for try await row in rows.decode(Row.self) {
+            let tenant = Self.tenant(from: row)
+            cache.store(.tenant(tenant), for: key, ticket: ticket)
+            return tenant
+        }
         return nil
     }
 
@@ -133,6 +145,7 @@ struct TenantRepository: Sendable {
             """,
             logger: logger
         )
+        defer { cache.invalidateAll() }
         for try await _ in rows.decode(String.self) { return true }
         return false
     }
@@ -141,6 +154,7 @@ struct TenantRepository: Sendable {
         try await client.query(
             "DELETE FROM control.tenants WHERE tenant_id = \(tenantId) AND state = 'deleting'", logger: logger
         )
+        cache.invalidateAll()
     }
 
     private static let columns = """
@@ -173,19 +187,24 @@ struct TenantRepository: Sendable {
             """,
             logger: logger
         )
+        defer { cache.invalidate(projectId: projectId) }
         for try await row in rows.decode(Row.self) { return Self.tenant(from: row) }
         return nil
     }
 
     /// A project's settings and their version; `nil` for an unknown project.
     func projectConfig(_ projectId: String) async throws -> ProjectConfig? {
+        if case .project(let config) = cache.entry(.project(projectId)) { return config }
+        let ticket = cache.ticket()
         let rows = try await client.query(
             cached: "SELECT settings::text, settings_version, api_key FROM control.projects WHERE project_id = \(projectId)", logger: logger
         )
         for try await (settings, version, apiKey) in rows.decode((String?, Int64, String?).self) {
-            return ProjectConfig(
+            let config = ProjectConfig(
                 projectId: projectId, settings: SettingsJSON.decode(settings) ?? .projectDefaults, version: version, apiKey: apiKey
             )
+            cache.store(.project(config), for: .project(projectId), ticket: ticket)
+            return config
         }
         return nil
     }
@@ -201,6 +220,7 @@ struct TenantRepository: Sendable {
             """,
             logger: logger
         )
+        defer { cache.invalidate(projectId: projectId) }
         for try await (version, apiKey) in rows.decode((Int64, String?).self) {
             return ProjectConfig(projectId: projectId, settings: settings, version: version, apiKey: apiKey)
         }

@@ -21,6 +21,8 @@ public struct ServiceSettings: Sendable {
     public var rpcMaxBodyBytes: Int
     /// Timeout of one call to a peer.
     public var rpcTimeout: Duration
+    /// How long the process may take to stop after SIGTERM/SIGINT (``ShutdownDeadline``).
+    public var shutdownGrace: Duration
     /// Where the OpenRPC documents live.
     public var contractsDirectory: String?
     /// The project that development-mode API keys and `Bearer owner` map to.
@@ -88,9 +90,15 @@ public struct ServiceSettings: Sendable {
         adminTokenHashes = reader.stringArray(forKey: "admin.tokenSha256", default: []).map { $0.lowercased() }
         rpcMaxBodyBytes = reader.int(forKey: "rpc.maxBodyBytes", default: 1 << 20)
         rpcTimeout = .milliseconds(reader.int(forKey: "rpc.timeoutMs", default: 10_000))
+        shutdownGrace = Self.shutdownGrace(reader)
         contractsDirectory = reader.string(forKey: "contracts.directory")
         defaultProjectId = reader.string(forKey: "project.defaultId", default: "demo-project")
         self.reader = reader
+    }
+
+    /// `shutdown.graceSeconds`, at least one second.
+    static func shutdownGrace(_ reader: ConfigReader) -> Duration {
+        .seconds(max(1, reader.int(forKey: "shutdown.graceSeconds", default: 10)))
     }
 
     /// The standard provider chain: environment variables first, then the optional JSON file
