@@ -47,7 +47,7 @@ final class SettingsCache: Sendable {
     /// just uncached for the rest).
     let capacity: Int
 
-    init(lifetime: Duration = .seconds(5), capacity: Int = 10_000) {
+    init(lifetime: Duration = .seconds(5), capacity: Int = 2_000) {
         self.lifetime = lifetime
         self.capacity = capacity
     }
