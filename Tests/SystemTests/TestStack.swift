@@ -32,7 +32,6 @@ final class TestStack: @unchecked Sendable {
         pki = try TestPKI()
         workDirectory = try TestEnvironment.temporaryDirectory("mfa-stack")
         self.postgresBaseURL = postgresBaseURL
-        http = HTTPClient(eventLoopGroupProvider: .singleton)
         let suffix = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(10)
         var databases: [ServiceName: String] = [:]
         for service in [ServiceName.factorRegistry, .challengeIssuer, .sessionToken] {
@@ -76,6 +75,8 @@ final class TestStack: @unchecked Sendable {
             )
         }
         self.processes = processes
+        // Last, after everything that can throw: a client dropped without shutdown() traps.
+        http = HTTPClient(eventLoopGroupProvider: .singleton)
     }
 
     func process(_ service: ServiceName) -> ServiceProcess { processes[service]! }
