@@ -130,6 +130,19 @@ struct InProcessRPCTests {
         #expect(waited >= .milliseconds(200) && waited < .seconds(3))
     }
 
+    @Test("a caller that is cancelled stops waiting at once instead of at the timeout")
+    func cancelledCallerStopsWaiting() async throws {
+        let local = LocalPeers([.gateway, .sessionToken])
+        openPeer(in: local)
+        let rpc = client(local, caller: .gateway, timeout: .seconds(20))
+        let started = ContinuousClock.now
+        let call = Task { try await rpc.call(Stall.self, RPCEmpty()) }
+        try await Task.sleep(for: .milliseconds(100))
+        call.cancel()
+        await #expect(throws: RPCTransportError.self) { try await call.value }
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
     @Test("a handler's own failure reaches the caller as an internal error with the request id, never its cause")
     func internalError() async throws {
         let local = LocalPeers([.gateway, .sessionToken])

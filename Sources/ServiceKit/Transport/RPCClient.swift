@@ -102,7 +102,7 @@ public final class RPCClient: Sendable {
             do { return .success(try await dispatcher.call(M.self, params, context: context)) } catch { return .failure(error) }
         }
         guard let answer else {
-            throw RPCTransportError(peer: peer, method: M.name, reason: "no answer within \(timeout)")
+            throw RPCTransportError(peer: peer, method: M.name, reason: Task.isCancelled ? "cancelled" : "no answer within \(timeout)")
         }
         return try answer.get()
     }
@@ -115,16 +115,24 @@ public final class RPCClient: Sendable {
     /// per call, five times per sign-in.)
     static func result<T: Sendable>(within timeout: Duration, of work: @escaping @Sendable () async -> T) async -> T? {
         let waiter = SingleResume<T?>()
-        return await withCheckedContinuation { continuation in
-            waiter.set(continuation)
-            let deadline = MultiThreadedEventLoopGroup.singleton.next().scheduleTask(in: .nanoseconds(timeout.nanoseconds)) {
-                waiter.resume(returning: nil)
+        // A caller that is cancelled (its own request gave up, or the process is stopping) stops
+        // waiting at once, as it would on a network call; the work still finishes on its own.
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiter.set(continuation)
+                let deadline = MultiThreadedEventLoopGroup.singleton.next().scheduleTask(in: .nanoseconds(timeout.nanoseconds)) {
+                    waiter.resume(returning: nil)
+                }
+                Task {
+                    let value = await work()
+                    deadline.cancel()
+                    waiter.resume(returning: value)
+                }
+                // Cancelled before the continuation was stored: the handler below found none to resume.
+                if Task.isCancelled { waiter.resume(returning: nil) }
             }
-            Task {
-                let value = await work()
-                deadline.cancel()
-                waiter.resume(returning: value)
-            }
+        } onCancel: {
+            waiter.resume(returning: nil)
         }
     }
 }
