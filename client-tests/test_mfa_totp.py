@@ -3,6 +3,9 @@ authenticator: enrollment (secret and otpauth URI as the JS SDK builds them), si
 branch, windows, replay protection under a race, throttling, withdraw, and every refusal."""
 
 import base64
+import http.client
+import json
+import threading
 import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
@@ -12,7 +15,7 @@ import pyotp
 import pytest
 import requests
 
-from mfa_helpers import ADMIN, error, v1, v2, verified_user
+from mfa_helpers import ADMIN, V2, error, v1, v2, verified_user
 
 
 def claims(token):
@@ -154,6 +157,40 @@ def test_wrong_codes_are_throttled_per_factor(stack):
     throttled = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending, mfaEnrollmentId=enrollment_id,
                    totpVerificationInfo={"verificationCode": totp.now()})
     assert error(throttled) == "TOO_MANY_ATTEMPTS_TRY_LATER"
+
+
+def test_a_flood_of_guesses_learns_at_most_five_answers(stack):
+    # Guesses that arrive together must each be counted before anyone learns whether they were
+    # right; otherwise a burst gets more than five tries at the code per window.
+    user = verified_user(stack)
+    totp, enrolled = enroll_totp(stack, user)
+    enrollment_id = claims(enrolled["idToken"])["firebase"]["second_factor_identifier"]
+    pending = sign_in_pending(stack, user)["mfaPendingCredential"]
+    now = time.time()
+    valid = {totp.at(now + 30 * offset) for offset in range(-8, 9)}
+    guesses = [code for code in (f"{n:06d}" for n in range(123457, 999999, 7919)) if code not in valid][:48]
+
+    # Each guess on its own connection, opened beforehand, all sent at the same moment.
+    connections = [http.client.HTTPConnection(stack.gateway_host, timeout=30) for _ in guesses]
+    for connection in connections:
+        connection.connect()
+    start = threading.Barrier(len(guesses))
+
+    def guess(connection, code):
+        body = json.dumps({"mfaPendingCredential": pending, "mfaEnrollmentId": enrollment_id,
+                           "totpVerificationInfo": {"verificationCode": code}})
+        start.wait()
+        connection.request("POST", f"{V2}mfaSignIn:finalize?key=k", body, {"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        return json.loads(answer.read())["error"]["message"]
+
+    with ThreadPoolExecutor(len(guesses)) as pool:
+        answers = list(pool.map(guess, connections, guesses))
+    for connection in connections:
+        connection.close()
+    assert answers.count("INVALID_CODE") <= 5, answers
+    assert set(answers) <= {"INVALID_CODE", "TOO_MANY_ATTEMPTS_TRY_LATER"}, answers
+    assert "TOO_MANY_ATTEMPTS_TRY_LATER" in answers
 
 
 def test_enrollment_refusals_in_contract_order(stack):

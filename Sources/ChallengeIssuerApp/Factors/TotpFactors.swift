@@ -102,54 +102,76 @@ struct TotpFactors: Sendable {
         if case .rejected(let error) = outcome { throw error }
     }
 
-    /// Checks a sign-in code. Two statements, no explicit transaction:
-    /// 1. claim one attempt (counted as a failure until proven otherwise), which also reads the
-    ///    secret and the last accepted step; at most `maximumFailures` claims per window succeed,
-    ///    however many requests arrive at once;
-    /// 2. on a good code, record its step by compare-and-set (`last_step < step`) and clear the
-    ///    failures. Of two requests with the same code, only one can move the step past it.
-    /// A crash between the two leaves one failure counted and nothing accepted.
+    /// Checks a sign-in code with one commit:
+    /// 1. read the secret, the last accepted step and whether the factor is throttled (a read,
+    ///    so nothing to commit);
+    /// 2. check the code here;
+    /// 3. one UPDATE decides and records the outcome under the row's lock. It applies only while
+    ///    the factor has fewer than `maximumFailures` failures in the window, and then either
+    ///    accepts the step by compare-and-set (`last_step < step`, failures cleared) or counts a
+    ///    failure.
+    /// The answer is what the UPDATE did, never what step 2 found: however many guesses arrive at
+    /// once and get checked, at most `maximumFailures` outcomes per window reach anyone, and of
+    /// two requests with the same code only one can move the step past it. A crash before the
+    /// UPDATE answers nothing and records nothing.
     func verify(_ params: VerifyTotp.Params) async throws {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         let factors = schema.qualified("totp_factors")
         guard let provider else { throw Self.disabled }
         let window = Double(failureWindow.components.seconds)
-        let claimed = try await client.query(
+        let maximumFailures = Int32(self.maximumFailures)
+        let read = try await client.query(
             cached: """
-            UPDATE \(unescaped: factors) SET
-                failures = CASE WHEN failure_window_start > now() - make_interval(secs => \(window)) THEN failures + 1 ELSE 1 END,
-                failure_window_start = CASE WHEN failure_window_start > now() - make_interval(secs => \(window))
-                                            THEN failure_window_start ELSE now() END
-            WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
-              AND (failure_window_start IS NULL OR failure_window_start <= now() - make_interval(secs => \(window))
-                   OR failures < \(Int32(maximumFailures)))
-            RETURNING secret_sealed, last_step
+            SELECT secret_sealed, last_step,
+                   failure_window_start > now() - make_interval(secs => \(window)) AND failures >= \(maximumFailures)
+            FROM \(unescaped: factors) WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
             """,
             logger: logger
         )
-        var found: (ByteBuffer, Int64)?
-        for try await row in claimed.decode((ByteBuffer, Int64).self) { found = row }
-        guard let (sealedBuffer, lastStep) = found else {
-            throw try await exists(params, in: factors) ? ChallengeRejection.tooManyAttempts : ChallengeRejection.enrollmentNotFound
-        }
+        var found: (ByteBuffer, Int64, Bool?)?
+        for try await row in read.decode((ByteBuffer, Int64, Bool?).self) { found = row }
+        guard let (sealedBuffer, lastStep, throttled) = found else { throw ChallengeRejection.enrollmentNotFound }
+        if throttled == true { throw ChallengeRejection.tooManyAttempts }
         let secret = try sealer.open(Data(sealedBuffer.readableBytesView), keyID: params.mfaEnrollmentId)
         let challenge = Challenge(
             expiresAt: .distantFuture, secret: Array(secret), adjacentIntervals: params.adjacentIntervals, lastAcceptedStep: lastStep
         )
-        guard case .accepted(let step) = provider.verify(params.verificationCode, against: challenge, now: Date()) else {
-            throw ChallengeRejection.invalidCode
+        // A good code records its step (the last one again if the provider names none, as long as
+        // nobody moved it meanwhile); anything else only counts a failure.
+        var good = false
+        var step = lastStep
+        var bound = lastStep
+        if case .accepted(let matched) = provider.verify(params.verificationCode, against: challenge, now: Date()) {
+            (good, step, bound) = (true, matched ?? lastStep, matched ?? lastStep + 1)
         }
-        let accepted = try await client.query(
+        let outcome = try await client.query(
             cached: """
-            UPDATE \(unescaped: factors) SET last_step = \(step ?? lastStep), failures = 0, failure_window_start = NULL
-            WHERE enrollment_id = \(params.mfaEnrollmentId) AND last_step < \(step ?? lastStep + 1)
-            RETURNING 1
+            UPDATE \(unescaped: factors) SET
+                last_step = CASE WHEN \(good) AND last_step < \(bound) THEN \(step) ELSE last_step END,
+                failures = CASE WHEN \(good) AND last_step < \(bound) THEN 0
+                                WHEN failure_window_start > now() - make_interval(secs => \(window)) THEN failures + 1
+                                ELSE 1 END,
+                failure_window_start = CASE WHEN \(good) AND last_step < \(bound) THEN NULL
+                                            WHEN failure_window_start > now() - make_interval(secs => \(window))
+                                            THEN failure_window_start
+                                            ELSE now() END
+            WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
+              AND (failure_window_start IS NULL OR failure_window_start <= now() - make_interval(secs => \(window))
+                   OR failures < \(maximumFailures))
+            RETURNING failure_window_start IS NULL
             """,
             logger: logger
         )
-        for try await _ in accepted.decode(Int32.self) { return }
-        // Another request recorded this step (or a later one) since the claim: a replay.
-        throw ChallengeRejection.invalidCode
+        var accepted: Bool?
+        for try await row in outcome.decode(Bool.self) { accepted = row }
+        switch accepted {
+        case true?: return
+        // A wrong code, or a good one whose step another request recorded first (a replay).
+        case false?: throw ChallengeRejection.invalidCode
+        // Throttled since the read (other guesses were counted first), or withdrawn meanwhile.
+        case nil:
+            throw try await exists(params, in: factors) ? ChallengeRejection.tooManyAttempts : ChallengeRejection.enrollmentNotFound
+        }
     }
 
     private func exists(_ params: VerifyTotp.Params, in factors: String) async throws -> Bool {
