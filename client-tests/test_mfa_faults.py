@@ -146,3 +146,35 @@ def test_session_token_dies_after_the_code_was_checked(fault_stack):
                      totpVerificationInfo={"verificationCode": totp.at(time.time() + 60)})
     assert retried.status_code == 200, retried.text
     assert claims(retried.json()["idToken"])["firebase"]["second_factor_identifier"] == enrollment_id
+
+
+@needs_four_processes
+def test_a_factor_withdrawn_while_challenge_issuer_was_down_signs_nobody_in(fault_stack):
+    stack = fault_stack
+    user = verified_user(stack)
+    factors = {}
+    token = user["idToken"]
+    for name in ("Kept", "Withdrawn"):
+        started = v2(stack, "mfaEnrollment:start", idToken=token, totpEnrollmentInfo={}).json()["totpSessionInfo"]
+        totp = pyotp.TOTP(started["sharedSecretKey"])
+        enrolled = v2(stack, "mfaEnrollment:finalize", idToken=token, displayName=name,
+                      totpVerificationInfo={"sessionInfo": started["sessionInfo"], "verificationCode": totp.now()})
+        assert enrolled.status_code == 200, enrolled.text
+        token = enrolled.json()["idToken"]
+        factors[name] = (totp, claims(token)["firebase"]["second_factor_identifier"])
+    # The withdrawal reaches factor-registry; challenge-issuer, down, keeps the secret (an orphan).
+    stack.kill("challenge-issuer")
+    withdrawn = v2(stack, "mfaEnrollment:withdraw", idToken=token, mfaEnrollmentId=factors["Withdrawn"][1])
+    assert withdrawn.status_code == 200, withdrawn.text
+    restart(stack, "challenge-issuer")
+    pending = v1(stack, "signInWithPassword", email=user["email"], password=user["password"]).json()
+    assert [info["mfaEnrollmentId"] for info in pending["mfaInfo"]] == [factors["Kept"][1]]
+    # The orphan's right code grants nothing; the kept factor still signs in.
+    totp, orphan = factors["Withdrawn"]
+    sneaky = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"], mfaEnrollmentId=orphan,
+                totpVerificationInfo={"verificationCode": totp.at(time.time() + 30)})
+    assert error(sneaky) == "MFA_ENROLLMENT_NOT_FOUND"
+    totp, kept = factors["Kept"]
+    signed_in = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"], mfaEnrollmentId=kept,
+                   totpVerificationInfo={"verificationCode": totp.at(time.time() + 30)})
+    assert signed_in.status_code == 200, signed_in.text

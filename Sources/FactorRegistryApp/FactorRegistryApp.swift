@@ -64,10 +64,6 @@ public enum FactorRegistryApp {
         )
         parts.methods.register(SignUpAccount.self, callers: gatewayOnly) { params, _ in try await accounts.signUp(params) }
         parts.methods.register(GetAccount.self, callers: gatewayOnly) { params, _ in try await accounts.get(params) }
-        parts.methods.register(GetAccountWithSettings.self, callers: gatewayOnly) { params, _ in
-            let settings = try await registry.resolve(TenantScope(projectId: params.projectId, tenantId: params.tenantId)).settings
-            return .init(settings: settings, account: try await accounts.existing(params))
-        }
         parts.methods.register(CreateAccount.self, callers: gatewayOnly) { params, _ in try await accounts.create(params) }
         parts.methods.register(FindAccounts.self, callers: gatewayOnly) { params, _ in try await accounts.find(params) }
         parts.methods.register(UpdateAccount.self, callers: gatewayOnly) { params, _ in try await accounts.update(params) }

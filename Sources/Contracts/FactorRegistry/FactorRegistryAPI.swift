@@ -10,7 +10,7 @@ public enum FactorRegistryAPI {
         VerifyPassword.self, GetAccount.self, DeleteAccount.self, CreateAccount.self, FindAccounts.self,
         UpdateAccount.self, ListAccounts.self, DeleteAccounts.self, DeleteAllAccounts.self, CreateOobCode.self,
         ApplyOobCode.self, ImportAccounts.self, GetProjectConfig.self, UpdateProjectConfig.self, UpdateTenant.self,
-        ResolveSettings.self, GetAccountWithSettings.self, AddEnrollment.self, RemoveEnrollment.self, ReplaceEnrollments.self, ResolveAPIKey.self,
+        ResolveSettings.self, AddEnrollment.self, RemoveEnrollment.self, ReplaceEnrollments.self, ResolveAPIKey.self,
     ]
 }
 

@@ -172,9 +172,12 @@ extension AccountRepository {
         var phoneNumber: String?
         var deletePhoneNumber = false
         var recordSignIn = false
+        /// Change nothing unless the account has this enrollment (a sign-in's second factor).
+        var requiredEnrollment: String?
     }
 
-    /// Applies `changes` and reads the account back in one statement; `nil` when it does not exist.
+    /// Applies `changes` and reads the account back in one statement; `nil` when it does not exist (or
+    /// lacks `requiredEnrollment`).
     func update(in schema: TenantSchema, localId: String, _ changes: Changes) async throws -> Account? {
         let accounts = schema.qualified("accounts")
         let normalized = changes.email.map(EmailAddress.normalized)
@@ -199,6 +202,9 @@ extension AccountRepository {
                     valid_since = CASE WHEN \(changes.revokeSessions) THEN date_trunc('second', now())
                                        ELSE coalesce(\(validSince), valid_since) END
                 WHERE local_id = \(localId)
+                  AND (\(changes.requiredEnrollment)::text IS NULL OR EXISTS (
+                      SELECT 1 FROM \(unescaped: schema.qualified("mfa_enrollments")) e
+                      WHERE e.local_id = \(localId) AND e.enrollment_id = \(changes.requiredEnrollment)))
                 RETURNING \(unescaped: Self.columns(schema))
                 """,
                 logger: logger

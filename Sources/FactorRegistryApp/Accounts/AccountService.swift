@@ -121,6 +121,7 @@ struct AccountService: Sendable {
         }
         changes.deletePhoneNumber = params.deletePhoneNumber ?? false
         changes.recordSignIn = params.recordSignIn ?? false
+        changes.requiredEnrollment = params.requiredEnrollment
         try Self.checkDisplayName(params.displayName)
         changes.displayName = params.displayName
         changes.deleteDisplayName = params.deleteDisplayName ?? false
@@ -133,6 +134,10 @@ struct AccountService: Sendable {
         }
         do {
             guard let account = try await accounts.update(in: schema, localId: params.localId, changes) else {
+                // Nothing changed: the account is gone, or it lacks the required enrollment.
+                if changes.requiredEnrollment != nil, try await accounts.account(in: schema, localId: params.localId) != nil {
+                    throw Self.rejected("MFA_ENROLLMENT_NOT_FOUND")
+                }
                 throw Self.rejected("USER_NOT_FOUND")
             }
             return account

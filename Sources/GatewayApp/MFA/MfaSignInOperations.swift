@@ -23,7 +23,7 @@ struct MfaSignInOperations: Sendable {
             let settled = try await settledSignIn(credential, request: request)
         {
             guard settled.settings.mfaConfig.smsEnabled else { throw SecondFactorPolicy.smsDisabled }
-            guard let found = settled.account else { throw IdentityToolkitError.business("INVALID_MFA_PENDING_CREDENTIAL") }
+            let found = try await self.account(of: settled.pending, request: request)
             (settings, pending, account, enrollmentId) = (settled.settings, settled.pending, found, enrollment)
         } else {
             let projectId: String
@@ -54,19 +54,18 @@ struct MfaSignInOperations: Sendable {
     func finalize(_ request: PublicRequest) async throws -> JSONValue {
         let body = request.body
         let totp = body["totpVerificationInfo"] != nil && body["phoneVerificationInfo"] == nil
-        // A complete TOTP request takes two calls where the sequential order takes three; any
-        // error sends it down the sequential path, which answers in contract order.
+        // A complete TOTP request checks its code before reading the account (the sequential order
+        // reads it first); any doubt about the request sends it down the sequential path, which
+        // answers in contract order.
         if totp, let credential = Self.nonEmpty(body["mfaPendingCredential"]), let enrollmentId = Self.nonEmpty(body["mfaEnrollmentId"]),
             let code = Self.nonEmpty(body["totpVerificationInfo"]?["verificationCode"]),
             let settled = try await settledSignIn(credential, request: request)
         {
             guard let adjacentIntervals = settled.settings.mfaConfig.totpAdjacentIntervals else { throw SecondFactorPolicy.totpDisabled }
-            guard let account = settled.account else { throw IdentityToolkitError.business("INVALID_MFA_PENDING_CREDENTIAL") }
-            let enrollment = try await verifyTotp(
-                code, enrollmentId: enrollmentId, adjacentIntervals: adjacentIntervals, pending: settled.pending, account: account,
-                request: request
+            try await verifyTotpBeforeAccount(
+                code, enrollmentId: enrollmentId, adjacentIntervals: adjacentIntervals, pending: settled.pending, request: request
             )
-            return try await finish(credential, pending: settled.pending, enrollment: enrollment, request: request)
+            return try await finish(credential, pending: settled.pending, secondFactor: "totp", enrollmentId: enrollmentId, request: request)
         }
         let (settings, projectId) = try await prelude(request)
         if totp {
@@ -121,7 +120,9 @@ struct MfaSignInOperations: Sendable {
             else { throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND") }
             enrollment = found
         }
-        return try await finish(credential, pending: pending, enrollment: enrollment, request: request)
+        return try await finish(
+            credential, pending: pending, secondFactor: enrollment.kind, enrollmentId: enrollment.mfaEnrollmentId, request: request
+        )
     }
 
     /// `MFA_ENROLLMENT_NOT_FOUND` unless the account has this TOTP factor, then the code check.
@@ -143,22 +144,57 @@ struct MfaSignInOperations: Sendable {
         return found
     }
 
+    /// The code check of a complete request, made before the account is read. The account's own
+    /// checks come first in contract order, so a refusal is answered with theirs when one applies;
+    /// a good code still signs nobody in unless the account has the enrollment (`finish` requires
+    /// it in the statement that records the sign-in). What the check recorded on a factor the
+    /// account no longer lists (a step, a failure) changes nothing anyone can use.
+    private func verifyTotpBeforeAccount(
+        _ code: String, enrollmentId: String, adjacentIntervals: Int, pending: InspectPendingCredential.Result, request: PublicRequest
+    ) async throws {
+        do {
+            _ = try await PeerCall.call(
+                challenges, VerifyTotp.self,
+                .init(
+                    projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId, mfaEnrollmentId: enrollmentId,
+                    verificationCode: code, adjacentIntervals: adjacentIntervals
+                ),
+                requestID: request.requestID
+            )
+        } catch {
+            let account = try await account(of: pending, request: request)
+            guard account.mfaInfo?.contains(where: { $0.mfaEnrollmentId == enrollmentId && $0.kind == "totp" }) == true else {
+                throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND")
+            }
+            throw error
+        }
+    }
+
     /// The second factor passed: record the sign-in, then the session (using the credential up).
+    /// The sign-in is recorded only while the account still has the factor.
     private func finish(
-        _ credential: String, pending: InspectPendingCredential.Result, enrollment: Enrollment, request: PublicRequest
+        _ credential: String, pending: InspectPendingCredential.Result, secondFactor: String, enrollmentId: String,
+        request: PublicRequest
     ) async throws -> JSONValue {
-        let signedIn = try await PeerCall.call(
-            registry, UpdateAccount.self,
-            .init(projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId, recordSignIn: true),
-            requestID: request.requestID
-        )
+        let signedIn: Account
+        do {
+            signedIn = try await PeerCall.call(
+                registry, UpdateAccount.self,
+                .init(
+                    projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId, recordSignIn: true,
+                    requiredEnrollment: enrollmentId
+                ),
+                requestID: request.requestID
+            )
+        } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" {
+            throw IdentityToolkitError.business("INVALID_MFA_PENDING_CREDENTIAL")
+        }
         if signedIn.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(
                 projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId,
-                signInProvider: pending.signInProvider, secondFactor: enrollment.kind,
-                secondFactorIdentifier: enrollment.mfaEnrollmentId,
+                signInProvider: pending.signInProvider, secondFactor: secondFactor, secondFactorIdentifier: enrollmentId,
                 authTime: (signedIn.lastLoginAt.flatMap { Int64($0) } ?? 0) / 1000, user: SessionUser(signedIn),
                 consumePendingCredential: credential
             ),
@@ -167,13 +203,13 @@ struct MfaSignInOperations: Sendable {
         return ["idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken)]
     }
 
-    /// The settings, pending sign-in and account (absent if gone) of a request whose input is
-    /// complete, in two calls: the credential first (reading it changes nothing), then the account
-    /// with its scope's settings. `nil` when the credential does not check out or names another
-    /// scope than the settings' (the body's tenant wins there): the caller then takes the
-    /// sequential path, which answers in contract order. `PROJECT_DISABLED` comes first, as always.
+    /// The settings and pending sign-in of a request whose input is complete: the credential first
+    /// (reading it changes nothing), then its scope's settings. `nil` when the credential does not
+    /// check out or names another scope than the settings' (the body's tenant wins there): the
+    /// caller then takes the sequential path, which answers in contract order. `PROJECT_DISABLED`
+    /// comes first, as always.
     private func settledSignIn(_ credential: String, request: PublicRequest) async throws
-        -> (settings: AuthSettings, pending: InspectPendingCredential.Result, account: Account?)?
+        -> (settings: AuthSettings, pending: InspectPendingCredential.Result)?
     {
         guard
             let pending = try? await PeerCall.call(
@@ -182,12 +218,10 @@ struct MfaSignInOperations: Sendable {
             pending.projectId == request.callerProjectId,
             (request.body["tenantId"]?.stringValue ?? RoutingHint.tenant(ofScopedToken: credential)) == pending.tenantId
         else { return nil }
-        let found = try await PeerCall.call(
-            registry, GetAccountWithSettings.self,
-            .init(projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId), requestID: request.requestID
+        let settings = try await ScopeSettings.enabled(
+            registry, projectId: pending.projectId, tenantId: pending.tenantId, requestID: request.requestID
         )
-        if found.settings.disableAuth { throw IdentityToolkitError.business("PROJECT_DISABLED") }
-        return (found.settings, pending, found.account)
+        return (settings, pending)
     }
 
     static func nonEmpty(_ value: JSONValue?) -> String? {
@@ -216,13 +250,17 @@ struct MfaSignInOperations: Sendable {
         if let tenantId = request.body["tenantId"]?.stringValue, tenantId != pending.tenantId {
             throw IdentityToolkitError.business("TENANT_ID_MISMATCH")
         }
+        return (pending, try await account(of: pending, request: request))
+    }
+
+    /// The pending sign-in's account; a credential whose account is gone is no longer valid.
+    private func account(of pending: InspectPendingCredential.Result, request: PublicRequest) async throws -> Account {
         do {
-            let account = try await PeerCall.call(
+            return try await PeerCall.call(
                 registry, GetAccount.self,
                 .init(projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId),
                 requestID: request.requestID
             )
-            return (pending, account)
         } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" {
             throw IdentityToolkitError.business("INVALID_MFA_PENDING_CREDENTIAL")
         }
