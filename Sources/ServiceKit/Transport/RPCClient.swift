@@ -120,7 +120,10 @@ public final class RPCClient: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 waiter.set(continuation)
-                let deadline = MultiThreadedEventLoopGroup.singleton.next().scheduleTask(in: .nanoseconds(timeout.nanoseconds)) {
+                // On the caller's own loop when it runs on one: setting and cancelling the timer then
+                // takes no lock on, and wakes no thread of, another loop.
+                let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
+                let deadline = loop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) {
                     waiter.resume(returning: nil)
                 }
                 Task {
