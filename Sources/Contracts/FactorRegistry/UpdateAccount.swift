@@ -2,8 +2,8 @@ import JSONRPC
 
 /// `account.update`: changes an account (Admin SDK `updateUser`, and later the user's own changes).
 /// A password or email change also moves `validSince` to now, ending every earlier session; an
-/// email change clears `emailVerified`. Checks: `USER_NOT_FOUND`, `MFA_ENROLLMENT_NOT_FOUND`, `INVALID_EMAIL`, `EMAIL_EXISTS`,
-/// `WEAK_PASSWORD`.
+/// email change clears `emailVerified`. Checks: `USER_NOT_FOUND`, `MFA_ENROLLMENT_NOT_FOUND`,
+/// `INVALID_EMAIL`, `EMAIL_EXISTS`, `WEAK_PASSWORD`.
 public enum UpdateAccount: RPCMethod {
     public static let name = "account.update"
 
