@@ -130,17 +130,10 @@ struct MfaSignInOperations: Sendable {
         _ code: String, enrollmentId: String, adjacentIntervals: Int, pending: InspectPendingCredential.Result, account: Account,
         request: PublicRequest
     ) async throws -> Enrollment {
-        guard let found = account.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId && $0.kind == "totp" }) else {
+        guard let found = Self.totpEnrollment(enrollmentId, of: account) else {
             throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND")
         }
-        _ = try await PeerCall.call(
-            challenges, VerifyTotp.self,
-            .init(
-                projectId: pending.projectId, tenantId: pending.tenantId, localId: account.localId, mfaEnrollmentId: enrollmentId,
-                verificationCode: code, adjacentIntervals: adjacentIntervals
-            ),
-            requestID: request.requestID
-        )
+        try await checkTotpCode(code, enrollmentId: enrollmentId, adjacentIntervals: adjacentIntervals, pending: pending, request: request)
         return found
     }
 
@@ -153,21 +146,31 @@ struct MfaSignInOperations: Sendable {
         _ code: String, enrollmentId: String, adjacentIntervals: Int, pending: InspectPendingCredential.Result, request: PublicRequest
     ) async throws {
         do {
-            _ = try await PeerCall.call(
-                challenges, VerifyTotp.self,
-                .init(
-                    projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId, mfaEnrollmentId: enrollmentId,
-                    verificationCode: code, adjacentIntervals: adjacentIntervals
-                ),
-                requestID: request.requestID
-            )
+            try await checkTotpCode(code, enrollmentId: enrollmentId, adjacentIntervals: adjacentIntervals, pending: pending, request: request)
         } catch {
-            let account = try await account(of: pending, request: request)
-            guard account.mfaInfo?.contains(where: { $0.mfaEnrollmentId == enrollmentId && $0.kind == "totp" }) == true else {
+            guard Self.totpEnrollment(enrollmentId, of: try await account(of: pending, request: request)) != nil else {
                 throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND")
             }
             throw error
         }
+    }
+
+    /// challenge-issuer's check of a code against the pending user's TOTP factor.
+    private func checkTotpCode(
+        _ code: String, enrollmentId: String, adjacentIntervals: Int, pending: InspectPendingCredential.Result, request: PublicRequest
+    ) async throws {
+        _ = try await PeerCall.call(
+            challenges, VerifyTotp.self,
+            .init(
+                projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId, mfaEnrollmentId: enrollmentId,
+                verificationCode: code, adjacentIntervals: adjacentIntervals
+            ),
+            requestID: request.requestID
+        )
+    }
+
+    private static func totpEnrollment(_ enrollmentId: String, of account: Account) -> Enrollment? {
+        account.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId && $0.kind == "totp" })
     }
 
     /// The second factor passed: record the sign-in, then the session (using the credential up).
