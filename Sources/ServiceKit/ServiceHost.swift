@@ -133,7 +133,10 @@ public final class ServiceHost: Sendable {
         services.append(opsApp)
         services.append(rpcApp)
         let group = ServiceGroup(
-            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            configuration: .init(
+                services: services.map { FailureReportingService(part: $0, service: settings.service) },
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+            )
         )
         do {
             try await group.run()

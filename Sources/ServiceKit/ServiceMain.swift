@@ -22,7 +22,7 @@ public enum ServiceMain {
             )
             try await host.run(try await parts(building: build, for: host))
         } catch {
-            FileHandle.standardError.write(Data("\(service.rawValue): \(error)\n".utf8))
+            ShutdownDeadline.serviceFailed(service.rawValue, error)
             exit(1)
         }
     }
@@ -66,14 +66,14 @@ public enum ServiceMain {
                         } catch {
                             // One service down (its listener could not bind, say) leaves the others
                             // answering 503 for ever: the process stops, as a lone service would.
-                            FileHandle.standardError.write(Data("\(host.settings.service.rawValue): \(error)\n".utf8))
+                            ShutdownDeadline.serviceFailed(host.settings.service.rawValue, error)
                             exit(1)
                         }
                     }
                 }
             }
         } catch {
-            FileHandle.standardError.write(Data("\(names): \(error)\n".utf8))
+            ShutdownDeadline.serviceFailed(names, error)
             exit(1)
         }
     }
