@@ -1,5 +1,6 @@
 import JSONRPC
 import Prometheus
+import Synchronization
 
 /// The service's Prometheus registry and the RPC metrics recorded into it: a counter of calls per
 /// method and outcome, and a latency histogram per method.
@@ -29,15 +30,35 @@ public final class ServiceMetrics: RPCObserver, Sendable {
         )
     }
 
+    /// The metrics of each method and outcome seen so far. The registry would return the same ones,
+    /// but finds them by building and hashing their full names on every call.
+    private let recorders = Mutex<[Recorder.Key: Recorder]>([:])
+
+    struct Recorder: Sendable {
+        struct Key: Hashable { let method: String, outcome: RPCOutcome }
+        let calls: Counter
+        let latency: DurationHistogram
+    }
+
     public init(service: ServiceName) {
         self.service = service
     }
 
     public func observe(method: String, outcome: RPCOutcome, duration: Duration) {
-        let labels = [("service", service.rawValue), ("method", method)]
-        registry.makeCounter(descriptor: Self.requests, labels: labels + [("outcome", outcome.rawValue)]).increment()
-        registry.makeDurationHistogram(descriptor: Self.latency, labels: labels, buckets: Self.latencyBuckets)
-            .recordNanoseconds(duration.nanoseconds)
+        let recorder = recorder(for: .init(method: method, outcome: outcome))
+        recorder.calls.increment()
+        recorder.latency.recordNanoseconds(duration.nanoseconds)
+    }
+
+    private func recorder(for key: Recorder.Key) -> Recorder {
+        if let known = recorders.withLock({ $0[key] }) { return known }
+        let labels = [("service", service.rawValue), ("method", key.method)]
+        let recorder = Recorder(
+            calls: registry.makeCounter(descriptor: Self.requests, labels: labels + [("outcome", key.outcome.rawValue)]),
+            latency: registry.makeDurationHistogram(descriptor: Self.latency, labels: labels, buckets: Self.latencyBuckets)
+        )
+        recorders.withLock { $0[key] = recorder }
+        return recorder
     }
 
     /// Prometheus text exposition of everything recorded.

@@ -94,8 +94,7 @@ public final class RPCClient: Sendable {
             throw RPCTransportError(peer: peer, method: M.name, reason: "not started yet")
         }
         var logger = peerService.logger
-        logger[metadataKey: "request.id"] = .string(requestID)
-        logger[metadataKey: "rpc.caller"] = .string(caller.rawValue)
+        logger.addMetadata(["request.id": .string(requestID), "rpc.caller": .string(caller.rawValue)])
         let context = RPCCallContext(caller: caller.rawValue, requestID: requestID, logger: logger)
         let dispatcher = peerService.dispatcher
         let answer = await Self.result(within: timeout) { () -> Result<M.Result, any Error> in

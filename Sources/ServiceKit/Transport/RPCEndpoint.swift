@@ -45,8 +45,7 @@ public struct RPCEndpoint: Sendable {
         // Propagate the caller's request id so one flow can be followed across services' logs.
         let requestID = request.headers[Self.requestIDHeader].flatMap { Self.isSafeRequestID($0) ? $0 : nil } ?? context.id
         var logger = context.logger
-        logger[metadataKey: "request.id"] = .string(requestID)
-        logger[metadataKey: "rpc.caller"] = .string(caller)
+        logger.addMetadata(["request.id": .string(requestID), "rpc.caller": .string(caller)])
         let reply = await dispatcher.handle(
             body.readableBytesView, context: RPCCallContext(caller: caller, requestID: requestID, logger: logger)
         )
