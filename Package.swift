@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/swift-extras/swift-extras-base64.git", from: "1.2.0"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: ["JSON"]),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
@@ -44,6 +45,10 @@ let package = Package(
             dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // The system's OpenSSL 3 libcrypto (Debian: libssl-dev), for RS256 signatures only: see
+        // RS256Signer for why not swift-crypto there.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "RS256Signing", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         // What plugins (factor providers, message senders, app verifiers) implement; no frameworks.
         .target(name: "PluginKit", swiftSettings: swiftSettings),
         // Factor providers: one module per kind, depending on the plugin kit (and crypto) only.
@@ -70,6 +75,7 @@ let package = Package(
             dependencies: [
                 "PluginKit", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -145,7 +151,7 @@ let package = Package(
         .target(
             name: "FactorRegistryApp",
             dependencies: [
-                "ServiceKit", "Contracts", "TenantStore",
+                "ServiceKit", "Contracts", "TenantStore", .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
@@ -158,14 +164,14 @@ let package = Package(
                 "VerifierRecaptcha", "VerifierPlayIntegrity", "APNsPush",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "SessionTokenApp",
             dependencies: [
-                "ServiceKit", "Contracts", "TenantStore",
+                "ServiceKit", "Contracts", "TenantStore", "RS256Signing", .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -176,7 +182,10 @@ let package = Package(
         ),
         .target(
             name: "GatewayApp",
-            dependencies: ["ServiceKit", "Contracts", "IdentityToolkit", .product(name: "HummingbirdHTTP2", package: "hummingbird")],
+            dependencies: [
+                "ServiceKit", "Contracts", "IdentityToolkit", .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+            ],
             swiftSettings: swiftSettings
         ),
         // MARK: executables (an entry point each, nothing else)
@@ -193,7 +202,7 @@ let package = Package(
         .executableTarget(
             name: "mfa-bench",
             dependencies: [
-                "ServiceKit", "Contracts", "JSONRPC", "FactorTOTP",
+                "ServiceKit", "Contracts", "JSONRPC", "FactorTOTP", "RS256Signing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -228,6 +237,14 @@ let package = Package(
         ),
         .testTarget(name: "FactorRegistryTests", dependencies: ["FactorRegistryApp", "Contracts"], swiftSettings: swiftSettings),
         .testTarget(name: "FactorProviderTests", dependencies: ["PluginKit", "FactorTOTP", "FactorSMS"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RS256SigningTests",
+            dependencies: [
+                "RS256Signing", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "JSONRPC"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TenantStoreTests",

@@ -49,6 +49,7 @@ ensure_toolchain() {
     local sudo=""; [ "$(id -u)" != 0 ] && sudo="sudo"
     $sudo apt-get update -qq && $sudo apt-get install -y -qq curl >/dev/null
   fi
+  bash "$ROOT/scripts/build-deps.sh"
 }
 
 # The process a service runs in: its own, or the single all-in-one process.

@@ -39,6 +39,7 @@ echo "== PostgreSQL on 127.0.0.1:$PG_PORT"
 export MFA_TEST_POSTGRES_URL="postgres://mfa:mfa@127.0.0.1:$PG_PORT"
 
 echo "== build"
+bash scripts/build-deps.sh
 # Progress lines and one dependency's resource warning are noise; errors and warnings stay visible.
 swift build --build-tests 2>&1 | sed -E '/^\[[0-9]+\/[0-9]+\]|unhandled; explicitly declare/d'
 export MFA_TEST_BIN_DIR="$(swift build --show-bin-path)"

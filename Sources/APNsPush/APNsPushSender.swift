@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Crypto
+import ExtrasBase64
 import Foundation
 import NIOCore
 import NIOSSL
@@ -116,7 +117,6 @@ actor ProviderToken {
     }
 
     static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Base64.encodeToString(bytes: data, options: [.base64UrlAlphabet, .omitPaddingCharacter])
     }
 }

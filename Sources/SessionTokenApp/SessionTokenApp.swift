@@ -48,7 +48,7 @@ public enum SessionTokenApp {
         parts.methods.register(IssueSession.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
             let token = RefreshToken.make(projectId: params.projectId, tenantId: params.tenantId)
             try await sessions.startFamily(params, token: token)
-            let idToken = try await issuer.sign(await issuer.claims(for: params))
+            let idToken = try issuer.sign(issuer.claims(for: params))
             return .init(idToken: idToken, refreshToken: token.value, expiresIn: String(issuer.lifetime))
         }
         let customTokens = CustomTokenVerifier(
@@ -83,7 +83,7 @@ public enum SessionTokenApp {
             let family = try await refreshSessions.family(of: presented)
             let next = try await refreshSessions.rotate(presented, family: family)
             // The refreshed token repeats the sign-in: first factor, second factor, auth_time.
-            let claims = await issuer.claims(
+            let claims = issuer.claims(
                 for: .init(
                     projectId: family.projectId, tenantId: family.tenantId, localId: family.localId,
                     signInProvider: family.signInProvider, secondFactor: family.secondFactor,
@@ -92,7 +92,7 @@ public enum SessionTokenApp {
                 )
             )
             return .init(
-                idToken: try await issuer.sign(claims), refreshToken: next.value, expiresIn: String(issuer.lifetime),
+                idToken: try issuer.sign(claims), refreshToken: next.value, expiresIn: String(issuer.lifetime),
                 localId: family.localId
             )
         }

@@ -1,5 +1,6 @@
 import Contracts
 import Crypto
+import ExtrasBase64
 import Foundation
 import JSONRPC
 import Logging
@@ -55,8 +56,7 @@ struct IosReceipts: Sendable {
     static func random(_ count: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64.encodeToString(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
     }
 
     static func digest(_ text: String) -> [UInt8] { Array(SHA256.hash(data: Data(text.utf8))) }

@@ -1,4 +1,5 @@
 import Crypto
+import ExtrasBase64
 import Foundation
 
 /// A verification session's public handle (`sessionInfo`): 32 random bytes as base64url. Only
@@ -7,8 +8,7 @@ enum SessionInfo {
     static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64.encodeToString(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
     }
 
     /// The stored key of a presented `sessionInfo`; `nil` for anything that cannot be one.

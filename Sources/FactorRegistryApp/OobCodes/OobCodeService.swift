@@ -1,4 +1,5 @@
 import Contracts
+import ExtrasBase64
 import Foundation
 import JSONRPC
 
@@ -55,8 +56,6 @@ struct OobCodeService: Sendable {
     static func makeCode() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<40).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64.encodeToString(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
     }
 }

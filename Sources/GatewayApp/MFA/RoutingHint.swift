@@ -1,3 +1,4 @@
+import ExtrasBase64
 import Foundation
 import JSONRPC
 
@@ -25,9 +26,8 @@ enum RoutingHint {
         return parts.count == 2 ? String(parts[1]) : nil
     }
 
-    static func decode(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
+    /// base64url without padding.
+    static func decode(_ text: some StringProtocol) -> Data? {
+        (try? Base64.decode(bytes: Array(text.utf8), options: [.base64UrlAlphabet, .omitPaddingCharacter])).map { Data($0) }
     }
 }

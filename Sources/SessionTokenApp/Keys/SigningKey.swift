@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RS256Signing
 import SwiftASN1
 import X509
 import _CryptoExtras
@@ -8,6 +9,8 @@ import _CryptoExtras
 struct SigningKey: Sendable {
     let kid: String
     let privateKey: _RSA.Signing.PrivateKey
+    /// The same key, loaded into the library that signs ID tokens.
+    let signer: RS256Signer
     let certificatePEM: String
     /// When the key starts signing. A rotated-in key is published first and signs only from here,
     /// so verifiers that cache the key set have fetched it before they meet a token it signed.
@@ -20,6 +23,7 @@ struct SigningKey: Sendable {
     init(kid: String, privateKey: _RSA.Signing.PrivateKey, certificatePEM: String, signingFrom: Date) throws {
         self.kid = kid
         self.privateKey = privateKey
+        signer = try RS256Signer(privateKeyDER: Array(privateKey.derRepresentation))
         self.certificatePEM = certificatePEM
         self.signingFrom = signingFrom
         let primitives = try privateKey.publicKey.getKeyPrimitives()

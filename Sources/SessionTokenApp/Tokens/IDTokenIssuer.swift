@@ -1,17 +1,22 @@
 import Contracts
 import Foundation
 import JWTKit
+import Synchronization
 
 /// Signs ID tokens with the keyring's current signer (RS256, `kid` in the header).
-actor IDTokenIssuer {
+///
+/// Not an actor: signing is the costliest step of a sign-in and runs on the caller's thread, so
+/// several sign at once on every core. Only the verification keys are shared state.
+final class IDTokenIssuer: Sendable {
     let keyring: SigningKeyring
     /// `iss` is `<issuerBase><projectId>`; Firebase's is `https://securetoken.google.com/`.
     let issuerBase: String
     /// ID token lifetime in seconds (the contract's 3600).
     let lifetime: Int64
-    private var collections: [String: JWTKeyCollection] = [:]
     /// Public keys of the published set, rebuilt when the set changes.
-    private var verifier: (kids: Set<String>, collection: JWTKeyCollection)?
+    private let verifier = Mutex<(kids: Set<String>, collection: JWTKeyCollection)?>(nil)
+    /// jwt-kit's encoding of the claims (the same JSON its own signing path produces).
+    private let serializer = DefaultJWTSerializer()
 
     init(keyring: SigningKeyring, issuerBase: String, lifetime: Int64 = 3600) {
         self.keyring = keyring
@@ -33,21 +38,18 @@ actor IDTokenIssuer {
         )
     }
 
-    func sign(_ claims: IDTokenClaims) async throws -> String {
-        guard let signer = keyring.signer() else { throw NoSigningKey() }
-        let collection: JWTKeyCollection
-        if let cached = collections[signer.kid] {
-            collection = cached
-        } else {
-            collection = JWTKeyCollection()
-            await collection.add(
-                rsa: try Insecure.RSA.PrivateKey(backing: signer.privateKey), digestAlgorithm: .sha256,
-                kid: JWKIdentifier(string: signer.kid)
-            )
-            // Keys are few and rotate rarely; drop collections of keys that no longer sign.
-            collections = [signer.kid: collection]
-        }
-        return try await collection.sign(claims, kid: JWKIdentifier(string: signer.kid), header: ["typ": "JWT"])
+    /// The compact JWS: header and claims in base64url, then the signature over both. Assembled here
+    /// because jwt-kit signs only with its own RSA implementation; it still encodes the claims and
+    /// verifies every token we issue.
+    func sign(_ claims: IDTokenClaims) throws -> String {
+        guard let key = keyring.signer() else { throw NoSigningKey() }
+        let header = Base64URL.encode(#"{"alg":"RS256","kid":"\#(key.kid)","typ":"JWT"}"#.utf8)
+        let payload = try serializer.serialize(claims, header: JWTHeader())
+        var input = Array(header.utf8)
+        input.append(UInt8(ascii: "."))
+        input.append(contentsOf: payload)
+        let signature = try key.signer.sign(input)
+        return String(decoding: input, as: UTF8.self) + "." + Base64URL.encode(signature)
     }
 }
 
@@ -75,7 +77,7 @@ extension IDTokenIssuer {
     private func verificationKeys(now: Date) async throws -> JWTKeyCollection {
         let published = keyring.published(at: now)
         let kids = Set(published.map(\.kid))
-        if let verifier, verifier.kids == kids { return verifier.collection }
+        if let current = verifier.withLock({ $0 }), current.kids == kids { return current.collection }
         let collection = JWTKeyCollection()
         for key in published {
             await collection.add(
@@ -83,7 +85,7 @@ extension IDTokenIssuer {
                 kid: JWKIdentifier(string: key.kid)
             )
         }
-        verifier = (kids, collection)
+        verifier.withLock { $0 = (kids, collection) }
         return collection
     }
 

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The Debian packages the build needs besides Swift itself, installed when missing (as root, or with
+# sudo): libssl-dev, OpenSSL 3's libcrypto and headers, which RS256Signing links to sign ID tokens.
+set -euo pipefail
+
+missing=()
+[ -f /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
+[ "${#missing[@]}" = 0 ] && exit 0
+
+echo "installing ${missing[*]} (needed by the build)..." >&2
+sudo=""
+if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
