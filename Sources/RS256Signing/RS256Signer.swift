@@ -6,7 +6,7 @@ internal import COpenSSL
 /// RSA-2048 private-key operation, the largest single cost of a sign-in. On CPUs with AVX-512 IFMA
 /// (Intel Ice Lake and later, AMD Zen 4) OpenSSL 3 does that operation about twice as fast as
 /// BoringSSL (3,278 against 1,513 signatures per second per core on the benchmark machine; see
-/// docs/performance.md), and no slower elsewhere. PKCS#1 v1.5 signatures are deterministic, so both
+/// docs/performance.md); elsewhere the gain is smaller or none (not measured). PKCS#1 v1.5 signatures are deterministic, so both
 /// libraries produce the same bytes for the same key and message (tested).
 public final class RS256Signer: @unchecked Sendable {
     // `@unchecked`: the key is never modified after `init`, and OpenSSL 3 allows one key to sign on
