@@ -86,7 +86,7 @@ let package = Package(
         ),
         .target(
             name: "Contracts",
-            dependencies: ["JSONRPC", "PluginKit"],
+            dependencies: ["JSONRPC", "PluginKit", .product(name: "ExtrasBase64", package: "swift-extras-base64")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -151,7 +151,7 @@ let package = Package(
         .target(
             name: "FactorRegistryApp",
             dependencies: [
-                "ServiceKit", "Contracts", "TenantStore", .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+                "ServiceKit", "Contracts", "TenantStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
@@ -164,14 +164,14 @@ let package = Package(
                 "VerifierRecaptcha", "VerifierPlayIntegrity", "APNsPush",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "SessionTokenApp",
             dependencies: [
-                "ServiceKit", "Contracts", "TenantStore", "RS256Signing", .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+                "ServiceKit", "Contracts", "TenantStore", "RS256Signing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -182,10 +182,7 @@ let package = Package(
         ),
         .target(
             name: "GatewayApp",
-            dependencies: [
-                "ServiceKit", "Contracts", "IdentityToolkit", .product(name: "HummingbirdHTTP2", package: "hummingbird"),
-                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
-            ],
+            dependencies: ["ServiceKit", "Contracts", "IdentityToolkit", .product(name: "HummingbirdHTTP2", package: "hummingbird")],
             swiftSettings: swiftSettings
         ),
         // MARK: executables (an entry point each, nothing else)

@@ -1,6 +1,5 @@
 import Contracts
 import Crypto
-import ExtrasBase64
 import Foundation
 import JSONRPC
 import Logging
@@ -28,8 +27,8 @@ struct IosReceipts: Sendable {
         guard let pushes else {
             throw RPCError(code: .deliveryFailed, message: "No APNs sender is configured (appVerification.apns.*)")
         }
-        let receipt = Self.random(32)
-        let secret = Self.random(16)
+        let receipt = Base64URL.random(byteCount: 32)
+        let secret = Base64URL.random(byteCount: 16)
         let seconds = Double(lifetime.components.seconds)
         try await client.query(
             cached: """
@@ -51,12 +50,6 @@ struct IosReceipts: Sendable {
             throw RPCError(code: .deliveryFailed, message: "The APNs sender could not deliver the push")
         }
         return .init(receipt: receipt, suggestedTimeout: suggestedTimeout)
-    }
-
-    static func random(_ count: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Base64.encodeToString(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
     }
 
     static func digest(_ text: String) -> [UInt8] { Array(SHA256.hash(data: Data(text.utf8))) }

@@ -1,15 +1,11 @@
+import Contracts
 import Crypto
-import ExtrasBase64
 import Foundation
 
 /// A verification session's public handle (`sessionInfo`): 32 random bytes as base64url. Only
 /// SHA-256 of it is stored, so the table alone cannot be used to finish anyone's verification.
 enum SessionInfo {
-    static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Base64.encodeToString(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
-    }
+    static func make() -> String { Base64URL.random(byteCount: 32) }
 
     /// The stored key of a presented `sessionInfo`; `nil` for anything that cannot be one.
     static func key(_ sessionInfo: String) -> String? {

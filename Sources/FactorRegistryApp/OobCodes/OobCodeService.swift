@@ -1,5 +1,4 @@
 import Contracts
-import ExtrasBase64
 import Foundation
 import JSONRPC
 
@@ -53,9 +52,5 @@ struct OobCodeService: Sendable {
     }
 
     /// 40 random bytes from the system CSPRNG as 54 base64url characters (the emulator's length).
-    static func makeCode() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<40).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Base64.encodeToString(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
-    }
+    static func makeCode() -> String { Base64URL.random(byteCount: 40) }
 }

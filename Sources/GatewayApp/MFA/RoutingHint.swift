@@ -1,4 +1,4 @@
-import ExtrasBase64
+import Contracts
 import Foundation
 import JSONRPC
 
@@ -11,7 +11,7 @@ enum RoutingHint {
     static func tenant(ofIDToken token: String?) -> String? {
         guard let token, token.utf8.count <= 8192 else { return nil }
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3, let payload = decode(String(segments[1])),
+        guard segments.count == 3, let payload = Base64URL.decode(segments[1]),
             case .object(let claims)? = try? JSONCoding.parse(Array(payload))
         else { return nil }
         return claims["firebase"]?["tenant"]?.stringValue
@@ -20,14 +20,9 @@ enum RoutingHint {
     /// The tenant named in a scoped opaque token's first segment (`<scope>.<secret>`).
     static func tenant(ofScopedToken token: String?) -> String? {
         guard let token, token.utf8.count <= 512, let scope = token.split(separator: ".").first,
-            let data = decode(String(scope)), let text = String(data: data, encoding: .utf8)
+            let data = Base64URL.decode(scope), let text = String(data: data, encoding: .utf8)
         else { return nil }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         return parts.count == 2 ? String(parts[1]) : nil
-    }
-
-    /// base64url without padding.
-    static func decode(_ text: some StringProtocol) -> Data? {
-        (try? Base64.decode(bytes: Array(text.utf8), options: [.base64UrlAlphabet, .omitPaddingCharacter])).map { Data($0) }
     }
 }
