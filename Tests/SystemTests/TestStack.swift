@@ -147,6 +147,10 @@ final class TestStack: @unchecked Sendable {
                 try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: Self.logger)
             }
         }
+        // The logs (a failing test has already copied their tails into its error) and the PKI's
+        // private keys are not left behind in the temporary directory.
+        try? FileManager.default.removeItem(at: workDirectory)
+        try? FileManager.default.removeItem(at: pki.directory)
     }
 
     /// Runs `body` against a fresh stack and always tears it down.
