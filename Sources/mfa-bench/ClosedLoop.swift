@@ -24,7 +24,8 @@ enum ClosedLoop {
     /// `concurrency / rate` seconds. A latency is measured from when the request was due, so a
     /// server that falls behind is charged for the wait (no coordinated omission).
     static func timedRun(
-        concurrency: Int, seconds: Double, rate: Double? = nil, call: @escaping @Sendable (Int) async throws -> Void
+        concurrency: Int, seconds: Double, rate: Double? = nil, tally: LiveTally? = nil,
+        call: @escaping @Sendable (Int) async throws -> Void
     ) async -> (histogram: Histogram<UInt64>, errors: [String: Int], elapsed: Double) {
         let started = ContinuousClock.now
         let deadline = started + .milliseconds(Int(seconds * 1000))
@@ -48,14 +49,15 @@ enum ClosedLoop {
                         do {
                             try await call(caller)
                             let elapsed = ContinuousClock.now - start
-                            _ = histogram.record(
-                                UInt64(elapsed.components.seconds) * 1_000_000
-                                    + UInt64(elapsed.components.attoseconds / 1_000_000_000_000)
-                            )
+                            let microseconds = UInt64(elapsed.components.seconds) * 1_000_000
+                                + UInt64(elapsed.components.attoseconds / 1_000_000_000_000)
+                            _ = histogram.record(microseconds)
+                            tally?.record(microseconds: microseconds)
                         } catch is BenchExhausted {
                             break
                         } catch {
                             errors["\(error)", default: 0] += 1
+                            tally?.recordError()
                         }
                     }
                     return (histogram, errors)

@@ -85,7 +85,10 @@ struct LoadScenarios: AsyncParsableCommand {
             Self.log("\(scenario): warming up \(warmup) s")
             _ = await ClosedLoop.run(concurrency: concurrency, seconds: warmup, call: call)
             Self.log("\(scenario): measuring \(duration) s at \(concurrency) clients" + (rate.map { ", paced at \($0)/s" } ?? ", closed loop"))
-            let measured = await ClosedLoop.timedRun(concurrency: concurrency, seconds: duration, rate: rate, call: call)
+            let tally = LiveTally()
+            let reporter = Task { await tally.report(label: scenario) }
+            let measured = await ClosedLoop.timedRun(concurrency: concurrency, seconds: duration, rate: rate, tally: tally, call: call)
+            reporter.cancel()
             if measured.elapsed < duration - 0.5 {
                 Self.log("\(scenario): ran out of prepared work after \(String(format: "%.1f", measured.elapsed)) s")
             }
