@@ -105,6 +105,7 @@ public enum GatewayApp {
             status: { await status(host, checks) },
             signingKeys: SigningKeySet(client: host.client(for: .sessionToken)),
             emulator: EmulatorRoutes(mode: host.settings.mode, registry: registry, challenges: challenges, credentials: credentials),
+            metrics: PublicRequestMetrics(host.metrics),
             logger: host.logger
         )
 

@@ -5,6 +5,7 @@ import IdentityToolkit
 import JSONRPC
 import Logging
 import NIOCore
+import ServiceKit
 
 /// The gateway's public listener: every Identity Toolkit path, with and without host prefixes.
 ///
@@ -20,42 +21,57 @@ struct PublicAPI: Sendable {
     let status: @Sendable () async -> JSONValue
     let signingKeys: SigningKeySet
     let emulator: EmulatorRoutes
+    let metrics: PublicRequestMetrics
     let logger: Logger
 
     static let maximumBodyBytes = 1 << 20
 
     func respond(to request: Request, context: GatewayRequestContext) async -> Response {
+        let started = ContinuousClock.now
         let origin = request.headers[.origin]
-        var response = await answer(request, context: context)
+        var (response, operation) = await answer(request, context: context)
         if let origin {
             // The emulator reflects any origin and any requested header (contract §1.1).
             response.headers[.accessControlAllowOrigin] = origin
             response.headers[.vary] = "Origin"
         }
+        metrics.observe(operation: operation, status: Int(response.status.code), duration: ContinuousClock.now - started)
         return response
     }
 
-    private func answer(_ request: Request, context: GatewayRequestContext) async -> Response {
+    /// The answer, and what to call the request in the metrics (an operation id or a fixed route name).
+    private func answer(_ request: Request, context: GatewayRequestContext) async -> (Response, String) {
         let path = request.uri.path
-        if request.method == .options { return Self.preflight(request) }
+        if request.method == .options { return (Self.preflight(request), PublicRequestMetrics.Route.preflight.rawValue) }
         if request.method == .get, path == "/" || path.isEmpty {
-            return Self.json(200, await status())
+            return (Self.json(200, await status()), PublicRequestMetrics.Route.status.rawValue)
         }
         if request.method == .get, SigningKeySet.serves(path) {
-            do {
-                let (document, maxAge) = try await signingKeys.document(for: path)
-                var response = Self.json(200, document)
-                response.headers[.cacheControl] = "public, max-age=\(maxAge)"
-                return response
-            } catch {
-                context.logger.error("signing keys unavailable", metadata: ["error": "\(error)"])
-                return Self.error(.unavailable)
-            }
+            return (await signingKeyDocument(path, context: context), PublicRequestMetrics.Route.signingKeys.rawValue)
         }
-        if let answer = await emulator.respond(request, path: path, requestID: context.id) { return answer }
+        if let answer = await emulator.respond(request, path: path, requestID: context.id) {
+            return (answer, PublicRequestMetrics.Route.emulator.rawValue)
+        }
         guard case .matched(let match) = router.route(method: request.method.rawValue, path: path) else {
-            return Self.error(.notFound)
+            return (Self.error(.notFound), PublicRequestMetrics.Route.unmatched.rawValue)
         }
+        return (await perform(match, request, context: context), match.operation.operationId)
+    }
+
+    private func signingKeyDocument(_ path: String, context: GatewayRequestContext) async -> Response {
+        do {
+            let (document, maxAge) = try await signingKeys.document(for: path)
+            var response = Self.json(200, document)
+            response.headers[.cacheControl] = "public, max-age=\(maxAge)"
+            return response
+        } catch {
+            context.logger.error("signing keys unavailable", metadata: ["error": "\(error)"])
+            return Self.error(.unavailable)
+        }
+    }
+
+    /// Credentials, body, schema, then the operation's handler.
+    private func perform(_ match: OperationRouter.Match, _ request: Request, context: GatewayRequestContext) async -> Response {
         var query: [String: String] = [:]
         for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
         do {
