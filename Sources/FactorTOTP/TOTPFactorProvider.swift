@@ -31,13 +31,21 @@ public struct TOTPFactorProvider: FactorProvider {
         let current = Int64(now.timeIntervalSince1970) / Self.period
         let window = Int64(max(0, min(challenge.adjacentIntervals, 10)))
         var matched: Int64?
+        var usedBefore = false
         // Every candidate step is computed and compared, so the time taken does not say which matched.
+        // Six digits repeat: about once in 10^5 checks the code of a fresh step is also the code of
+        // another step in the window. A step already used must not hide a fresh one with the same
+        // code, so the earliest matching step after the last accepted one is taken.
         for step in (current - window)...(current + window) where step >= 0 {
-            if Self.constantTimeEquals(Self.code(secret: secret, step: step), code), matched == nil { matched = step }
+            guard Self.constantTimeEquals(Self.code(secret: secret, step: step), code) else { continue }
+            if let last = challenge.lastAcceptedStep, step <= last {
+                usedBefore = true
+            } else if matched == nil {
+                matched = step
+            }
         }
-        guard let matched else { return .wrongCode }
-        if let last = challenge.lastAcceptedStep, matched <= last { return .replayed }
-        return .accepted(step: matched)
+        if let matched { return .accepted(step: matched) }
+        return usedBefore ? .replayed : .wrongCode
     }
 
     /// The code of one time step (RFC 4226 dynamic truncation).
