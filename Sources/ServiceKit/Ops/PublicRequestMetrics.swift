@@ -33,12 +33,15 @@ public final class PublicRequestMetrics: Sendable {
 
     private let registry: PrometheusCollectorRegistry
     private let service: ServiceName
-    private let counters = Mutex<[CounterKey: Counter]>([:])
-    private let histograms = Mutex<[String: DurationHistogram]>([:])
+    /// The metrics of each operation and status seen so far, kept as ``ServiceMetrics`` keeps its
+    /// own: the registry would return the same ones, but builds and hashes their names on every call.
+    private let recorders = Mutex<[Recorder.Key: Recorder]>([:])
 
-    private struct CounterKey: Hashable {
-        let operation: String
-        let status: Int
+    private struct Recorder: Sendable {
+        struct Key: Hashable { let operation: String, status: Int }
+        let requests: Counter
+        /// One per operation; the registry hands every status of an operation the same histogram.
+        let latency: DurationHistogram
     }
 
     public init(_ metrics: ServiceMetrics) {
@@ -47,33 +50,19 @@ public final class PublicRequestMetrics: Sendable {
     }
 
     public func observe(operation: String, status: Int, duration: Duration) {
-        counter(.init(operation: operation, status: status)).increment()
-        histogram(operation).recordNanoseconds(duration.nanoseconds)
+        let recorder = recorder(for: .init(operation: operation, status: status))
+        recorder.requests.increment()
+        recorder.latency.recordNanoseconds(duration.nanoseconds)
     }
 
-    public func observe(_ route: Route, status: Int, duration: Duration) {
-        observe(operation: route.rawValue, status: status, duration: duration)
-    }
-
-    // Kept per label set: the registry would return the same metric, but builds and hashes its
-    // full name on every call (see ServiceMetrics).
-    private func counter(_ key: CounterKey) -> Counter {
-        if let known = counters.withLock({ $0[key] }) { return known }
-        let made = registry.makeCounter(
-            descriptor: Self.requests,
-            labels: [("service", service.rawValue), ("operation", key.operation), ("status", String(key.status))]
+    private func recorder(for key: Recorder.Key) -> Recorder {
+        if let known = recorders.withLock({ $0[key] }) { return known }
+        let labels = [("service", service.rawValue), ("operation", key.operation)]
+        let recorder = Recorder(
+            requests: registry.makeCounter(descriptor: Self.requests, labels: labels + [("status", String(key.status))]),
+            latency: registry.makeDurationHistogram(descriptor: Self.latency, labels: labels, buckets: ServiceMetrics.latencyBuckets)
         )
-        counters.withLock { $0[key] = made }
-        return made
-    }
-
-    private func histogram(_ operation: String) -> DurationHistogram {
-        if let known = histograms.withLock({ $0[operation] }) { return known }
-        let made = registry.makeDurationHistogram(
-            descriptor: Self.latency, labels: [("service", service.rawValue), ("operation", operation)],
-            buckets: ServiceMetrics.latencyBuckets
-        )
-        histograms.withLock { $0[operation] = made }
-        return made
+        recorders.withLock { $0[key] = recorder }
+        return recorder
     }
 }
