@@ -52,6 +52,17 @@ ensure_toolchain() {
   bash "$ROOT/scripts/build-deps.sh"
 }
 
+# A service database's URL. By default through PostgreSQL's Unix socket (its data directory, as
+# scripts/pg.sh starts it): on one machine that spares the loopback TCP stack on every statement
+# (docs/performance.md, session 10). STACK_PG_TRANSPORT=tcp connects to 127.0.0.1 instead.
+database_url() {
+  if [ "${STACK_PG_TRANSPORT:-socket}" = tcp ]; then
+    echo "postgres://mfa:mfa@127.0.0.1:$PG_PORT/$1"
+  else
+    echo "postgres://mfa:mfa@localhost:$PG_PORT/$1?host=$(pg_datadir)"
+  fi
+}
+
 # The process a service runs in: its own, or the single all-in-one process.
 process_of() { if [ "$PROCESSES" = one ]; then echo all-in-one; else echo "$1"; fi; }
 
@@ -75,18 +86,18 @@ up() {
   if [ "$PROCESSES" = one ]; then
     if is_running all-in-one; then log "all-in-one already running"; else
       # One process, so each service's database is set under its own key (FACTOR_REGISTRY_POSTGRES_URL...).
-      env FACTOR_REGISTRY_POSTGRES_URL="postgres://mfa:mfa@127.0.0.1:$PG_PORT/factor_registry" \
-        CHALLENGE_ISSUER_POSTGRES_URL="postgres://mfa:mfa@127.0.0.1:$PG_PORT/challenge_issuer" \
-        SESSION_TOKEN_POSTGRES_URL="postgres://mfa:mfa@127.0.0.1:$PG_PORT/session_token" \
+      env FACTOR_REGISTRY_POSTGRES_URL="$(database_url factor_registry)" \
+        CHALLENGE_ISSUER_POSTGRES_URL="$(database_url challenge_issuer)" \
+        SESSION_TOKEN_POSTGRES_URL="$(database_url session_token)" \
         nohup "$bin/mfa-all-in-one" >>"$STACK_DIR/logs/all-in-one.log" 2>&1 &
       echo $! >"$STACK_DIR/run/all-in-one.pid"
     fi
   else
     for service in "${SERVICES[@]}"; do
       if is_running "$service"; then log "$service already running"; continue; fi
-      local database_url=""
-      [ -n "${DATABASE[$service]}" ] && database_url="postgres://mfa:mfa@127.0.0.1:$PG_PORT/${DATABASE[$service]}"
-      env ${database_url:+POSTGRES_URL="${POSTGRES_URL:-$database_url}"} \
+      local url=""
+      [ -n "${DATABASE[$service]}" ] && url="$(database_url "${DATABASE[$service]}")"
+      env ${url:+POSTGRES_URL="${POSTGRES_URL:-$url}"} \
         nohup "$bin/$service" >>"$STACK_DIR/logs/$service.log" 2>&1 &
       echo $! >"$STACK_DIR/run/$service.pid"
     done

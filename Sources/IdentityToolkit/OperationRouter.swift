@@ -54,6 +54,12 @@ public struct OperationRouter: Sendable {
         let withoutQuery = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         var result: [String] = []
         for raw in withoutQuery.split(separator: "/") {
+            // Without a `%` there is nothing to decode (Foundation's decoder costs about as much as
+            // the rest of the routing).
+            guard raw.contains("%") else {
+                result.append(String(raw))
+                continue
+            }
             guard let decoded = String(raw).removingPercentEncoding else { return nil }
             result.append(decoded)
         }

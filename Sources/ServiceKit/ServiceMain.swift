@@ -93,7 +93,7 @@ public enum ServiceMain {
 
     private static func bootstrapLogging(level: Logger.Level) {
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardOutput(label: label)
+            var handler = DeferredMetadataLogHandler(StreamLogHandler.standardOutput(label: label))
             handler.logLevel = level
             return handler
         }

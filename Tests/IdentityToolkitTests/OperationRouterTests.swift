@@ -43,5 +43,6 @@ struct OperationRouterTests {
         #expect(router.route(method: "POST", path: "/v1/accounts:nothing") == .notFound)
         #expect(router.route(method: "POST", path: "/") == .notFound)
         #expect(router.route(method: "POST", path: "/v1/projects//accounts:lookup") == .notFound)
+        #expect(router.route(method: "DELETE", path: "/v2/projects/p1/tenants/T%zz") == .notFound)  // does not decode
     }
 }

@@ -75,6 +75,40 @@ struct ServiceSettingsTests {
         #expect(registry.mode == .production && sessions.mode == .production)
     }
 
+    @Test("a database URL whose host is a directory names PostgreSQL's Unix socket, as libpq reads it")
+    func unixSocketURL() throws {
+        let query = try PostgresSettings(url: "postgres://mfa:pw@localhost:54351/factor_registry?host=/srv/pg%20data", maximumConnections: 8)
+        #expect(query.unixSocketPath == "/srv/pg data/.s.PGSQL.54351")
+        #expect(query.database == "factor_registry")
+        #expect(query.password == "pw")
+        let encoded = try PostgresSettings(url: "postgresql://mfa@%2Fvar%2Frun%2Fpostgresql/session_token", maximumConnections: 8)
+        #expect(encoded.unixSocketPath == "/var/run/postgresql/.s.PGSQL.5432")
+        #expect(encoded.database == "session_token")
+        let tcp = try PostgresSettings(url: "postgres://mfa:pw@127.0.0.1:54329/challenge_issuer", maximumConnections: 8)
+        #expect(tcp.unixSocketPath == nil)
+        #expect(tcp.host == "127.0.0.1")
+        #expect(throws: PostgresSettings.InvalidURL.self) {
+            try PostgresSettings(url: "postgres://mfa:pw@/challenge_issuer", maximumConnections: 8)
+        }
+    }
+
+    @Test("the pool's size, kept connections and keep-alive come from configuration")
+    func poolSettings() throws {
+        let defaults = try ServiceSettings(service: .sessionToken, reader: ConfigReader(providers: [InMemoryProvider(values: [:])]))
+        #expect(defaults.postgres?.maximumConnections == 8)
+        #expect(defaults.postgres?.minimumConnections == 8)
+        #expect(defaults.postgres?.keepAlive == nil)
+        let reader = ConfigReader(providers: [
+            InMemoryProvider(values: [
+                "postgres.maxConnections": 4, "postgres.minConnections": 9, "postgres.keepAliveSeconds": 45,
+            ])
+        ])
+        let tuned = try ServiceSettings(service: .sessionToken, reader: reader)
+        #expect(tuned.postgres?.maximumConnections == 4)
+        #expect(tuned.postgres?.minimumConnections == 4)  // never more than the pool holds
+        #expect(tuned.postgres?.keepAlive == .seconds(45))
+    }
+
     @Test("a malformed database URL is refused without echoing its password")
     func badDatabaseURL() {
         do {

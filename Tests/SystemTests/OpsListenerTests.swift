@@ -66,10 +66,11 @@ struct OpsListenerTests {
         }
     }
 
+    /// Through PostgreSQL's Unix socket, as `scripts/stack.sh` connects: the pool reconnects there too.
     @Test("readiness goes unready when PostgreSQL stops and recovers when it returns")
     func readinessFollowsPostgres() async throws {
         try await PrivatePostgres.with("mfa-pg") { postgres in
-            try await TestStack.with(postgresBaseURL: postgres.baseURL) { stack in
+            try await TestStack.with(postgresBaseURL: postgres.socketBaseURL) { stack in
                 try await stack.start([.challengeIssuer])
                 try await postgres.stop()
                 try await stack.process(.challengeIssuer).waitForReadiness(stack.http, ready: false, timeout: 20)

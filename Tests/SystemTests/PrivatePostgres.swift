@@ -8,6 +8,11 @@ struct PrivatePostgres {
     let port: Int
 
     var baseURL: String { "postgres://mfa:mfa@127.0.0.1:\(port)" }
+    /// The same server through its Unix socket (`scripts/pg.sh` puts it in the data directory), the
+    /// host written as libpq does: the directory, percent-encoded.
+    var socketBaseURL: String {
+        "postgres://mfa:mfa@\(dataDirectory.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!):\(port)"
+    }
 
     func start() async throws { try await Self.pg("start", dataDirectory, String(port)) }
     func stop() async throws { try await Self.pg("stop", dataDirectory) }

@@ -174,12 +174,15 @@ final class TestStack: @unchecked Sendable {
     static func admin<T: Sendable>(
         _ baseURL: String, database: String = "postgres", _ body: @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {
-        let url = URLComponents(string: baseURL)!
+        let settings = try PostgresSettings(url: "\(baseURL)/\(database)", maximumConnections: 1)
         let client = PostgresClient(
-            configuration: .init(
-                host: url.host!, port: url.port ?? 5432, username: url.user!, password: url.password, database: database,
-                tls: .disable
-            ),
+            configuration: settings.unixSocketPath.map {
+                .init(unixSocketPath: $0, username: settings.username, password: settings.password, database: database)
+            }
+                ?? .init(
+                    host: settings.host, port: settings.port, username: settings.username, password: settings.password,
+                    database: database, tls: .disable
+                ),
             backgroundLogger: logger
         )
         return try await withThrowingTaskGroup(of: Void.self) { group in

@@ -74,6 +74,8 @@ public struct ServiceSettings: Sendable {
                     default: "postgres://mfa:mfa@127.0.0.1:54329/\(database)"
                 ),
                 maximumConnections: reader.int(forKey: "postgres.maxConnections", default: 8),
+                minimumConnections: reader.int(forKey: "postgres.minConnections"),
+                keepAlive: Self.keepAlive(seconds: reader.int(forKey: "postgres.keepAliveSeconds", default: 0)),
                 preparedStatements: reader.int(forKey: "postgres.preparedStatements", default: 500)
             )
         } else {
@@ -99,6 +101,11 @@ public struct ServiceSettings: Sendable {
     /// `shutdown.graceSeconds`, at least one second.
     static func shutdownGrace(_ reader: ConfigReader) -> Duration {
         .seconds(max(1, reader.int(forKey: "shutdown.graceSeconds", default: 10)))
+    }
+
+    /// `postgres.keepAliveSeconds`: 0 or less turns the idle connections' `SELECT 1` off.
+    static func keepAlive(seconds: Int) -> Duration? {
+        seconds > 0 ? .seconds(seconds) : nil
     }
 
     /// The standard provider chain: environment variables first, then the optional JSON file
