@@ -20,7 +20,7 @@ public struct PostgresSettings: Sendable {
     /// PostgresNIO's pool starts a timer task whenever a connection it may close, or must keep
     /// alive, goes idle, and cancels it at the next lease: several times per sign-in under load.
     /// A pool that keeps every connection and sends no keep-alive starts none; that made our
-    /// process's CPU per TOTP sign-in fall by a fifth (docs/performance.md, session 10).
+    /// process's CPU per TOTP sign-in fall by about 15 % (docs/performance.md, session 10).
     public var minimumConnections: Int
     /// How often an idle connection proves itself with `SELECT 1`; `nil` never (the default: worth
     /// its cost only when something between service and database drops idle connections).
