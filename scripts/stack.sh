@@ -59,7 +59,9 @@ database_url() {
   if [ "${STACK_PG_TRANSPORT:-socket}" = tcp ]; then
     echo "postgres://mfa:mfa@127.0.0.1:$PG_PORT/$1"
   else
-    echo "postgres://mfa:mfa@localhost:$PG_PORT/$1?host=$(pg_datadir)"
+    local directory; directory="$(pg_datadir)"
+    directory="${directory//%/%25}"; directory="${directory// /%20}"
+    echo "postgres://mfa:mfa@localhost:$PG_PORT/$1?host=$directory"
   fi
 }
 

@@ -76,7 +76,8 @@ public struct PostgresSettings: Sendable {
         configuration.options.maximumConnections = maximumConnections
         configuration.options.minimumConnections = minimumConnections
         configuration.options.keepAliveBehavior = keepAlive.map { .init(frequency: $0) }
-        // An idle connection closes after a minute, and its backend's prepared statements with it.
+        // A connection above the minimum that stays idle for a minute closes, and its backend's
+        // prepared statements with it.
         configuration.options.connectionIdleTimeout = .seconds(60)
         StatementCache.shared.capacity = preparedStatements
         return PostgresClient(
