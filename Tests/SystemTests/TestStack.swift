@@ -175,16 +175,7 @@ final class TestStack: @unchecked Sendable {
         _ baseURL: String, database: String = "postgres", _ body: @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {
         let settings = try PostgresSettings(url: "\(baseURL)/\(database)", maximumConnections: 1)
-        let client = PostgresClient(
-            configuration: settings.unixSocketPath.map {
-                .init(unixSocketPath: $0, username: settings.username, password: settings.password, database: database)
-            }
-                ?? .init(
-                    host: settings.host, port: settings.port, username: settings.username, password: settings.password,
-                    database: database, tls: .disable
-                ),
-            backgroundLogger: logger
-        )
+        let client = PostgresClient(configuration: settings.connection(), backgroundLogger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }

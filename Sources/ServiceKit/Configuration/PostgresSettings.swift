@@ -63,16 +63,19 @@ public struct PostgresSettings: Sendable {
         host.hasPrefix("/") ? "\(host)/.s.PGSQL.\(port)" : nil
     }
 
+    /// Where and as whom to connect (through the Unix socket when `host` is a directory), to this
+    /// URL's database or another on the same server; the pool's options stay PostgresNIO's.
+    public func connection(to database: String? = nil) -> PostgresClient.Configuration {
+        let database = database ?? self.database
+        if let unixSocketPath {
+            return PostgresClient.Configuration(unixSocketPath: unixSocketPath, username: username, password: password, database: database)
+        }
+        return PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: .disable)
+    }
+
     /// The pool; also sets the process's ``StatementCache`` capacity to `preparedStatements`.
     public func makeClient(logger: Logger) -> PostgresClient {
-        var configuration =
-            if let unixSocketPath {
-                PostgresClient.Configuration(unixSocketPath: unixSocketPath, username: username, password: password, database: database)
-            } else {
-                PostgresClient.Configuration(
-                    host: host, port: port, username: username, password: password, database: database, tls: .disable
-                )
-            }
+        var configuration = connection()
         configuration.options.maximumConnections = maximumConnections
         configuration.options.minimumConnections = minimumConnections
         configuration.options.keepAliveBehavior = keepAlive.map { .init(frequency: $0) }
