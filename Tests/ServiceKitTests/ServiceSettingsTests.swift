@@ -96,8 +96,8 @@ struct ServiceSettingsTests {
     func poolSettings() throws {
         let defaults = try ServiceSettings(service: .sessionToken, reader: ConfigReader(providers: [InMemoryProvider(values: [:])]))
         #expect(defaults.postgres?.maximumConnections == 8)
-        #expect(defaults.postgres?.minimumConnections == 8)
-        #expect(defaults.postgres?.keepAlive == nil)
+        #expect(defaults.postgres?.minimumConnections == 1)
+        #expect(defaults.postgres?.keepAlive == .seconds(30))
         let reader = ConfigReader(providers: [
             InMemoryProvider(values: [
                 "postgres.maxConnections": 4, "postgres.minConnections": 9, "postgres.keepAliveSeconds": 45,
