@@ -92,21 +92,21 @@ struct ServiceSettingsTests {
         }
     }
 
-    @Test("the pool's size, kept connections and keep-alive come from configuration")
+    @Test("the pool's size and keep-alive come from configuration; it keeps one connection open")
     func poolSettings() throws {
         let defaults = try ServiceSettings(service: .sessionToken, reader: ConfigReader(providers: [InMemoryProvider(values: [:])]))
         #expect(defaults.postgres?.maximumConnections == 8)
-        #expect(defaults.postgres?.minimumConnections == 1)
-        #expect(defaults.postgres?.keepAlive == .seconds(30))
+        #expect(defaults.postgres?.keepAlive == nil)
         let reader = ConfigReader(providers: [
-            InMemoryProvider(values: [
-                "postgres.maxConnections": 4, "postgres.minConnections": 9, "postgres.keepAliveSeconds": 45,
-            ])
+            InMemoryProvider(values: ["postgres.maxConnections": 4, "postgres.keepAliveSeconds": 45])
         ])
         let tuned = try ServiceSettings(service: .sessionToken, reader: reader)
         #expect(tuned.postgres?.maximumConnections == 4)
-        #expect(tuned.postgres?.minimumConnections == 4)  // never more than the pool holds
         #expect(tuned.postgres?.keepAlive == .seconds(45))
+        let client = try #require(tuned.postgres).poolOptions
+        #expect(client.minimumConnections == 1)
+        #expect(client.maximumConnections == 4)
+        #expect(client.keepAliveBehavior?.frequency == .seconds(45))
     }
 
     @Test("a malformed database URL is refused without echoing its password")

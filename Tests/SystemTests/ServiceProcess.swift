@@ -79,10 +79,20 @@ final class ServiceProcess: @unchecked Sendable {
         }
     }
 
-    /// The last lines of the log, for failure messages.
+    /// The last lines of the log, for failure messages. After a crash, the last lines before it,
+    /// the crash, and the top of the crashed thread's backtrace: the end of a backtrace (what a
+    /// plain tail shows) never names the failed check.
     func logTail(_ lines: Int = 30) -> String {
         let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+        let all = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let crash = all.firstIndex(where: { $0.hasPrefix("*** Program crashed") }) else {
+            return all.suffix(lines).joined(separator: "\n")
+        }
+        var excerpt = Array(all[..<crash].suffix(lines)) + [all[crash]]
+        if let thread = all[crash...].firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix(" crashed:") }) {
+            excerpt += all[thread..<min(all.count, thread + 6)]
+        }
+        return excerpt.joined(separator: "\n")
     }
 
     /// Polls `/readyz` until it answers `expected` (200 for ready).

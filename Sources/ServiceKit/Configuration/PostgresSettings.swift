@@ -14,16 +14,22 @@ public struct PostgresSettings: Sendable {
     public var password: String?
     public var database: String
     public var maximumConnections: Int
-    /// Connections the pool keeps open however idle (all of them unless configured lower); above
-    /// it, a connection idle for a minute closes.
+    /// Connections the pool keeps open however idle: one. Above it, a connection idle for a
+    /// minute closes.
     ///
-    /// PostgresNIO's pool starts a timer task whenever a connection it may close, or must keep
-    /// alive, goes idle, and cancels it at the next lease: several times per sign-in under load.
-    /// A pool that keeps every connection and sends no keep-alive starts none; that made our
-    /// process's CPU per TOTP sign-in fall by about 15 % (docs/performance.md, session 10).
-    public var minimumConnections: Int
-    /// How often an idle connection proves itself with `SELECT 1`; `nil` never (the default: worth
-    /// its cost only when something between service and database drops idle connections).
+    /// Not configurable, because more is unsafe with PostgresNIO 1.33.2: after PostgreSQL has been
+    /// unreachable, its pool returns to service with the one connection it kept retrying, fewer
+    /// than a larger minimum, and the next lease that needs another connection fails the
+    /// precondition `minimumConcurrentConnections <= stats.active` (PoolStateMachine+ConnectionGroup.swift)
+    /// and traps, taking the service down. One is safe: the connection being retried counts.
+    /// `OpsListenerTests.requestsWhilePostgresIsDown` caught it with a minimum of 8 in every run.
+    public static let minimumConnections = 1
+    /// How often an idle connection proves itself with `SELECT 1`; `nil` never (the default).
+    ///
+    /// PostgresNIO arms a timer task each time a connection it keeps alive goes idle, and cancels
+    /// it at the next lease: several times per sign-in under load. Without keep-alive our
+    /// process's CPU per TOTP sign-in fell by about a fifth (docs/performance.md, session 11).
+    /// Worth its cost only where something between service and database drops idle connections.
     public var keepAlive: Duration?
     /// Statements the process lets PostgreSQL keep prepared (``StatementCache``); process-wide.
     public var preparedStatements: Int
@@ -34,8 +40,7 @@ public struct PostgresSettings: Sendable {
     }
 
     public init(
-        url: String, maximumConnections: Int, minimumConnections: Int? = nil, keepAlive: Duration? = nil,
-        preparedStatements: Int = 500
+        url: String, maximumConnections: Int, keepAlive: Duration? = nil, preparedStatements: Int = 500
     ) throws {
         guard let components = URLComponents(string: url),
             components.scheme == "postgres" || components.scheme == "postgresql",
@@ -53,7 +58,6 @@ public struct PostgresSettings: Sendable {
         self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
         self.database = database
         self.maximumConnections = maximumConnections
-        self.minimumConnections = min(max(0, minimumConnections ?? maximumConnections), maximumConnections)
         self.keepAlive = keepAlive
         self.preparedStatements = preparedStatements
     }
@@ -73,15 +77,22 @@ public struct PostgresSettings: Sendable {
         return PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: .disable)
     }
 
+    /// The pool's size, kept connections, keep-alive and idle timeout.
+    public var poolOptions: PostgresClient.Configuration.Options {
+        var options = connection().options
+        options.maximumConnections = maximumConnections
+        options.minimumConnections = min(Self.minimumConnections, maximumConnections)
+        options.keepAliveBehavior = keepAlive.map { .init(frequency: $0) }
+        // A connection above the minimum that stays idle for a minute closes, and its backend's
+        // prepared statements with it.
+        options.connectionIdleTimeout = .seconds(60)
+        return options
+    }
+
     /// The pool; also sets the process's ``StatementCache`` capacity to `preparedStatements`.
     public func makeClient(logger: Logger) -> PostgresClient {
         var configuration = connection()
-        configuration.options.maximumConnections = maximumConnections
-        configuration.options.minimumConnections = minimumConnections
-        configuration.options.keepAliveBehavior = keepAlive.map { .init(frequency: $0) }
-        // A connection above the minimum that stays idle for a minute closes, and its backend's
-        // prepared statements with it.
-        configuration.options.connectionIdleTimeout = .seconds(60)
+        configuration.options = poolOptions
         StatementCache.shared.capacity = preparedStatements
         return PostgresClient(
             configuration: configuration, eventLoopGroup: SpreadEventLoops(PostgresClient.defaultEventLoopGroup),

@@ -74,8 +74,7 @@ public struct ServiceSettings: Sendable {
                     default: "postgres://mfa:mfa@127.0.0.1:54329/\(database)"
                 ),
                 maximumConnections: reader.int(forKey: "postgres.maxConnections", default: 8),
-                minimumConnections: reader.int(forKey: "postgres.minConnections", default: 1),
-                keepAlive: Self.keepAlive(seconds: reader.int(forKey: "postgres.keepAliveSeconds", default: 30)),
+                keepAlive: Self.keepAlive(seconds: reader.int(forKey: "postgres.keepAliveSeconds", default: 0)),
                 preparedStatements: reader.int(forKey: "postgres.preparedStatements", default: 500)
             )
         } else {
