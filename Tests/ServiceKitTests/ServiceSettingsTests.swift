@@ -103,10 +103,10 @@ struct ServiceSettingsTests {
         let tuned = try ServiceSettings(service: .sessionToken, reader: reader)
         #expect(tuned.postgres?.maximumConnections == 4)
         #expect(tuned.postgres?.keepAlive == .seconds(45))
-        let client = try #require(tuned.postgres).poolOptions
-        #expect(client.minimumConnections == 1)
-        #expect(client.maximumConnections == 4)
-        #expect(client.keepAliveBehavior?.frequency == .seconds(45))
+        let options = try #require(tuned.postgres).poolOptions
+        #expect(options.minimumConnections == 1)
+        #expect(options.maximumConnections == 4)
+        #expect(options.keepAliveBehavior?.frequency == .seconds(45))
     }
 
     @Test("a malformed database URL is refused without echoing its password")

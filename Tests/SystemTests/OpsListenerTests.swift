@@ -81,10 +81,10 @@ struct OpsListenerTests {
         }
     }
 
-    /// Many requests at once during the outage: each data service's pool then has more waiting
-    /// leases than connections it is retrying. PostgresNIO 1.33.2 traps in exactly that state when its
-    /// minimum connection count is above one (see `PostgresSettings.minimumConnections`); this test
-    /// is what catches a service dying there.
+    /// Many requests at once, during the outage and after it: when PostgreSQL returns, each data
+    /// service's pool resumes with the one connection it kept retrying while leases wait for more.
+    /// PostgresNIO 1.33.2 traps right there if its minimum connection count is above one (see
+    /// `PostgresSettings.minimumConnections`); this test is what catches a service dying that way.
     @Test("client requests while PostgreSQL is down are bounded 503s, no service dies, and they work again once it is back")
     func requestsWhilePostgresIsDown() async throws {
         try await PrivatePostgres.with("mfa-pg-down") { postgres in
