@@ -92,9 +92,8 @@ struct OpsListenerTests {
             // gateway's answer beyond it.
             try await TestStack.with(environment: ["RPC_TIMEOUT_MS": "3000"], postgresBaseURL: postgres.baseURL) { stack in
                 try await stack.start(PublicAPITests.services)
-                let signUp = "\(AccountEndpointTests.v1)/accounts:signUp"
-                let before = try await AccountEndpointTests.post(stack, signUp, ["email": "down-0@example.com", "password": "secret-pw"])
-                #expect(before.status == 200)
+                let before = try await Self.signUps(stack, emails: ["down-0@example.com"])
+                #expect(before.map(\.status) == [200])
                 try await postgres.stop()
                 let started = ContinuousClock.now
                 let during = try await Self.signUps(stack, emails: (1...8).map { "down-\($0)@example.com" })

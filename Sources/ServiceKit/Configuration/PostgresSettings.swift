@@ -79,7 +79,7 @@ public struct PostgresSettings: Sendable {
 
     /// The pool's size, kept connections, keep-alive and idle timeout.
     public var poolOptions: PostgresClient.Configuration.Options {
-        var options = connection().options
+        var options = PostgresClient.Configuration.Options()
         options.maximumConnections = maximumConnections
         options.minimumConnections = min(Self.minimumConnections, maximumConnections)
         options.keepAliveBehavior = keepAlive.map { .init(frequency: $0) }
