@@ -98,6 +98,10 @@ def test_sign_in_takes_the_mfa_branch_and_finishes_with_a_code(stack):
     assert token["firebase"]["sign_in_second_factor"] == "totp"
     assert token["firebase"]["second_factor_identifier"] == enrollment_id
     assert abs(token["auth_time"] - time.time()) < 5
+    # The sign-in is recorded at the time the token gives, and the factor stays listed.
+    looked_up = v1(stack, "lookup", idToken=finished.json()["idToken"]).json()["users"][0]
+    assert int(looked_up["lastLoginAt"]) // 1000 == token["auth_time"]
+    assert [f["mfaEnrollmentId"] for f in looked_up["mfaInfo"]] == [enrollment_id]
     # The refreshed token keeps the second factor; the pending credential is spent.
     refreshed = requests.post(f"{stack.gateway}/securetoken.googleapis.com/v1/token?key=k",
                               data={"grant_type": "refresh_token", "refresh_token": finished.json()["refreshToken"]},

@@ -67,6 +67,7 @@ public enum FactorRegistryApp {
         parts.methods.register(CreateAccount.self, callers: gatewayOnly) { params, _ in try await accounts.create(params) }
         parts.methods.register(FindAccounts.self, callers: gatewayOnly) { params, _ in try await accounts.find(params) }
         parts.methods.register(UpdateAccount.self, callers: gatewayOnly) { params, _ in try await accounts.update(params) }
+        parts.methods.register(RecordSignIn.self, callers: gatewayOnly) { params, _ in try await accounts.recordSignIn(params) }
         parts.methods.register(ListAccounts.self, callers: gatewayOnly) { params, _ in try await accounts.list(params) }
         parts.methods.register(DeleteAccounts.self, callers: gatewayOnly) { params, _ in try await accounts.deleteMany(params) }
         parts.methods.register(DeleteAccount.self, callers: gatewayOnly) { params, _ in

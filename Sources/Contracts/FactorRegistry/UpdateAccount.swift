@@ -2,8 +2,8 @@ import JSONRPC
 
 /// `account.update`: changes an account (Admin SDK `updateUser`, and later the user's own changes).
 /// A password or email change also moves `validSince` to now, ending every earlier session; an
-/// email change clears `emailVerified`. Checks: `USER_NOT_FOUND`, `MFA_ENROLLMENT_NOT_FOUND`,
-/// `INVALID_EMAIL`, `EMAIL_EXISTS`, `WEAK_PASSWORD`.
+/// email change clears `emailVerified`. Checks: `USER_NOT_FOUND`, `INVALID_EMAIL`, `EMAIL_EXISTS`,
+/// `WEAK_PASSWORD`. A sign-in is recorded with `account.recordSignIn`.
 public enum UpdateAccount: RPCMethod {
     public static let name = "account.update"
 
@@ -25,21 +25,12 @@ public enum UpdateAccount: RPCMethod {
         public var phoneNumber: String?
         /// Removes the phone number (`deleteProvider: ["phone"]`).
         public var deletePhoneNumber: Bool?
-        /// Records a sign-in now (`lastLoginAt`), for first factors factor-registry does not check.
-        public var recordSignIn: Bool?
-        /// The second factor the sign-in passed: nothing changes unless the account still has this
-        /// enrollment, so a factor withdrawn meanwhile (or never added) signs nobody in.
-        /// `MFA_ENROLLMENT_NOT_FOUND` then, `USER_NOT_FOUND` before it.
-        public var requiredEnrollment: String?
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String, email: String? = nil, password: String? = nil,
             displayName: String? = nil, deleteDisplayName: Bool? = nil, emailVerified: Bool? = nil, disabled: Bool? = nil,
-            validSince: Int64? = nil, customAttributes: String? = nil, phoneNumber: String? = nil, deletePhoneNumber: Bool? = nil,
-            recordSignIn: Bool? = nil, requiredEnrollment: String? = nil
+            validSince: Int64? = nil, customAttributes: String? = nil, phoneNumber: String? = nil, deletePhoneNumber: Bool? = nil
         ) {
-            self.recordSignIn = recordSignIn
-            self.requiredEnrollment = requiredEnrollment
             self.phoneNumber = phoneNumber
             self.deletePhoneNumber = deletePhoneNumber
             self.projectId = projectId

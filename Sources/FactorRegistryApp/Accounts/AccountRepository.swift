@@ -103,9 +103,7 @@ extension AccountRepository {
     static func columns(_ schema: TenantSchema) -> String {
         let enrollments = schema.qualified("mfa_enrollments")
         return """
-            local_id, email, email_verified, display_name, disabled, (extract(epoch FROM created_at) * 1000)::bigint,
-            password_hash, floor(extract(epoch FROM valid_since))::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint,
-            custom_attributes, phone_number,
+            \(profileColumns("password_hash")),
             (SELECT json_agg(json_build_object(
                 'mfaEnrollmentId', e.enrollment_id, 'kind', e.kind, 'displayName', e.display_name,
                 'phoneNumber', e.phone_number,
@@ -113,6 +111,15 @@ extension AccountRepository {
               ORDER BY e.enrolled_at, e.enrollment_id)::text
              FROM \(enrollments) e WHERE e.local_id = \(schema.qualified("accounts")).local_id)
             """
+    }
+
+    /// An account's own columns, up to `phone_number`, with `passwordHash` in the password hash's place.
+    private static func profileColumns(_ passwordHash: String) -> String {
+        """
+        local_id, email, email_verified, display_name, disabled, (extract(epoch FROM created_at) * 1000)::bigint,
+        \(passwordHash), floor(extract(epoch FROM valid_since))::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint,
+        custom_attributes, phone_number
+        """
     }
 
     typealias Row = (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?, String?, String?, String?)
@@ -128,7 +135,27 @@ extension AccountRepository {
         return StoredCredentials(account: account, passwordHash: hash)
     }
 
-    /// Records a sign-in; returns its time in seconds since the epoch.
+    /// Records a sign-in that passed `requiredEnrollment` (when given) and reads the account back
+    /// without its enrollments or password hash; `nil` when it does not exist or lacks the
+    /// enrollment. One narrow statement: the hottest flow's, about half the general update's cost.
+    func recordSignIn(in schema: TenantSchema, localId: String, requiredEnrollment: String?) async throws -> Account? {
+        let accounts = schema.qualified("accounts")
+        let rows = try await client.query(
+            cached: """
+            UPDATE \(unescaped: accounts) SET last_login_at = now()
+            WHERE local_id = \(localId)
+              AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
+                  SELECT 1 FROM \(unescaped: schema.qualified("mfa_enrollments")) e
+                  WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)))
+            RETURNING \(unescaped: Self.profileColumns("NULL::text")), NULL::text
+            """,
+            logger: logger
+        )
+        for try await row in rows.decode(Row.self) { return Self.credentials(from: row).account }
+        return nil
+    }
+
+    /// Records a password sign-in; returns its time in seconds since the epoch.
     func recordSignIn(in schema: TenantSchema, localId: String) async throws -> Int64 {
         let accounts = schema.qualified("accounts")
         let rows = try await client.query(
@@ -171,13 +198,9 @@ extension AccountRepository {
         var revokeSessions = false
         var phoneNumber: String?
         var deletePhoneNumber = false
-        var recordSignIn = false
-        /// Change nothing unless the account has this enrollment (a sign-in's second factor).
-        var requiredEnrollment: String?
     }
 
-    /// Applies `changes` and reads the account back in one statement; `nil` when it does not exist (or
-    /// lacks `requiredEnrollment`).
+    /// Applies `changes` and reads the account back in one statement; `nil` when it does not exist.
     func update(in schema: TenantSchema, localId: String, _ changes: Changes) async throws -> Account? {
         let accounts = schema.qualified("accounts")
         let normalized = changes.email.map(EmailAddress.normalized)
@@ -194,7 +217,6 @@ extension AccountRepository {
                     display_name = CASE WHEN \(changes.deleteDisplayName) THEN NULL
                                         ELSE coalesce(\(changes.displayName), display_name) END,
                     disabled = coalesce(\(changes.disabled), disabled),
-                    last_login_at = CASE WHEN \(changes.recordSignIn) THEN now() ELSE last_login_at END,
                     phone_number = CASE WHEN \(changes.deletePhoneNumber) THEN NULL
                                         ELSE coalesce(\(changes.phoneNumber), phone_number) END,
                     custom_attributes = CASE WHEN \(changes.customAttributes)::text = '{}' THEN NULL
@@ -202,9 +224,6 @@ extension AccountRepository {
                     valid_since = CASE WHEN \(changes.revokeSessions) THEN date_trunc('second', now())
                                        ELSE coalesce(\(validSince), valid_since) END
                 WHERE local_id = \(localId)
-                  AND (\(changes.requiredEnrollment)::text IS NULL OR EXISTS (
-                      SELECT 1 FROM \(unescaped: schema.qualified("mfa_enrollments")) e
-                      WHERE e.local_id = \(localId) AND e.enrollment_id = \(changes.requiredEnrollment)))
                 RETURNING \(unescaped: Self.columns(schema))
                 """,
                 logger: logger

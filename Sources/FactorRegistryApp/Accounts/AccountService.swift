@@ -120,8 +120,6 @@ struct AccountService: Sendable {
             changes.phoneNumber = phone
         }
         changes.deletePhoneNumber = params.deletePhoneNumber ?? false
-        changes.recordSignIn = params.recordSignIn ?? false
-        changes.requiredEnrollment = params.requiredEnrollment
         try Self.checkDisplayName(params.displayName)
         changes.displayName = params.displayName
         changes.deleteDisplayName = params.deleteDisplayName ?? false
@@ -134,10 +132,6 @@ struct AccountService: Sendable {
         }
         do {
             guard let account = try await accounts.update(in: schema, localId: params.localId, changes) else {
-                // Nothing changed: the account is gone, or it lacks the required enrollment.
-                if changes.requiredEnrollment != nil, try await accounts.account(in: schema, localId: params.localId) != nil {
-                    throw Self.rejected("MFA_ENROLLMENT_NOT_FOUND")
-                }
                 throw Self.rejected("USER_NOT_FOUND")
             }
             return account
@@ -146,6 +140,22 @@ struct AccountService: Sendable {
         } catch is AccountRepository.PhoneNumberTaken {
             throw Self.rejected("PHONE_NUMBER_EXISTS")
         }
+    }
+
+    func recordSignIn(_ params: RecordSignIn.Params) async throws -> Account {
+        let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        guard
+            let account = try await accounts.recordSignIn(
+                in: schema, localId: params.localId, requiredEnrollment: params.requiredEnrollment
+            )
+        else {
+            // Nothing recorded: the account is gone, or it lacks the required enrollment.
+            if params.requiredEnrollment != nil, try await accounts.account(in: schema, localId: params.localId) != nil {
+                throw Self.rejected("MFA_ENROLLMENT_NOT_FOUND")
+            }
+            throw Self.rejected("USER_NOT_FOUND")
+        }
+        return account
     }
 
     func deleteAll(_ scope: TenantScope) async throws {

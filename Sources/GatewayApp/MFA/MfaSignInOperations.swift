@@ -182,11 +182,8 @@ struct MfaSignInOperations: Sendable {
         let signedIn: Account
         do {
             signedIn = try await PeerCall.call(
-                registry, UpdateAccount.self,
-                .init(
-                    projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId, recordSignIn: true,
-                    requiredEnrollment: enrollmentId
-                ),
+                registry, RecordSignIn.self,
+                .init(projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId, requiredEnrollment: enrollmentId),
                 requestID: request.requestID
             )
         } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" {

@@ -27,8 +27,8 @@ struct SignInWithCustomTokenOperation: Sendable {
         let (account, isNewUser) = try await accountFor(verified, projectId: projectId, requestID: request.requestID)
         if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
         let signedIn = try await PeerCall.call(
-            registry, UpdateAccount.self,
-            .init(projectId: projectId, tenantId: verified.tenantId, localId: account.localId, recordSignIn: true),
+            registry, RecordSignIn.self,
+            .init(projectId: projectId, tenantId: verified.tenantId, localId: account.localId),
             requestID: request.requestID
         )
         let tokens = try await PeerCall.call(

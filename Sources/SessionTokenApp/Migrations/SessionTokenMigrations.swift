@@ -68,5 +68,12 @@ enum SessionTokenMigrations {
         // Why a family ended: `reuse` (a rotated token came back: INVALID_REFRESH_TOKEN) or a
         // revocation (`factor`, `enrollment`: TOKEN_EXPIRED, so clients re-authenticate).
         TenantMigration("AddRevokedReasonToSessionFamilies", ["ALTER TABLE session_families ADD COLUMN revoked_reason text"]),
+        // Indexes no statement reads, each a write on every sign-in or refresh: a user's families
+        // are found through session_families_factor, whose first column is the user; refresh tokens
+        // are never looked up by user.
+        TenantMigration(
+            "DropUnreadSessionIndexes",
+            ["DROP INDEX IF EXISTS session_families_user", "DROP INDEX IF EXISTS refresh_tokens_user"]
+        ),
     ]
 }
