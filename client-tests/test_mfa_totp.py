@@ -3,6 +3,7 @@ authenticator: enrollment (secret and otpauth URI as the JS SDK builds them), si
 branch, windows, replay protection under a race, throttling, withdraw, and every refusal."""
 
 import base64
+import hashlib
 import http.client
 import json
 import threading
@@ -38,6 +39,13 @@ def sign_in_pending(stack, user):
                 **({"tenantId": user["tenant"]} if user["tenant"] else {}))
     assert answer.status_code == 200, answer.text
     return answer.json()
+
+
+def stored_pending_credentials(stack, credential):
+    """How many rows hold this credential's hash (demo-project's schema)."""
+    digest = hashlib.sha256(credential.encode()).hexdigest()
+    return stack.query("session-token", "SELECT count(*) FROM \"p_demo-project\".mfa_pending_credentials "
+                       f"WHERE credential_hash = '\\x{digest}'::bytea")
 
 
 def later_code(totp, steps=1):
@@ -90,6 +98,7 @@ def test_sign_in_takes_the_mfa_branch_and_finishes_with_a_code(stack):
     pending = sign_in_pending(stack, user)
     assert set(pending) >= {"mfaPendingCredential", "mfaInfo", "localId", "email"}
     assert "idToken" not in pending and "refreshToken" not in pending and "expiresIn" not in pending
+    assert stored_pending_credentials(stack, pending["mfaPendingCredential"]) == ["1"]
     assert pending["mfaInfo"][0]["mfaEnrollmentId"] == enrollment_id and pending["mfaInfo"][0]["totpInfo"] == {}
     finished = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
                   mfaEnrollmentId=enrollment_id, totpVerificationInfo={"verificationCode": later_code(totp)})
@@ -110,6 +119,8 @@ def test_sign_in_takes_the_mfa_branch_and_finishes_with_a_code(stack):
     again = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
                mfaEnrollmentId=enrollment_id, totpVerificationInfo={"verificationCode": totp.now()})
     assert error(again) == "INVALID_MFA_PENDING_CREDENTIAL"
+    # A used credential is not kept, even as its hash.
+    assert stored_pending_credentials(stack, pending["mfaPendingCredential"]) == ["0"]
 
 
 def test_a_code_works_once_even_when_raced(stack):
