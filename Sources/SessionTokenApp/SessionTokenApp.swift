@@ -119,6 +119,12 @@ public enum SessionTokenApp {
                 keyring: keyring, interval: .seconds(reader.int(forKey: "keys.refreshSeconds", default: 30)), logger: host.logger
             )
         )
+        parts.background.append(
+            PendingCredentialSweeper(
+                catalog: catalog, interval: .seconds(reader.int(forKey: "mfa.pendingCredentialSweepSeconds", default: 60)),
+                logger: host.logger
+            )
+        )
         parts.tenantSchemaCount = { try await catalog.schemaCount() }
         parts.adminRoutes = { admin in SigningKeyAdminRoutes(keyring: keyring).add(to: admin) }
         return parts
