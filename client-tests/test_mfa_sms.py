@@ -3,6 +3,7 @@ with codes from the development sink, masked hints, app proof, test phone number
 expiry, attempt and send limits, and a real HTTP SMS provider API receiving the message."""
 
 import base64
+import hashlib
 import json
 import os
 import re
@@ -80,10 +81,15 @@ def test_enroll_and_sign_in_with_an_sms_code(stack):
     again = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending_sign_in(stack, user)["mfaPendingCredential"],
                phoneVerificationInfo={"sessionInfo": session, "code": code})
     assert error(again) == "INVALID_SESSION_INFO"
-    # Codes are stored only as salted hashes.
-    rows = stack.query("challenge-issuer", """SELECT encode(code_hash, 'hex') FROM "p_demo-project".verification_sessions
-                                              WHERE kind = 'phone'""")
-    assert rows and all(len(row) == 64 and code not in row for row in rows)
+    # The used session is gone; an open one holds only a salted hash of its code.
+    stored = """SELECT encode(code_hash, 'hex') FROM "p_demo-project".verification_sessions WHERE session_id = '{}'"""
+    assert stack.query("challenge-issuer", stored.format(hashlib.sha256(session.encode()).hexdigest())) == []
+    reopened = v2(stack, "mfaSignIn:start", mfaPendingCredential=pending_sign_in(stack, user)["mfaPendingCredential"],
+                  mfaEnrollmentId=enrollment_id, phoneSignInInfo={"recaptchaToken": RECAPTCHA})
+    open_session = reopened.json()["phoneResponseInfo"]["sessionInfo"]
+    open_code = sms_code(stack, open_session)
+    rows = stack.query("challenge-issuer", stored.format(hashlib.sha256(open_session.encode()).hexdigest()))
+    assert len(rows) == 1 and len(rows[0]) == 64 and open_code not in rows[0]
 
 
 def test_enrollment_start_refusals_in_contract_order(stack):

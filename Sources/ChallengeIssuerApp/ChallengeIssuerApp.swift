@@ -4,6 +4,7 @@ import FactorTOTP
 import JSONRPC
 import PluginKit
 import ServiceKit
+import TenantStore
 
 /// Builds challenge-issuer: message delivery (email now; SMS, factor plugins and verification
 /// sessions in later issues) and the tenant schemas factor-registry asks for.
@@ -61,6 +62,14 @@ public enum ChallengeIssuerApp {
         }
 
         let generous = development
+        let perNumber = RateLimiter.Rule(
+            capacity: Double(reader.int(forKey: "sms.rateLimit.perNumber.burst", default: generous ? 60 : 5)),
+            refillPerSecond: Double(reader.int(forKey: "sms.rateLimit.perNumber.perHour", default: generous ? 3600 : 10)) / 3600
+        )
+        let perAddress = RateLimiter.Rule(
+            capacity: Double(reader.int(forKey: "sms.rateLimit.perAddress.burst", default: generous ? 120 : 10)),
+            refillPerSecond: Double(reader.int(forKey: "sms.rateLimit.perAddress.perHour", default: generous ? 7200 : 50)) / 3600
+        )
         let phone = PhoneVerifications(
             provider: providers["phone"] as? SMSFactorProvider, client: database,
             sender: try SMSSenders.configured(reader, mode: host.settings.mode, client: host.httpClient, logger: host.logger),
@@ -68,14 +77,8 @@ public enum ChallengeIssuerApp {
                 reader, mode: host.settings.mode, client: host.httpClient, database: database, logger: host.logger
             ),
             limiter: RateLimiter(client: database, logger: host.logger),
-            perNumber: .init(
-                capacity: Double(reader.int(forKey: "sms.rateLimit.perNumber.burst", default: generous ? 60 : 5)),
-                refillPerSecond: Double(reader.int(forKey: "sms.rateLimit.perNumber.perHour", default: generous ? 3600 : 10)) / 3600
-            ),
-            perAddress: .init(
-                capacity: Double(reader.int(forKey: "sms.rateLimit.perAddress.burst", default: generous ? 120 : 10)),
-                refillPerSecond: Double(reader.int(forKey: "sms.rateLimit.perAddress.perHour", default: generous ? 7200 : 50)) / 3600
-            ),
+            perNumber: perNumber,
+            perAddress: perAddress,
             outbox: development ? DevelopmentOutbox(client: database, logger: host.logger) : nil,
             lifetime: .seconds(reader.int(forKey: "sms.sessionLifetimeSeconds", default: 600)),
             maximumAttempts: reader.int(forKey: "sms.maximumAttempts", default: 5),
@@ -94,6 +97,22 @@ public enum ChallengeIssuerApp {
             suggestedTimeout: reader.int(forKey: "appVerification.ios.suggestedTimeoutSeconds", default: 5), logger: host.logger
         )
         parts.methods.register(IssueIosReceipt.self, callers: gatewayOnly) { params, _ in try await receipts.issue(params) }
+
+        let sweeper = RetentionSweeper(
+            client: database, tenants: catalog.tenantMigrator,
+            rules: [
+                ChallengeRetention.expiredSessions(
+                    .seconds(reader.int(forKey: "verification.expiredRetentionSeconds", default: 24 * 3600))
+                ),
+                ChallengeRetention.expiredReceipts,
+            ] + [ChallengeRetention.fullRateBuckets([perNumber, perAddress])].compactMap { $0 },
+            logger: host.logger
+        )
+        parts.background.append(
+            PeriodicService(
+                "verification sweep", every: .seconds(reader.int(forKey: "verification.sweepSeconds", default: 60)), logger: host.logger
+            ) { try await sweeper.sweep() }
+        )
 
         parts.prepare.append { try await catalog.migrateAll() }
         parts.tenantSchemaCount = { try await catalog.schemaCount() }

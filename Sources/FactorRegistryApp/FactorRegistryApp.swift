@@ -1,6 +1,7 @@
 import Contracts
 import JSONRPC
 import ServiceKit
+import TenantStore
 
 /// Builds factor-registry: the tenant registry (projects, tenants, their schemas everywhere) and,
 /// in later issues, accounts and enrollment metadata.
@@ -102,7 +103,28 @@ public enum FactorRegistryApp {
             // as soon as they answer (they may start after us).
             try await registry.ensureProjectRecorded(defaultProject)
         }
-        parts.background.append(TenantReconciler(registry: registry, interval: interval))
+        // Finishes what a crash or an unreachable peer interrupted: projects and tenants left
+        // `provisioning` or `deleting` are driven to the end.
+        parts.background.append(
+            PeriodicService("tenant reconciliation", every: interval, start: .immediately, logger: host.logger) {
+                await registry.reconcile()
+            }
+        )
+        let oobSweeper = RetentionSweeper(
+            client: database, tenants: catalog.tenantMigrator,
+            rules: [
+                OobCodeRepository.expiredCodes(
+                    .seconds(reader.int(forKey: "oobCodes.expiredRetentionSeconds", default: 24 * 3600))
+                )
+            ],
+            logger: host.logger
+        )
+        parts.background.append(
+            PeriodicService(
+                "out-of-band code sweep", every: .seconds(reader.int(forKey: "oobCodes.sweepSeconds", default: 600)),
+                logger: host.logger
+            ) { try await oobSweeper.sweep() }
+        )
         parts.background.append(SettingsListener(client: database, cache: settingsCache, logger: host.logger))
         parts.readiness.append(
             ReadinessCheck(name: "default-project") {

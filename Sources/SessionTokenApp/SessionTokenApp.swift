@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import JSONRPC
 import ServiceKit
+import TenantStore
 
 /// Builds session-token: signing keys (sealed at rest, rotated, published), and in later issues
 /// ID tokens, refresh-token families and pending MFA credentials; tenant schemas provisioned on
@@ -114,16 +115,42 @@ public enum SessionTokenApp {
             try await catalog.migrateAll()
             try await keyring.prepare()
         }
+        let keysInterval = Duration.seconds(reader.int(forKey: "keys.refreshSeconds", default: 30))
+        // Reloads the keyring, so every instance sees rotations made by others, and deletes keys
+        // that can no longer verify anything.
         parts.background.append(
-            SigningKeyRefresher(
-                keyring: keyring, interval: .seconds(reader.int(forKey: "keys.refreshSeconds", default: 30)), logger: host.logger
-            )
+            PeriodicService("signing key refresh", every: keysInterval, logger: host.logger) {
+                try await keyring.reload()
+                try await keyring.repository.delete(kids: keyring.expired().map(\.kid))
+            }
+        )
+        let pendingSweeper = RetentionSweeper(
+            client: database, tenants: catalog.tenantMigrator, rules: [SessionRetention.pendingCredentials], logger: host.logger
         )
         parts.background.append(
-            PendingCredentialSweeper(
-                catalog: catalog, interval: .seconds(reader.int(forKey: "mfa.pendingCredentialSweepSeconds", default: 60)),
+            PeriodicService(
+                "pending credential sweep", every: .seconds(reader.int(forKey: "mfa.pendingCredentialSweepSeconds", default: 60)),
                 logger: host.logger
-            )
+            ) { try await pendingSweeper.sweep() }
+        )
+        // The session tables have no index on the columns that decide (one would cost every
+        // refresh a write), so each pass scans them: hourly by default.
+        let sessionSweeper = RetentionSweeper(
+            client: database, tenants: catalog.tenantMigrator,
+            rules: [
+                SessionRetention.rotatedTokens(
+                    .seconds(reader.int(forKey: "sessions.rotatedTokenRetentionSeconds", default: 30 * 24 * 3600))
+                ),
+                SessionRetention.revokedSessions(
+                    .seconds(reader.int(forKey: "sessions.revokedRetentionSeconds", default: 30 * 24 * 3600))
+                ),
+            ],
+            logger: host.logger
+        )
+        parts.background.append(
+            PeriodicService(
+                "session sweep", every: .seconds(reader.int(forKey: "sessions.sweepSeconds", default: 3600)), logger: host.logger
+            ) { try await sessionSweeper.sweep() }
         )
         parts.tenantSchemaCount = { try await catalog.schemaCount() }
         parts.adminRoutes = { admin in SigningKeyAdminRoutes(keyring: keyring).add(to: admin) }

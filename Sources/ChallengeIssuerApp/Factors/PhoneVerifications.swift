@@ -133,8 +133,10 @@ struct PhoneVerifications: Sendable {
             )
             switch provider.verify(params.code, against: challenge, now: Date()) {
             case .accepted:
+                // Used up: a used session answers like an unknown one, so nothing of it is kept
+                // (rows earlier versions marked `consumed_at` stay refused above).
                 try await connection.query(
-                    cached: "UPDATE \(unescaped: sessions) SET consumed_at = now() WHERE session_id = \(key)", logger: logger
+                    cached: "DELETE FROM \(unescaped: sessions) WHERE session_id = \(key)", logger: logger
                 )
                 return .verified(number)
             case .expired:

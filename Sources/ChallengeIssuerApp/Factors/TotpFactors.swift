@@ -78,8 +78,10 @@ struct TotpFactors: Sendable {
             let challenge = Challenge(expiresAt: expiresAt, secret: Array(secret), adjacentIntervals: params.adjacentIntervals)
             switch provider.verify(params.verificationCode, against: challenge, now: Date()) {
             case .accepted(let step):
+                // Used up: a used session answers like an unknown one, so nothing of it is kept
+                // (rows earlier versions marked `consumed_at` stay refused above).
                 try await connection.query(
-                    cached: "UPDATE \(unescaped: sessions) SET consumed_at = now() WHERE session_id = \(key)", logger: logger
+                    cached: "DELETE FROM \(unescaped: sessions) WHERE session_id = \(key)", logger: logger
                 )
                 let resealed = try sealer.seal(secret, keyID: params.mfaEnrollmentId)
                 try await connection.query(

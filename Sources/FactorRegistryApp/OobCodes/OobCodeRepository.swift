@@ -36,6 +36,16 @@ struct OobCodeRepository: Sendable {
         case stale
     }
 
+    /// An expired code answers `EXPIRED_OOB_CODE`; it is kept `retention` past its expiry for that
+    /// (someone opening a days-old email), then it is unknown (`INVALID_OOB_CODE`). A used code is
+    /// deleted when it is used.
+    static func expiredCodes(_ retention: Duration) -> RetentionRule {
+        RetentionRule(
+            "expired out-of-band codes", table: "oob_codes", key: "code_hash", column: "expires_at", retention: retention,
+            indexed: true
+        )
+    }
+
     /// Uses a `VERIFY_EMAIL` code: deletes it and marks the email verified, in one statement, so two
     /// concurrent uses cannot both succeed.
     func applyVerifyEmail(in schema: TenantSchema, code: String) async throws -> Outcome {

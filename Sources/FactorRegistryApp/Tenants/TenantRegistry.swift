@@ -9,8 +9,8 @@ import TenantStore
 /// A tenant is visible only once `active`: creation inserts it as `provisioning`, provisions its
 /// schema here and in challenge-issuer and session-token, then activates it. Deletion first hides
 /// it (`deleting`), then drops the schemas, then forgets it. Each step is idempotent, so when a
-/// service is down half-way the ``TenantReconciler`` repeats the remaining steps until done: a
-/// tenant never half exists.
+/// service is down half-way the tenant reconciliation (`reconcile()`, every `reconcile.intervalMs`)
+/// repeats the remaining steps until done: a tenant never half exists.
 struct TenantRegistry: Sendable {
     let repository: TenantRepository
     let catalog: TenantSchemaCatalog

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import ServiceKit
-import ServiceLifecycle
 import Synchronization
 
 /// The signing keys every instance of session-token shares through PostgreSQL.
@@ -61,28 +60,5 @@ final class SigningKeyring: Sendable {
     func expired(at now: Date = Date()) -> [SigningKey] {
         let published = Set(published(at: now).map(\.kid))
         return keys.withLock { $0.filter { !published.contains($0.kid) } }
-    }
-}
-
-/// Reloads the keyring so that every instance sees rotations made by others, and deletes keys
-/// that can no longer verify anything.
-struct SigningKeyRefresher: Service {
-    let keyring: SigningKeyring
-    let interval: Duration
-    let logger: Logger
-
-    func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                // Cancelled sleep: the service is stopping, so no reload (it would only fail).
-                guard (try? await Task.sleep(for: interval)) != nil else { return }
-                do {
-                    try await keyring.reload()
-                    try await keyring.repository.delete(kids: keyring.expired().map(\.kid))
-                } catch {
-                    logger.warning("signing keys could not be refreshed", metadata: ["error": "\(error)"])
-                }
-            }
-        }
     }
 }

@@ -1,0 +1,31 @@
+import TenantStore
+
+/// What challenge-issuer deletes, and when (docs/architecture.md, "Retention").
+enum ChallengeRetention {
+    /// An expired verification session (SMS, TOTP enrollment) answers `SESSION_EXPIRED`; it is kept
+    /// `retention` past its expiry for that, then it is unknown (`INVALID_SESSION_INFO`). A session
+    /// is deleted when it is used (a used one answers like an unknown one).
+    static func expiredSessions(_ retention: Duration) -> RetentionRule {
+        RetentionRule(
+            "expired verification sessions", table: "verification_sessions", key: "session_id", column: "expires_at",
+            retention: retention, indexed: true
+        )
+    }
+
+    /// An expired or used iOS receipt is refused like an unknown one, so it goes at expiry.
+    static let expiredReceipts = RetentionRule(
+        "expired iOS receipts", table: "ios_receipts", key: "receipt_hash", column: "expires_at", retention: .zero, indexed: true
+    )
+
+    /// A bucket left alone until it is full again is the same as no bucket: the next send starts a
+    /// full one. That takes `capacity / refill` of the slowest-filling rule. `nil` when a rule never
+    /// refills (its buckets are then kept).
+    static func fullRateBuckets(_ rules: [RateLimiter.Rule]) -> RetentionRule? {
+        guard rules.allSatisfy({ $0.refillPerSecond > 0 }) else { return nil }
+        let seconds = rules.map { ($0.capacity / $0.refillPerSecond).rounded(.up) }.max() ?? 0
+        return RetentionRule(
+            "full rate-limit buckets", scope: .control, table: "rate_buckets", key: "bucket_key", column: "updated_at",
+            retention: .seconds(seconds), indexed: false
+        )
+    }
+}
