@@ -14,7 +14,7 @@ import pytest
 import requests
 
 from conftest import Stack, needs_four_processes
-from mfa_helpers import error, v1, v2, verified_user
+from mfa_helpers import ADMIN, error, v1, v2, verified_user
 
 
 def claims(token):
@@ -178,3 +178,22 @@ def test_a_factor_withdrawn_while_challenge_issuer_was_down_signs_nobody_in(faul
     signed_in = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"], mfaEnrollmentId=kept,
                    totpVerificationInfo={"verificationCode": totp.at(time.time() + 30)})
     assert signed_in.status_code == 200, signed_in.text
+
+
+@needs_four_processes
+def test_an_account_deletion_while_session_token_is_down_keeps_the_account_until_retried(fault_stack):
+    stack = fault_stack
+    user = verified_user(stack)
+    admin_delete = f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:delete"
+    stack.kill("session-token")
+    failed = requests.post(admin_delete, json={"localId": user["localId"]}, headers=ADMIN, timeout=30)
+    assert failed.status_code == 503, failed.text
+    restart(stack, "session-token")
+    # Nothing was deleted: the sessions are forgotten before the account goes, so a retry finishes.
+    assert v1(stack, "lookup", idToken=user["idToken"]).status_code == 200
+    retried = requests.post(admin_delete, json={"localId": user["localId"]}, headers=ADMIN, timeout=30)
+    assert retried.status_code == 200, retried.text
+    assert error(v1(stack, "lookup", idToken=user["idToken"])) == "USER_NOT_FOUND"
+    families = stack.query("session-token", "SELECT count(*) FROM \"p_demo-project\".session_families "
+                           f"WHERE local_id = '{user['localId']}'")
+    assert families == ["0"]

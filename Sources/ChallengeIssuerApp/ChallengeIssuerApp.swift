@@ -60,6 +60,10 @@ public enum ChallengeIssuerApp {
             try await totp.delete(params)
             return RPCEmpty()
         }
+        let accountChallenges = AccountChallenges(client: database, logger: host.logger)
+        parts.methods.register(ForgetAccountChallenges.self, callers: gatewayOnly) { params, _ in
+            .init(deleted: try await accountChallenges.forget(params))
+        }
 
         let generous = development
         let perNumber = RateLimiter.Rule(

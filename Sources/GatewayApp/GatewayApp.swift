@@ -24,7 +24,8 @@ public enum GatewayApp {
         let registry = host.client(for: .factorRegistry)
         let sessions = host.client(for: .sessionToken)
         let challenges = host.client(for: .challengeIssuer)
-        let admin = AdminAccountOperations(registry: registry)
+        let erasure = AccountErasure(sessions: sessions, challenges: challenges)
+        let admin = AdminAccountOperations(registry: registry, erasure: erasure)
         let credentials = CredentialResolver(
             mode: host.settings.mode,
             admin: AdminAuthenticator(tokenHashesHex: host.settings.adminTokenHashes, mode: host.settings.mode),
@@ -104,7 +105,9 @@ public enum GatewayApp {
             ],
             status: { await status(host, checks) },
             signingKeys: SigningKeySet(client: host.client(for: .sessionToken)),
-            emulator: EmulatorRoutes(mode: host.settings.mode, registry: registry, challenges: challenges, credentials: credentials),
+            emulator: EmulatorRoutes(
+                mode: host.settings.mode, registry: registry, challenges: challenges, erasure: erasure, credentials: credentials
+            ),
             metrics: PublicRequestMetrics(host.metrics),
             logger: host.logger
         )

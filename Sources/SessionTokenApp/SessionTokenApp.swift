@@ -72,6 +72,9 @@ public enum SessionTokenApp {
         parts.methods.register(RevokeFactorSessions.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
             .init(revoked: try await sessions.revokeFactor(params))
         }
+        parts.methods.register(ForgetAccountSessions.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
+            .init(deleted: try await sessions.forget(params))
+        }
         let refreshSessions = RefreshSessions(client: database, logger: host.logger)
         parts.methods.register(InspectRefreshToken.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
             let family = try await refreshSessions.family(of: RefreshToken(value: params.refreshToken))

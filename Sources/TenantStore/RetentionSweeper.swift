@@ -86,7 +86,7 @@ public struct RetentionSweeper: Sendable {
     }
 
     /// `undefined_table` (42P01) or `invalid_schema_name` (3F000): the schema went, or is not migrated yet.
-    static func isMissingTable(_ error: any Error) -> Bool {
+    public static func isMissingTable(_ error: any Error) -> Bool {
         guard let state = (error as? PSQLError)?.serverInfo?[.sqlState] else { return false }
         return state == "42P01" || state == "3F000"
     }

@@ -7,5 +7,6 @@ public enum ChallengeIssuerAPI {
         Discover.self, GetServiceStatus.self, Ping.self, ProvisionTenantSchema.self, DropTenantSchema.self,
         SendEmail.self, ListOutboxOobCodes.self, StartTotpEnrollment.self, FinalizeTotpEnrollment.self, VerifyTotp.self,
         DeleteTotpFactor.self, StartPhoneVerification.self, VerifyPhoneCode.self, ListOutboxVerificationCodes.self, IssueIosReceipt.self,
+        ForgetAccountChallenges.self,
     ]
 }

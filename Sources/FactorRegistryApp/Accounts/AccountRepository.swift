@@ -297,7 +297,8 @@ extension AccountRepository {
     func importAccount(in schema: TenantSchema, _ record: ImportRecord, overwrite: Bool) async throws {
         let accounts = schema.qualified("accounts")
         let normalized = record.email.map(EmailAddress.normalized)
-        let createdAt = record.createdAtMillis.map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? Date()
+        // Without one, the database's clock, which sign-in times also use (SignedInUser compares them).
+        let createdAt = record.createdAtMillis.map { Date(timeIntervalSince1970: Double($0) / 1000) }
         let lastLoginAt = record.lastLoginAtMillis.map { Date(timeIntervalSince1970: Double($0) / 1000) }
         do {
             let rows = try await client.query(
@@ -307,7 +308,7 @@ extension AccountRepository {
                  custom_attributes, created_at, last_login_at)
                 VALUES (\(record.localId), \(record.email), \(normalized), \(record.emailVerified), \(record.displayName),
                         \(record.passwordHash), \(record.disabled), \(record.phoneNumber), \(record.customAttributes),
-                        \(createdAt), \(lastLoginAt))
+                        coalesce(\(createdAt)::timestamptz, now()), \(lastLoginAt))
                 ON CONFLICT (local_id) DO UPDATE SET
                     email = excluded.email, email_normalized = excluded.email_normalized,
                     email_verified = excluded.email_verified, display_name = excluded.display_name,

@@ -13,6 +13,7 @@ struct EmulatorRoutes: Sendable {
     let mode: DeploymentMode
     let registry: RPCClient
     let challenges: RPCClient
+    let erasure: AccountErasure
     let credentials: CredentialResolver
 
     /// The answer for `path`, or `nil` when it is not one of these routes.
@@ -41,7 +42,10 @@ struct EmulatorRoutes: Sendable {
                 }
                 return PublicAPI.json(200, ["verificationCodes": .array(codes)])
             case (.delete, "accounts"):
-                _ = try await PeerCall.call(registry, DeleteAllAccounts.self, scope, requestID: requestID)
+                let everyone = AccountsToForget(projectId: scope.projectId, tenantId: scope.tenantId, allAccounts: true)
+                try await erasure.deleting(everyone, requestID: requestID) {
+                    _ = try await PeerCall.call(registry, DeleteAllAccounts.self, scope, requestID: requestID)
+                }
                 return PublicAPI.json(200, [:])
             default:
                 return nil

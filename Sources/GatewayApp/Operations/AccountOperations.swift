@@ -19,11 +19,14 @@ struct AccountOperations: Sendable {
     func delete(_ request: PublicRequest, admin: AdminAccountOperations) async throws -> JSONValue {
         if request.caller == .admin, request.body["idToken"] == nil { return try await admin.delete(request) }
         let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
-        _ = try await PeerCall.call(
-            registry, DeleteAccount.self,
-            .init(projectId: user.token.projectId, tenantId: user.token.tenantId, localId: user.account.localId),
-            requestID: request.requestID
-        )
+        let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
+        let account = AccountsToForget(projectId: projectId, tenantId: tenantId, localIds: [localId])
+        try await admin.erasure.deleting(account, requestID: request.requestID) {
+            _ = try await PeerCall.call(
+                registry, DeleteAccount.self, .init(projectId: projectId, tenantId: tenantId, localId: localId),
+                requestID: request.requestID
+            )
+        }
         return ["kind": "identitytoolkit#DeleteAccountResponse"]
     }
 

@@ -7,6 +7,8 @@ import ServiceKit
 /// `createUser`, `getUser(s)` by id or email, `deleteUser`.
 struct AdminAccountOperations: Sendable {
     let registry: RPCClient
+    /// What other services hold for a deleted account goes with it.
+    let erasure: AccountErasure
 
     /// `POST …/accounts` (createUser): no tokens in the answer.
     func create(_ request: PublicRequest) async throws -> JSONValue {
@@ -69,10 +71,13 @@ struct AdminAccountOperations: Sendable {
         guard let localId = request.body["localId"]?.stringValue, !localId.isEmpty else {
             throw IdentityToolkitError.business("MISSING_LOCAL_ID")
         }
-        _ = try await PeerCall.call(
-            registry, DeleteAccount.self, .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: localId),
-            requestID: request.requestID
-        )
+        let account = AccountsToForget(projectId: scope.projectId, tenantId: scope.tenantId, localIds: [localId])
+        try await erasure.deleting(account, requestID: request.requestID) {
+            _ = try await PeerCall.call(
+                registry, DeleteAccount.self, .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: localId),
+                requestID: request.requestID
+            )
+        }
         return ["kind": "identitytoolkit#DeleteAccountResponse"]
     }
 
@@ -148,11 +153,33 @@ struct AdminAccountOperations: Sendable {
         let scope = try AdminScope(request)
         let ids = Self.strings(request.body["localIds"])
         guard !ids.isEmpty else { throw IdentityToolkitError.business("MISSING_LOCAL_ID") }
-        let outcome = try await PeerCall.call(
-            registry, DeleteAccounts.self,
-            .init(projectId: scope.projectId, tenantId: scope.tenantId, localIds: ids, force: Self.bool(request.body["force"]) ?? false),
-            requestID: request.requestID
-        )
+        let force = Self.bool(request.body["force"]) ?? false
+        let delete = {
+            try await PeerCall.call(
+                registry, DeleteAccounts.self,
+                .init(projectId: scope.projectId, tenantId: scope.tenantId, localIds: ids, force: force),
+                requestID: request.requestID
+            )
+        }
+        let outcome: DeleteAccounts.Result
+        if force {
+            // Every id goes: forgotten before and after, like a single deletion.
+            let accounts = AccountsToForget(projectId: scope.projectId, tenantId: scope.tenantId, localIds: ids)
+            outcome = try await erasure.deleting(accounts, requestID: request.requestID, delete)
+        } else {
+            // Only disabled accounts go, which only the deletion tells; their sessions were already
+            // refused (`USER_DISABLED`). Forgotten after: a failure there fails the request, and a
+            // retry (a gone id counts as deleted) forgets them again.
+            outcome = try await delete()
+            let kept = Set(outcome.errors.map(\.localId))
+            let deleted = ids.filter { !kept.contains($0) }
+            if !deleted.isEmpty {
+                try await erasure.forget(
+                    AccountsToForget(projectId: scope.projectId, tenantId: scope.tenantId, localIds: deleted),
+                    requestID: request.requestID
+                )
+            }
+        }
         guard !outcome.errors.isEmpty else { return .object([:]) }
         return [
             "errors": .array(

@@ -47,7 +47,9 @@ struct SignUpOperation: Sendable {
             sessions, IssueSession.self,
             .init(
                 projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: account.signInProvider,
-                authTime: Int64(Date().timeIntervalSince1970),
+                // The sign-up is the sign-in, at the account's creation (by factor-registry's clock,
+                // which SignedInUser compares with).
+                authTime: (Int64(account.createdAt) ?? Int64(Date().timeIntervalSince1970 * 1000)) / 1000,
                 user: SessionUser(account)
             ),
             requestID: request.requestID

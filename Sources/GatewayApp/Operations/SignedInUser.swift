@@ -5,8 +5,9 @@ import ServiceKit
 
 /// The ID-token prelude of every handler that takes an `idToken` (contract §2): the token must be
 /// ours and unexpired (`INVALID_ID_TOKEN`, `TOKEN_EXPIRED`), for the caller's project and the
-/// request's tenant (`TENANT_ID_MISMATCH`), of a user that exists (`USER_NOT_FOUND`), issued after
-/// the user's `validSince` (`TOKEN_EXPIRED`) and not disabled (`USER_DISABLED`).
+/// request's tenant (`TENANT_ID_MISMATCH`), of a user that exists (`USER_NOT_FOUND`, also for an
+/// account created after the token's sign-in: a deleted account's uid given to a new one), issued
+/// after the user's `validSince` (`TOKEN_EXPIRED`) and not disabled (`USER_DISABLED`).
 struct SignedInUser: Sendable {
     let token: VerifyIDToken.Result
     let account: Account
@@ -34,6 +35,10 @@ struct SignedInUser: Sendable {
             .init(projectId: token.projectId, tenantId: token.tenantId, localId: token.localId),
             requestID: request.requestID
         )
+        // Sign-in times and creation times both come from factor-registry's database clock.
+        if let createdAt = Int64(account.createdAt), token.authTime < createdAt / 1000 {
+            throw IdentityToolkitError.business("USER_NOT_FOUND")
+        }
         if let validSince = account.validSince, token.issuedAt < validSince {
             throw IdentityToolkitError.business("TOKEN_EXPIRED")
         }

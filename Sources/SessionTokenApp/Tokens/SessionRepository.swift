@@ -97,6 +97,33 @@ struct SessionRepository: Sendable {
         return count
     }
 
+    /// Deletes the sessions (their refresh tokens go with them) and pending sign-ins of deleted
+    /// accounts, in one statement; how many rows went.
+    func forget(_ params: AccountsToForget) async throws -> Int {
+        let selected = try params.selection()
+        let schema = try TenantSchemaCatalog.schema(for: TenantScope(projectId: params.projectId, tenantId: params.tenantId))
+        let (all, ids) = (selected == nil, selected ?? [])
+        do {
+            let rows = try await client.query(
+                """
+                WITH families AS (
+                    DELETE FROM \(unescaped: schema.qualified("session_families")) WHERE \(all) OR local_id = ANY(\(ids))
+                    RETURNING 1
+                ), pending AS (
+                    DELETE FROM \(unescaped: schema.qualified("mfa_pending_credentials")) WHERE \(all) OR local_id = ANY(\(ids))
+                    RETURNING 1
+                )
+                SELECT (SELECT count(*) FROM families) + (SELECT count(*) FROM pending)
+                """,
+                logger: logger
+            )
+            for try await count in rows.decode(Int64.self) { return Int(count) }
+            return 0
+        } catch where RetentionSweeper.isMissingTable(error) {
+            return 0  // a scope never provisioned here holds nothing
+        }
+    }
+
     /// Session claims as JSON text; `nil` when there are none.
     static func encode(_ claims: [String: JSONValue]?) -> String? {
         guard let claims, !claims.isEmpty, let data = try? JSONCoding.encode(JSONValue.object(claims)) else { return nil }

@@ -1,0 +1,33 @@
+import Contracts
+import ServiceKit
+
+/// Deleting accounts also deletes what session-token and challenge-issuer hold for them: sessions
+/// and pending sign-ins, TOTP secrets and verification sessions. Without that an account created
+/// later with the same uid (admins choose uids) would be signed in by the old account's refresh
+/// tokens, and the old secrets would stay stored.
+///
+/// Order: forget, then delete the account, then forget again. A failure of the first step fails
+/// the request with the account kept, so a retry finishes the job and a crash leaves nothing of a
+/// deleted account behind. The second pass (best effort) catches a sign-in that completed in
+/// between.
+struct AccountErasure: Sendable {
+    let sessions: RPCClient
+    let challenges: RPCClient
+
+    /// Both services at once.
+    func forget(_ accounts: AccountsToForget, requestID: String) async throws {
+        async let sessionRows = PeerCall.call(sessions, ForgetAccountSessions.self, accounts, requestID: requestID)
+        async let challengeRows = PeerCall.call(challenges, ForgetAccountChallenges.self, accounts, requestID: requestID)
+        _ = try await (sessionRows, challengeRows)
+    }
+
+    /// `delete` between the two passes.
+    func deleting<Result: Sendable>(
+        _ accounts: AccountsToForget, requestID: String, _ delete: () async throws -> Result
+    ) async throws -> Result {
+        try await forget(accounts, requestID: requestID)
+        let result = try await delete()
+        try? await forget(accounts, requestID: requestID)
+        return result
+    }
+}
