@@ -10,6 +10,7 @@ import requests
 
 import test_mfa_totp as totp_flow
 from mfa_helpers import ADMIN, error, v1, verified_user
+from test_mfa_faults import rpc
 
 TOKEN = "/securetoken.googleapis.com/v1/token?key=k"
 ADMIN_BASE = "/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts"
@@ -74,3 +75,21 @@ def test_deleting_an_account_deletes_its_totp_secrets_and_pending_sign_ins(stack
     assert stored(stack, "session-token", "mfa_pending_credentials", uid) == 0
     assert stored(stack, "session-token", "session_families", uid) == 0
     assert pending["mfaPendingCredential"]
+
+
+def test_a_session_left_behind_does_not_open_a_new_account_with_the_uid(stack):
+    """As if a sign-in finished after the deletion's last pass: the account is deleted in factor-registry
+    alone (the RPC the gateway sends), so the old session stays stored."""
+    uid = f"left-{secrets.token_hex(4)}"
+    old = signed_in_with_uid(stack, uid)
+    deleted = rpc(stack, "factor-registry", "account.delete", {"projectId": "demo-project", "localId": uid})
+    assert "error" not in deleted, deleted
+    assert stored(stack, "session-token", "session_families", uid) == 1
+    time.sleep(1.05)
+    create_with_uid(stack, uid, f"new-owner-{secrets.token_hex(3)}@example.com")
+    assert error(refresh(stack, old["refreshToken"])) == "INVALID_REFRESH_TOKEN"
+    assert error(v1(stack, "lookup", idToken=old["idToken"])) == "USER_NOT_FOUND"
+    # The new owner's own sign-ins work.
+    fresh = v1(stack, "signUp", email=f"fresh-{secrets.token_hex(3)}@example.com", password="secret-pw").json()
+    assert refresh(stack, fresh["refreshToken"]).status_code == 200
+    assert v1(stack, "lookup", idToken=fresh["idToken"]).status_code == 200

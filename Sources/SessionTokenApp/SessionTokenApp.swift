@@ -79,7 +79,8 @@ public enum SessionTokenApp {
         parts.methods.register(InspectRefreshToken.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
             let family = try await refreshSessions.family(of: RefreshToken(value: params.refreshToken))
             return .init(
-                projectId: family.projectId, tenantId: family.tenantId, localId: family.localId, signedInAt: family.signedInAt
+                projectId: family.projectId, tenantId: family.tenantId, localId: family.localId, signedInAt: family.signedInAt,
+                authTime: family.authTime
             )
         }
         parts.methods.register(RefreshSession.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in

@@ -17,12 +17,16 @@ public enum InspectRefreshToken: RPCMethod {
         public var localId: String
         /// Seconds since the epoch when the sign-in (the family) began, for `validSince` checks.
         public var signedInAt: Int64
+        /// The sign-in's `auth_time` (seconds, factor-registry's clock), for telling a deleted
+        /// account's session from a new account given the same uid. Absent from older services.
+        public var authTime: Int64?
 
-        public init(projectId: String, tenantId: String?, localId: String, signedInAt: Int64) {
+        public init(projectId: String, tenantId: String?, localId: String, signedInAt: Int64, authTime: Int64? = nil) {
             self.projectId = projectId
             self.tenantId = tenantId
             self.localId = localId
             self.signedInAt = signedInAt
+            self.authTime = authTime
         }
     }
 }

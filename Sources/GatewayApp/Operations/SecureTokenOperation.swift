@@ -43,6 +43,10 @@ struct SecureTokenOperation: Sendable {
         } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" {
             throw IdentityToolkitError.business("INVALID_REFRESH_TOKEN")
         }
+        // A session from before the account existed is a deleted account's whose uid was given again.
+        if let authTime = session.authTime, let createdAt = Int64(account.createdAt), authTime < createdAt / 1000 {
+            throw IdentityToolkitError.business("INVALID_REFRESH_TOKEN")
+        }
         if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
         if let validSince = account.validSince, session.signedInAt < validSince {
             throw IdentityToolkitError.business("TOKEN_EXPIRED")
