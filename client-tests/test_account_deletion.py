@@ -93,3 +93,4 @@ def test_a_session_left_behind_does_not_open_a_new_account_with_the_uid(stack):
     fresh = v1(stack, "signUp", email=f"fresh-{secrets.token_hex(3)}@example.com", password="secret-pw").json()
     assert refresh(stack, fresh["refreshToken"]).status_code == 200
     assert v1(stack, "lookup", idToken=fresh["idToken"]).status_code == 200
+

@@ -45,7 +45,7 @@ def test_production_accepts_the_projects_key_and_refuses_others(production):
     assert signed_up.status_code == 200, signed_up.text
     by_header = requests.post(url, json={}, headers={"x-goog-api-key": key}, timeout=30)
     assert by_header.status_code == 200, by_header.text
-    for wrong in ["AIza" + "x" * 35, "k", "x" * 5000]:
+    for wrong in ["AIza" + "x" * 35, "k", "x" * 5000, "AIza%00x", "%F0%9F%98%80", "a%20b"]:
         refused = requests.post(f"{url}?key={wrong}", json={}, timeout=30)
         assert refused.status_code == 400
         assert refused.json()["error"]["message"] == "API key not valid. Please pass a valid API key."

@@ -21,6 +21,9 @@ HOSTILE_BODIES = [
     {"idToken": "a.b.c", "tenantId": "x'; DROP TABLE control.tenants; --"},
     {"mfaPendingCredential": "ZGVtby1wcm9qZWN0L3gnOyBEUk9QIFRBQkxF.secret", "mfaEnrollmentId": "x"},
     {"idToken": "eyJhbGciOiJub25lIn0.eyJmaXJlYmFzZSI6eyJ0ZW5hbnQiOiIuLi8uLiJ9fQ."},
+    # PostgreSQL's text cannot hold U+0000.
+    {"mfaPendingCredential": "a\u0000b", "mfaEnrollmentId": "x\u0000", "tenantId": "\u0000"},
+    {"idToken": "a\u0000", "totpVerificationInfo": {"verificationCode": "12\u00003456", "sessionInfo": "\u0000"}},
 ]
 
 

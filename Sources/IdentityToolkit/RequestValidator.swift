@@ -50,7 +50,9 @@ public struct RequestValidator: Sendable {
                 return try enumValue(value, names: names.compactMap(\.stringValue), path: path)
             }
             switch value {
-            case .string: return value
+            case .string(let text):
+                try Self.refuseNUL(text, at: Self.dotted(path))
+                return value
             case .int(let number): return .string(String(number))
             case .double(let number) where format != "byte": return .string(Self.text(number))
             default: throw Self.mustBe("string", path)
@@ -157,6 +159,18 @@ public struct RequestValidator: Sendable {
     }
 
     static func dotted(_ path: [String]) -> String { path.joined(separator: ".") }
+
+    /// Query parameters get the body's rule for U+0000 (`pageToken`, `nextPageToken` reach look-ups).
+    public func validateQuery(_ query: [String: String]) throws {
+        for (name, value) in query { try Self.refuseNUL(value, at: Self.printable(name)) }
+    }
+
+    /// PostgreSQL's text cannot hold U+0000, so no stored value or look-up key has one: a string with
+    /// it is refused here rather than failing in a statement.
+    static func refuseNUL(_ text: String, at location: String) throws {
+        guard text.utf8.contains(0) else { return }
+        throw IdentityToolkitError.invalidPayload("Invalid value at '\(location)' (TYPE_STRING): the character U+0000 is not accepted.")
+    }
 
     /// Unknown field names are echoed: keep them short and printable.
     static func printable(_ key: String) -> String {

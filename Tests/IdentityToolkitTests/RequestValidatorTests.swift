@@ -93,4 +93,16 @@ struct RequestValidatorTests {
         #expect(text.count < 200)
         #expect(!text.contains("\u{1}"))
     }
+
+    @Test("a string holding U+0000, in the body or the query, is refused with its location")
+    func refusesNUL() throws {
+        #expect(
+            try message(#"{"email":"a\u0000@example.com"}"#, Self.signUp)
+                == "Invalid JSON payload received. Invalid value at 'email' (TYPE_STRING): the character U+0000 is not accepted."
+        )
+        #expect(try message(#"{"email":"a@example.com","mfaInfo":[{"displayName":"\u0000"}]}"#, Self.signUp)?.contains("'mfaInfo.0.displayName'") == true)
+        #expect(try message(#"{"email":"a@example.com"}"#, Self.signUp) == nil)
+        #expect(throws: IdentityToolkitError.self) { try validator.validateQuery(["nextPageToken": "a\u{0}b"]) }
+        try validator.validateQuery(["nextPageToken": "abc", "maxResults": "2"])
+    }
 }

@@ -153,6 +153,8 @@ struct AdminAccountOperations: Sendable {
         let scope = try AdminScope(request)
         let ids = Self.strings(request.body["localIds"])
         guard !ids.isEmpty else { throw IdentityToolkitError.business("MISSING_LOCAL_ID") }
+        // factor-registry's limit, checked before anything is forgotten.
+        guard ids.count <= 1000 else { throw IdentityToolkitError.business("LOCAL_ID_LIST_EXCEEDS_LIMIT") }
         let force = Self.bool(request.body["force"]) ?? false
         let delete = {
             try await PeerCall.call(

@@ -31,7 +31,9 @@ struct CredentialResolver: Sendable {
         if let project = apiKeys[key] { return .apiKey(projectId: project) }
         if mode == .development { return .apiKey(projectId: defaultProjectId) }
         // A project's own key, read on every request so a project's removal applies at once.
-        if let registry, key.utf8.count <= 128 {
+        // Keys are printable ASCII; anything else (U+0000 above all, which PostgreSQL refuses) is
+        // not one of ours and need not be looked up.
+        if let registry, key.utf8.count <= 128, key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
             do {
                 return .apiKey(projectId: try await registry.call(ResolveAPIKey.self, .init(apiKey: key), requestID: "").projectId)
             } catch let error as RPCError where error.code == .unknownAPIKey {

@@ -76,6 +76,7 @@ struct PublicAPI: Sendable {
         for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
         do {
             let caller = try await credentials.resolve(headers: request.headers, query: query)
+            try validator.validateQuery(query)
             let body = try await Self.readBody(request)
             let normalised =
                 if let schema = match.operation.requestSchema {
