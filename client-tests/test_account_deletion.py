@@ -38,7 +38,7 @@ def stored(stack, service, table, uid):
     return int(stack.query(service, f"""SELECT count(*) FROM "p_demo-project".{table} WHERE local_id = '{uid}'""")[0])
 
 
-@pytest.mark.parametrize("how", ["self", "admin", "batch"])
+@pytest.mark.parametrize("how", ["self", "admin", "batch", "batch-of-disabled"])
 def test_a_recreated_uid_inherits_no_session_of_the_deleted_account(stack, how):
     uid = f"reused-{secrets.token_hex(4)}"
     old = signed_in_with_uid(stack, uid)
@@ -47,9 +47,17 @@ def test_a_recreated_uid_inherits_no_session_of_the_deleted_account(stack, how):
         answer = v1(stack, "delete", idToken=old["idToken"])
     elif how == "admin":
         answer = requests.post(stack.gateway + ADMIN_BASE + ":delete", json={"localId": uid}, headers=ADMIN, timeout=30)
-    else:
+    elif how == "batch":
         answer = requests.post(stack.gateway + ADMIN_BASE + ":batchDelete", json={"localIds": [uid], "force": True},
                                headers=ADMIN, timeout=30)
+    else:
+        # Without force only disabled accounts go, and they are forgotten after the deletion.
+        disabled = requests.post(stack.gateway + ADMIN_BASE + ":update", json={"localId": uid, "disableUser": True},
+                                 headers=ADMIN, timeout=30)
+        assert disabled.status_code == 200, disabled.text
+        answer = requests.post(stack.gateway + ADMIN_BASE + ":batchDelete", json={"localIds": [uid, "kept-" + uid]},
+                               headers=ADMIN, timeout=30)
+        assert answer.json() == {}, answer.text
     assert answer.status_code == 200, answer.text
     assert stored(stack, "session-token", "session_families", uid) == 0
     assert stored(stack, "session-token", "refresh_tokens", uid) == 0
