@@ -5,6 +5,8 @@ import secrets
 
 import requests
 
+import test_mfa_totp as totp_flow
+from test_mfa_faults import rpc
 from mfa_helpers import ADMIN, RECAPTCHA, error, sms_code, unique_phone, v1, v2, verified_user
 
 BASE = "/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts"
@@ -104,3 +106,44 @@ def test_import_with_factors_checks_each_account(stack):
         {"index": 4, "message": "Phone number format is invalid"},
         {"index": 5, "message": "Enrollment id already exists."},
     ]
+
+
+def test_factors_an_admin_removes_end_their_sessions_and_lose_their_secrets(stack):
+    """Decision 4 for the Admin SDK's replace: as after a withdraw, sessions made with a removed factor end
+    (TOKEN_EXPIRED) and a removed TOTP factor's secret is deleted; other sessions go on."""
+    user = verified_user(stack)
+    totp, enrolled = totp_flow.enroll_totp(stack, user)
+    enrollment_id = totp_flow.claims(enrolled["idToken"])["firebase"]["second_factor_identifier"]
+    pending = totp_flow.sign_in_pending(stack, user)
+    with_factor = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
+                     mfaEnrollmentId=enrollment_id, totpVerificationInfo={"verificationCode": totp_flow.later_code(totp)})
+    assert with_factor.status_code == 200, with_factor.text
+    secrets_stored = f"""SELECT count(*) FROM "p_demo-project".totp_factors WHERE enrollment_id = '{enrollment_id}'"""
+    assert stack.query("challenge-issuer", secrets_stored) == ["1"]
+
+    assert admin(stack, ":update", {"localId": user["localId"], "mfa": {}}).status_code == 200
+    refreshed = requests.post(f"{stack.gateway}/securetoken.googleapis.com/v1/token?key=k",
+                              data={"grant_type": "refresh_token", "refresh_token": with_factor.json()["refreshToken"]},
+                              timeout=30)
+    assert error(refreshed) == "TOKEN_EXPIRED"
+    assert error(v1(stack, "lookup", idToken=with_factor.json()["idToken"])) == "TOKEN_EXPIRED"
+    assert stack.query("challenge-issuer", secrets_stored) == ["0"]
+    # Without a second factor the user now signs in with the password alone, and that session works.
+    signed_in = v1(stack, "signInWithPassword", email=user["email"], password=user["password"]).json()
+    again = requests.post(f"{stack.gateway}/securetoken.googleapis.com/v1/token?key=k",
+                          data={"grant_type": "refresh_token", "refresh_token": signed_in["refreshToken"]}, timeout=30)
+    assert again.status_code == 200, again.text
+
+
+def test_a_session_whose_factor_is_gone_by_any_path_is_over_at_the_token_endpoint(stack):
+    """The factor is removed in factor-registry alone (as if the revocation that follows had failed):
+    the token endpoint still ends the session, as the ID-token prelude does."""
+    user = verified_user(stack)
+    totp, enrolled = totp_flow.enroll_totp(stack, user)
+    enrollment_id = totp_flow.claims(enrolled["idToken"])["firebase"]["second_factor_identifier"]
+    removed = rpc(stack, "factor-registry", "enrollment.remove",
+                  {"projectId": "demo-project", "localId": user["localId"], "mfaEnrollmentId": enrollment_id})
+    assert "error" not in removed, removed
+    refreshed = requests.post(f"{stack.gateway}/securetoken.googleapis.com/v1/token?key=k",
+                              data={"grant_type": "refresh_token", "refresh_token": enrolled["refreshToken"]}, timeout=30)
+    assert error(refreshed) == "TOKEN_EXPIRED"

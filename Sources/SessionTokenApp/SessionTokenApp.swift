@@ -80,7 +80,7 @@ public enum SessionTokenApp {
             let family = try await refreshSessions.family(of: RefreshToken(value: params.refreshToken))
             return .init(
                 projectId: family.projectId, tenantId: family.tenantId, localId: family.localId, signedInAt: family.signedInAt,
-                authTime: family.authTime
+                authTime: family.authTime, secondFactorIdentifier: family.secondFactorIdentifier
             )
         }
         parts.methods.register(RefreshSession.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in

@@ -20,13 +20,20 @@ public enum InspectRefreshToken: RPCMethod {
         /// The sign-in's `auth_time` (seconds, factor-registry's clock), for telling a deleted
         /// account's session from a new account given the same uid. Absent from older services.
         public var authTime: Int64?
+        /// The second factor the sign-in passed, if any: a session whose factor the account no
+        /// longer has is over (decision 4), however the factor went.
+        public var secondFactorIdentifier: String?
 
-        public init(projectId: String, tenantId: String?, localId: String, signedInAt: Int64, authTime: Int64? = nil) {
+        public init(
+            projectId: String, tenantId: String?, localId: String, signedInAt: Int64, authTime: Int64? = nil,
+            secondFactorIdentifier: String? = nil
+        ) {
             self.projectId = projectId
             self.tenantId = tenantId
             self.localId = localId
             self.signedInAt = signedInAt
             self.authTime = authTime
+            self.secondFactorIdentifier = secondFactorIdentifier
         }
     }
 }

@@ -21,6 +21,28 @@ struct AccountErasure: Sendable {
         _ = try await (sessionRows, challengeRows)
     }
 
+    /// Factors an admin removed (`accounts:update` with `mfa`), as a withdraw does: the sessions
+    /// established with them end (`TOKEN_EXPIRED`, decision 4; the token endpoint also checks the
+    /// factor, so a failure here opens nothing), and a TOTP factor's secret is deleted.
+    func forgetFactors(_ removed: [Enrollment], projectId: String, tenantId: String?, localId: String, requestID: String)
+        async throws
+    {
+        for factor in removed {
+            _ = try await PeerCall.call(
+                sessions, RevokeFactorSessions.self,
+                .init(projectId: projectId, tenantId: tenantId, localId: localId, secondFactorIdentifier: factor.mfaEnrollmentId),
+                requestID: requestID
+            )
+            if factor.kind == "totp" {
+                _ = try await PeerCall.call(
+                    challenges, DeleteTotpFactor.self,
+                    .init(projectId: projectId, tenantId: tenantId, localId: localId, mfaEnrollmentId: factor.mfaEnrollmentId),
+                    requestID: requestID
+                )
+            }
+        }
+    }
+
     /// `delete` between the two passes.
     func deleting<Result: Sendable>(
         _ accounts: AccountsToForget, requestID: String, _ delete: () async throws -> Result

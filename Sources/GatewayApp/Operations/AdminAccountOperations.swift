@@ -111,10 +111,16 @@ struct AdminAccountOperations: Sendable {
             requestID: request.requestID
         )
         if let factors {
+            let previous = account.mfaInfo ?? []
             account = try await PeerCall.call(
                 registry, ReplaceEnrollments.self,
                 .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: localId, enrollments: factors),
                 requestID: request.requestID
+            )
+            let kept = Set((account.mfaInfo ?? []).map(\.mfaEnrollmentId))
+            try await erasure.forgetFactors(
+                previous.filter { !kept.contains($0.mfaEnrollmentId) }, projectId: scope.projectId, tenantId: scope.tenantId,
+                localId: localId, requestID: request.requestID
             )
         }
         var response: [String: JSONValue] = [

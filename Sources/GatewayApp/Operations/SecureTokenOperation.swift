@@ -8,7 +8,8 @@ import ServiceKit
 /// for a new ID token and a new refresh token (the old one rotates and may not be used again).
 /// Checks: `MISSING_GRANT_TYPE`, `INVALID_GRANT_TYPE`, `MISSING_REFRESH_TOKEN`, then
 /// `INVALID_REFRESH_TOKEN` (unknown, revoked, reused, or its user gone), `USER_DISABLED`, and
-/// `TOKEN_EXPIRED` for a sign-in older than the user's `validSince`.
+/// `TOKEN_EXPIRED` for a sign-in older than the user's `validSince` or one whose second factor the
+/// user no longer has.
 struct SecureTokenOperation: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
@@ -49,6 +50,13 @@ struct SecureTokenOperation: Sendable {
         }
         if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
         if let validSince = account.validSince, session.signedInAt < validSince {
+            throw IdentityToolkitError.business("TOKEN_EXPIRED")
+        }
+        // Decision 4, as the ID-token prelude applies it: a session established with a factor the
+        // account no longer has is over, whether the user withdrew it or an admin replaced the list.
+        if let factor = session.secondFactorIdentifier,
+            account.mfaInfo?.contains(where: { $0.mfaEnrollmentId == factor }) != true
+        {
             throw IdentityToolkitError.business("TOKEN_EXPIRED")
         }
         let tokens = try await PeerCall.call(
