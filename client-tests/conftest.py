@@ -7,6 +7,7 @@ process (mfa-all-in-one) instead of four, each still with its own ports, databas
 """
 
 import base64
+import contextlib
 import json
 import os
 import secrets
@@ -201,6 +202,18 @@ class Stack:
                 process.kill()
         for name in self.databases.values():
             psql(self.postgres, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def another_stack(stack, name: str, **options):
+    """A stack of its own beside the session's (its own databases, ports and work directory), for
+    settings the shared one must not have: `options` go to `Stack` (`mode`, `extra_env`)."""
+    with tempfile.TemporaryDirectory(prefix=f"mfa-py-{name}-") as work:
+        running = Stack(Path(work), stack.bin_dir, stack.postgres, **options)
+        try:
+            yield running
+        finally:
+            running.close()
 
 
 @pytest.fixture(scope="session")

@@ -2,30 +2,22 @@
 production mode accepts; unknown keys get the contract's message; development mode maps any key."""
 
 import hashlib
-import os
 import re
 import secrets
-import tempfile
-from pathlib import Path
 
 import pytest
 import requests
 
-from conftest import Stack
+from conftest import another_stack
 
 ADMIN_TOKEN = "production-admin-" + secrets.token_hex(8)
 
 
 @pytest.fixture(scope="module")
 def production(stack):
-    bin_dir = Path(os.environ.get("MFA_TEST_BIN_DIR", Path(__file__).resolve().parents[1] / ".build" / "debug"))
-    with tempfile.TemporaryDirectory(prefix="mfa-py-keys-") as work:
-        running = Stack(Path(work), bin_dir, stack.postgres, mode="production",
-                        extra_env={"ADMIN_TOKEN_SHA256": hashlib.sha256(ADMIN_TOKEN.encode()).hexdigest()})
-        try:
-            yield running
-        finally:
-            running.close()
+    with another_stack(stack, "keys", mode="production",
+                       extra_env={"ADMIN_TOKEN_SHA256": hashlib.sha256(ADMIN_TOKEN.encode()).hexdigest()}) as running:
+        yield running
 
 
 def test_every_project_has_a_key_in_its_config(stack):

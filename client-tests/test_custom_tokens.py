@@ -3,17 +3,14 @@
 development mode only, the user created on first sign-in, the token's claims in every ID token of the
 session, and each refusal."""
 
-import os
 import secrets
-import tempfile
 import time
-from pathlib import Path
 
 import jwt
 import pytest
 import requests
 
-from conftest import Stack, make_service_account
+from conftest import another_stack, make_service_account
 
 AUDIENCE = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
 URL = "/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken"
@@ -166,14 +163,9 @@ def test_a_tenant_token_signs_into_its_tenant(stack):
 
 @pytest.fixture(scope="module")
 def production_stack(stack):
-    bin_dir = Path(os.environ.get("MFA_TEST_BIN_DIR", Path(__file__).resolve().parents[1] / ".build" / "debug"))
-    with tempfile.TemporaryDirectory(prefix="mfa-py-prod-") as work:
-        running = Stack(Path(work), bin_dir, stack.postgres, mode="production",
-                        extra_env={"API_KEYS": "prod-key=demo-project"})
-        try:
-            yield running
-        finally:
-            running.close()
+    with another_stack(stack, "prod", mode="production",
+                       extra_env={"API_KEYS": "prod-key=demo-project"}) as running:
+        yield running
 
 
 def test_production_mode_accepts_only_signed_tokens(production_stack):

@@ -4,18 +4,15 @@ never a 4xx or a silent success."""
 
 import email
 import email.policy
-import os
 import re
 import secrets
-import tempfile
 import urllib.parse
-from pathlib import Path
 
 import pytest
 import requests
 from aiosmtpd.controller import Controller
 
-from conftest import Stack, free_port
+from conftest import another_stack, free_port
 
 
 class Inbox:
@@ -40,16 +37,13 @@ def smtp_stack(stack):
     port = free_port()
     controller = Controller(inbox, hostname="127.0.0.1", port=port)
     controller.start()
-    bin_dir = Path(os.environ.get("MFA_TEST_BIN_DIR", Path(__file__).resolve().parents[1] / ".build" / "debug"))
-    with tempfile.TemporaryDirectory(prefix="mfa-py-smtp-") as work:
-        running = Stack(Path(work), bin_dir, stack.postgres, extra_env={
-            "EMAIL_SENDER": "smtp", "EMAIL_SMTP_HOST": "127.0.0.1", "EMAIL_SMTP_PORT": str(port),
-            "EMAIL_SMTP_SECURITY": "plain", "EMAIL_SMTP_FROM": "accounts@example.com", "EMAIL_APP_NAME": "Demo App",
-        })
+    with another_stack(stack, "smtp", extra_env={
+        "EMAIL_SENDER": "smtp", "EMAIL_SMTP_HOST": "127.0.0.1", "EMAIL_SMTP_PORT": str(port),
+        "EMAIL_SMTP_SECURITY": "plain", "EMAIL_SMTP_FROM": "accounts@example.com", "EMAIL_APP_NAME": "Demo App",
+    }) as running:
         try:
             yield running, inbox
         finally:
-            running.close()
             controller.stop()
 
 

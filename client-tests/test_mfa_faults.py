@@ -3,17 +3,14 @@ steps of an enrollment or a sign-in, restarted, and the flow retried. Nothing ha
 nothing committed is lost. With MFA_TEST_PROCESSES=one a kill stops the one process, so only the tests
 where the whole stack may go down together run there."""
 
-import os
-import tempfile
 import time
-from pathlib import Path
 
 import jwt
 import pyotp
 import pytest
 import requests
 
-from conftest import Stack, needs_four_processes
+from conftest import another_stack, needs_four_processes
 from mfa_helpers import ADMIN, error, v1, v2, verified_user
 
 
@@ -23,13 +20,8 @@ def claims(token):
 
 @pytest.fixture(scope="module")
 def fault_stack(stack):
-    bin_dir = Path(os.environ.get("MFA_TEST_BIN_DIR", Path(__file__).resolve().parents[1] / ".build" / "debug"))
-    with tempfile.TemporaryDirectory(prefix="mfa-py-faults-") as work:
-        running = Stack(Path(work), bin_dir, stack.postgres)
-        try:
-            yield running
-        finally:
-            running.close()
+    with another_stack(stack, "faults") as running:
+        yield running
 
 
 def restart(stack, service):

@@ -5,20 +5,17 @@ expiry, attempt and send limits, and a real HTTP SMS provider API receiving the 
 import base64
 import hashlib
 import json
-import os
 import re
-import tempfile
 import threading
 import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import jwt
 import pytest
 import requests
 
-from conftest import Stack, free_port
+from conftest import another_stack, free_port
 from mfa_helpers import RECAPTCHA, error, sms_code, unique_phone, v1, v2, verified_user
 
 
@@ -223,18 +220,15 @@ def provider_stack(stack):
     port = free_port()
     server = ThreadingHTTPServer(("127.0.0.1", port), ProviderAPI)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    bin_dir = Path(os.environ.get("MFA_TEST_BIN_DIR", Path(__file__).resolve().parents[1] / ".build" / "debug"))
-    with tempfile.TemporaryDirectory(prefix="mfa-py-sms-") as work:
-        running = Stack(Path(work), bin_dir, stack.postgres, extra_env={
-            "SMS_SENDER": "http", "SMS_HTTP_BASE_URL": f"http://127.0.0.1:{port}", "SMS_HTTP_ACCOUNT_ID": "AC123",
-            "SMS_HTTP_AUTH_TOKEN": "provider-secret", "SMS_HTTP_FROM": "+15550001111", "SMS_APP_NAME": "Demo App",
-            "SMS_SESSION_LIFETIME_SECONDS": "2", "SMS_RATE_LIMIT_PER_NUMBER_BURST": "3",
-            "SMS_RATE_LIMIT_PER_NUMBER_PER_HOUR": "1",
-        })
+    with another_stack(stack, "sms", extra_env={
+        "SMS_SENDER": "http", "SMS_HTTP_BASE_URL": f"http://127.0.0.1:{port}", "SMS_HTTP_ACCOUNT_ID": "AC123",
+        "SMS_HTTP_AUTH_TOKEN": "provider-secret", "SMS_HTTP_FROM": "+15550001111", "SMS_APP_NAME": "Demo App",
+        "SMS_SESSION_LIFETIME_SECONDS": "2", "SMS_RATE_LIMIT_PER_NUMBER_BURST": "3",
+        "SMS_RATE_LIMIT_PER_NUMBER_PER_HOUR": "1",
+    }) as running:
         try:
             yield running
         finally:
-            running.close()
             server.shutdown()
 
 

@@ -1,14 +1,11 @@
 """Expired pending credentials are deleted by session-token's sweeper; live ones are not."""
 
-import os
-import tempfile
 import time
-from pathlib import Path
 
 import pytest
 
 import test_mfa_totp as totp_flow
-from conftest import Stack
+from conftest import another_stack
 from mfa_helpers import error, v2, verified_user
 
 LIFETIME_SECONDS = 3
@@ -17,16 +14,11 @@ LIFETIME_SECONDS = 3
 @pytest.fixture(scope="module")
 def short_lived_stack(stack):
     """Credentials that live three seconds, swept every second."""
-    bin_dir = Path(os.environ.get("MFA_TEST_BIN_DIR", Path(__file__).resolve().parents[1] / ".build" / "debug"))
-    with tempfile.TemporaryDirectory(prefix="mfa-py-sweep-") as work:
-        running = Stack(Path(work), bin_dir, stack.postgres, extra_env={
-            "MFA_PENDING_CREDENTIAL_LIFETIME_SECONDS": str(LIFETIME_SECONDS),
-            "MFA_PENDING_CREDENTIAL_SWEEP_SECONDS": "1",
-        })
-        try:
-            yield running
-        finally:
-            running.close()
+    with another_stack(stack, "sweep", extra_env={
+        "MFA_PENDING_CREDENTIAL_LIFETIME_SECONDS": str(LIFETIME_SECONDS),
+        "MFA_PENDING_CREDENTIAL_SWEEP_SECONDS": "1",
+    }) as running:
+        yield running
 
 
 def test_an_abandoned_sign_in_leaves_nothing_behind(short_lived_stack):

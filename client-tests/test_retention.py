@@ -5,14 +5,12 @@ after their retention. Each check also shows that what is kept still works."""
 
 import hashlib
 import os
-import tempfile
 import time
-from pathlib import Path
 
 import pytest
 import requests
 
-from conftest import Stack
+from conftest import another_stack
 from mfa_helpers import RECAPTCHA, error, sms_code, unique_phone, v1, v2, verified_user
 
 LIFETIME = 2  # SMS sessions and out-of-band codes
@@ -24,27 +22,22 @@ TOKEN = "/securetoken.googleapis.com/v1/token?key=k"
 @pytest.fixture(scope="module")
 def retention_stack(stack):
     """Short lifetimes and retentions, every sweep once a second; a full rate bucket takes two seconds."""
-    bin_dir = Path(os.environ.get("MFA_TEST_BIN_DIR", Path(__file__).resolve().parents[1] / ".build" / "debug"))
-    with tempfile.TemporaryDirectory(prefix="mfa-py-retention-") as work:
-        running = Stack(Path(work), bin_dir, stack.postgres, extra_env={
-            "SMS_SESSION_LIFETIME_SECONDS": str(LIFETIME),
-            "VERIFICATION_EXPIRED_RETENTION_SECONDS": str(GRACE),
-            "VERIFICATION_SWEEP_SECONDS": "1",
-            "SMS_RATE_LIMIT_PER_NUMBER_BURST": "2",
-            "SMS_RATE_LIMIT_PER_NUMBER_PER_HOUR": "3600",
-            "SMS_RATE_LIMIT_PER_ADDRESS_BURST": "20",
-            "SMS_RATE_LIMIT_PER_ADDRESS_PER_HOUR": "36000",
-            "OOB_CODES_LIFETIME_SECONDS": str(LIFETIME),
-            "OOB_CODES_EXPIRED_RETENTION_SECONDS": str(GRACE),
-            "OOB_CODES_SWEEP_SECONDS": "1",
-            "SESSIONS_ROTATED_TOKEN_RETENTION_SECONDS": str(RETENTION),
-            "SESSIONS_REVOKED_RETENTION_SECONDS": str(RETENTION),
-            "SESSIONS_SWEEP_SECONDS": "1",
-        })
-        try:
-            yield running
-        finally:
-            running.close()
+    with another_stack(stack, "retention", extra_env={
+        "SMS_SESSION_LIFETIME_SECONDS": str(LIFETIME),
+        "VERIFICATION_EXPIRED_RETENTION_SECONDS": str(GRACE),
+        "VERIFICATION_SWEEP_SECONDS": "1",
+        "SMS_RATE_LIMIT_PER_NUMBER_BURST": "2",
+        "SMS_RATE_LIMIT_PER_NUMBER_PER_HOUR": "3600",
+        "SMS_RATE_LIMIT_PER_ADDRESS_BURST": "20",
+        "SMS_RATE_LIMIT_PER_ADDRESS_PER_HOUR": "36000",
+        "OOB_CODES_LIFETIME_SECONDS": str(LIFETIME),
+        "OOB_CODES_EXPIRED_RETENTION_SECONDS": str(GRACE),
+        "OOB_CODES_SWEEP_SECONDS": "1",
+        "SESSIONS_ROTATED_TOKEN_RETENTION_SECONDS": str(RETENTION),
+        "SESSIONS_REVOKED_RETENTION_SECONDS": str(RETENTION),
+        "SESSIONS_SWEEP_SECONDS": "1",
+    }) as running:
+        yield running
 
 
 def sha256(text):

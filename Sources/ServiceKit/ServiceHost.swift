@@ -10,6 +10,7 @@ import NIOCore
 import PostgresNIO
 import ServiceLifecycle
 import Synchronization
+import TenantStore
 
 /// Runs one service: the `/rpc` listener (HTTP/2, mutual TLS), the ops listener, the PostgreSQL
 /// pool and any background work, as one ServiceLifecycle group that stops cleanly on SIGTERM/SIGINT.
@@ -221,9 +222,7 @@ extension ServiceHost {
             // The caller answers 503, as for a peer that does not answer: retrying later can work.
             return RPCError(code: .dependencyUnavailable, message: "The database did not answer")
         }
-        guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState],
-            state == "42P01" || state == "3F000"
-        else { return nil }
+        guard TenantSchema.isMissing(error) else { return nil }
         return RPCError(code: .tenantSchemaMissing, identityToolkitError: "TENANT_NOT_FOUND")
     }
 

@@ -32,7 +32,7 @@ public struct RetentionSweeper: Sendable {
             for schema in rule.scope == .control ? [TenantSchema.control] : tenantSchemas {
                 do {
                     count += try await sweep(rule, in: schema)
-                } catch where Self.isMissingTable(error) {
+                } catch where TenantSchema.isMissing(error) {
                     continue
                 }
             }
@@ -83,11 +83,5 @@ public struct RetentionSweeper: Sendable {
         let rows = try await client.query(query, logger: logger)
         for try await count in rows.decode(Int64.self) { return Int(count) }
         return 0
-    }
-
-    /// `undefined_table` (42P01) or `invalid_schema_name` (3F000): the schema went, or is not migrated yet.
-    public static func isMissingTable(_ error: any Error) -> Bool {
-        guard let state = (error as? PSQLError)?.serverInfo?[.sqlState] else { return false }
-        return state == "42P01" || state == "3F000"
     }
 }

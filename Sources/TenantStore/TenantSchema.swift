@@ -74,6 +74,17 @@ public struct TenantSchema: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name }
 
+    /// Whether `error` says a statement named a table that is not there: `undefined_table` (42P01)
+    /// or `invalid_schema_name` (3F000), also inside a transaction's error. The schema was never
+    /// provisioned, was dropped meanwhile, or is not migrated yet.
+    public static func isMissing(_ error: any Error) -> Bool {
+        if let transaction = error as? PostgresTransactionError, let cause = transaction.closureError {
+            return isMissing(cause)
+        }
+        guard let state = (error as? PSQLError)?.serverInfo?[.sqlState] else { return false }
+        return state == "42P01" || state == "3F000"
+    }
+
     private static func matches(_ id: String, first: (UInt8) -> Bool, rest: (UInt8) -> Bool) -> Bool {
         var bytes = id.utf8.makeIterator()
         guard let head = bytes.next(), first(head) else { return false }

@@ -10,27 +10,10 @@ struct AccountChallenges: Sendable {
 
     /// Deletes them for deleted accounts, in one statement; how many rows went.
     func forget(_ params: AccountsToForget) async throws -> Int {
-        let selected = try params.selection()
+        let localIds = try params.selection()
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
-        let (all, ids) = (selected == nil, selected ?? [])
-        do {
-            let rows = try await client.query(
-                """
-                WITH factors AS (
-                    DELETE FROM \(unescaped: schema.qualified("totp_factors")) WHERE \(all) OR local_id = ANY(\(ids))
-                    RETURNING 1
-                ), sessions AS (
-                    DELETE FROM \(unescaped: schema.qualified("verification_sessions")) WHERE \(all) OR local_id = ANY(\(ids))
-                    RETURNING 1
-                )
-                SELECT (SELECT count(*) FROM factors) + (SELECT count(*) FROM sessions)
-                """,
-                logger: logger
-            )
-            for try await count in rows.decode(Int64.self) { return Int(count) }
-            return 0
-        } catch where RetentionSweeper.isMissingTable(error) {
-            return 0  // a scope never provisioned here holds nothing
-        }
+        return try await AccountRows.delete(
+            from: ["totp_factors", "verification_sessions"], in: schema, localIds: localIds, client: client, logger: logger
+        )
     }
 }

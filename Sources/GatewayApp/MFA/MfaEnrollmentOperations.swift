@@ -174,20 +174,9 @@ struct MfaEnrollmentOperations: Sendable {
             .init(projectId: projectId, tenantId: tenantId, localId: localId, mfaEnrollmentId: enrollmentId),
             requestID: request.requestID
         )
-        _ = try await PeerCall.call(
-            sessions, RevokeFactorSessions.self,
-            .init(projectId: projectId, tenantId: tenantId, localId: localId, secondFactorIdentifier: enrollmentId),
-            requestID: request.requestID
+        try await AccountErasure(sessions: sessions, challenges: challenges).forgetFactors(
+            [withdrawn], projectId: projectId, tenantId: tenantId, localId: localId, requestID: request.requestID
         )
-        if withdrawn.kind == "totp" {
-            // The metadata is gone, so the secret grants nothing; forgetting it is tidiness. A
-            // failure here leaves an orphan secret, never a way in.
-            _ = try? await challenges.call(
-                DeleteTotpFactor.self,
-                .init(projectId: projectId, tenantId: tenantId, localId: localId, mfaEnrollmentId: enrollmentId),
-                requestID: request.requestID
-            )
-        }
         if user.token.secondFactorIdentifier == enrollmentId { return [:] }
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,

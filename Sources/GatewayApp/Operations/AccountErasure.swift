@@ -21,9 +21,11 @@ struct AccountErasure: Sendable {
         _ = try await (sessionRows, challengeRows)
     }
 
-    /// Factors an admin removed (`accounts:update` with `mfa`), as a withdraw does: the sessions
-    /// established with them end (`TOKEN_EXPIRED`, decision 4; the token endpoint also checks the
-    /// factor, so a failure here opens nothing), and a TOTP factor's secret is deleted.
+    /// Factors removed from factor-registry (a withdraw, an admin's `accounts:update` with `mfa`):
+    /// the sessions established with them end (`TOKEN_EXPIRED`, decision 4; the token endpoint also
+    /// checks the factor, so a failure here opens nothing), and a TOTP factor's secret is deleted.
+    /// The metadata is gone, so the secret grants nothing; a failure to delete it leaves an orphan
+    /// row, never a way in, and does not fail the call.
     func forgetFactors(_ removed: [Enrollment], projectId: String, tenantId: String?, localId: String, requestID: String)
         async throws
     {
@@ -34,7 +36,7 @@ struct AccountErasure: Sendable {
                 requestID: requestID
             )
             if factor.kind == "totp" {
-                _ = try await PeerCall.call(
+                _ = try? await PeerCall.call(
                     challenges, DeleteTotpFactor.self,
                     .init(projectId: projectId, tenantId: tenantId, localId: localId, mfaEnrollmentId: factor.mfaEnrollmentId),
                     requestID: requestID

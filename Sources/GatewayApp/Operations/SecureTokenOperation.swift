@@ -45,7 +45,7 @@ struct SecureTokenOperation: Sendable {
             throw IdentityToolkitError.business("INVALID_REFRESH_TOKEN")
         }
         // A session from before the account existed is a deleted account's whose uid was given again.
-        if let authTime = session.authTime, let createdAt = Int64(account.createdAt), authTime < createdAt / 1000 {
+        if let authTime = session.authTime, account.postdates(signInAt: authTime) {
             throw IdentityToolkitError.business("INVALID_REFRESH_TOKEN")
         }
         if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
@@ -54,9 +54,7 @@ struct SecureTokenOperation: Sendable {
         }
         // Decision 4, as the ID-token prelude applies it: a session established with a factor the
         // account no longer has is over, whether the user withdrew it or an admin replaced the list.
-        if let factor = session.secondFactorIdentifier,
-            account.mfaInfo?.contains(where: { $0.mfaEnrollmentId == factor }) != true
-        {
+        if let factor = session.secondFactorIdentifier, !account.lists(factor: factor) {
             throw IdentityToolkitError.business("TOKEN_EXPIRED")
         }
         let tokens = try await PeerCall.call(

@@ -35,8 +35,7 @@ struct SignedInUser: Sendable {
             .init(projectId: token.projectId, tenantId: token.tenantId, localId: token.localId),
             requestID: request.requestID
         )
-        // Sign-in times and creation times both come from factor-registry's database clock.
-        if let createdAt = Int64(account.createdAt), token.authTime < createdAt / 1000 {
+        if account.postdates(signInAt: token.authTime) {
             throw IdentityToolkitError.business("USER_NOT_FOUND")
         }
         if let validSince = account.validSince, token.issuedAt < validSince {
@@ -44,7 +43,7 @@ struct SignedInUser: Sendable {
         }
         if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
         // Decision 4: a session established with a factor that has since been withdrawn is over.
-        if let factor = token.secondFactorIdentifier, account.mfaInfo?.contains(where: { $0.mfaEnrollmentId == factor }) != true {
+        if let factor = token.secondFactorIdentifier, !account.lists(factor: factor) {
             throw IdentityToolkitError.business("TOKEN_EXPIRED")
         }
         return SignedInUser(token: token, account: account, settings: settings)

@@ -44,7 +44,7 @@ struct PendingCredentials: Sendable {
                 logger: logger
             )
         } catch {
-            if SessionRepository.isUndefinedTable(error) { throw Self.invalid }
+            if TenantSchema.isMissing(error) { throw Self.invalid }
             throw error
         }
         for try await (localId, provider) in rows.decode((String, String).self) {

@@ -49,7 +49,7 @@ struct RefreshSessions: Sendable {
                 logger: logger
             )
         } catch {
-            if SessionRepository.isUndefinedTable(error) { throw Self.invalid }
+            if TenantSchema.isMissing(error) { throw Self.invalid }
             throw error
         }
         for try await (familyID, localID, provider, secondFactor, identifier, authTime, createdAt, rotated, revoked, claims, reason)

@@ -26,7 +26,7 @@ struct SessionRepository: Sendable {
             throw error
         } catch {
             // A scope nobody provisioned here: say so instead of failing as an internal error.
-            if Self.isUndefinedTable(error) { throw RPCError(code: .tenantSchemaMissing, message: "Unknown project or tenant") }
+            if TenantSchema.isMissing(error) { throw RPCError(code: .tenantSchemaMissing, message: "Unknown project or tenant") }
             throw error
         }
     }
@@ -100,28 +100,11 @@ struct SessionRepository: Sendable {
     /// Deletes the sessions (their refresh tokens go with them) and pending sign-ins of deleted
     /// accounts, in one statement; how many rows went.
     func forget(_ params: AccountsToForget) async throws -> Int {
-        let selected = try params.selection()
+        let localIds = try params.selection()
         let schema = try TenantSchemaCatalog.schema(for: TenantScope(projectId: params.projectId, tenantId: params.tenantId))
-        let (all, ids) = (selected == nil, selected ?? [])
-        do {
-            let rows = try await client.query(
-                """
-                WITH families AS (
-                    DELETE FROM \(unescaped: schema.qualified("session_families")) WHERE \(all) OR local_id = ANY(\(ids))
-                    RETURNING 1
-                ), pending AS (
-                    DELETE FROM \(unescaped: schema.qualified("mfa_pending_credentials")) WHERE \(all) OR local_id = ANY(\(ids))
-                    RETURNING 1
-                )
-                SELECT (SELECT count(*) FROM families) + (SELECT count(*) FROM pending)
-                """,
-                logger: logger
-            )
-            for try await count in rows.decode(Int64.self) { return Int(count) }
-            return 0
-        } catch where RetentionSweeper.isMissingTable(error) {
-            return 0  // a scope never provisioned here holds nothing
-        }
+        return try await AccountRows.delete(
+            from: ["session_families", "mfa_pending_credentials"], in: schema, localIds: localIds, client: client, logger: logger
+        )
     }
 
     /// Session claims as JSON text; `nil` when there are none.
@@ -133,13 +116,5 @@ struct SessionRepository: Sendable {
     static func decode(_ text: String?) -> [String: JSONValue]? {
         guard let text, case .object(let members)? = try? JSONCoding.parse(Array(text.utf8)) else { return nil }
         return members
-    }
-
-    /// PostgreSQL's `undefined_table` (42P01), possibly inside a transaction error.
-    static func isUndefinedTable(_ error: any Error) -> Bool {
-        if let transaction = error as? PostgresTransactionError, let cause = transaction.closureError {
-            return isUndefinedTable(cause)
-        }
-        return (error as? PSQLError)?.serverInfo?[.sqlState] == "42P01"
     }
 }

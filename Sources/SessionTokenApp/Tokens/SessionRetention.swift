@@ -1,4 +1,3 @@
-import ServiceKit
 import TenantStore
 
 /// What session-token deletes, and when (docs/architecture.md, "Retention").
