@@ -15,12 +15,7 @@ struct AccountRowsTests {
     )
 
     func owners(_ table: StaticString, in schema: TenantSchema, on client: PostgresClient) async throws -> [String] {
-        let rows = try await client.query(
-            PostgresQuery(unsafeSQL: "SELECT local_id FROM \(schema.qualified(table)) ORDER BY id"), logger: Self.logger
-        )
-        var owners: [String] = []
-        for try await owner in rows.decode(String.self) { owners.append(owner) }
-        return owners
+        try await TestDatabase.column("local_id", of: table, in: schema, on: client)
     }
 
     @Test("the named accounts' rows go from every table in one statement, or every account's; a missing schema holds nothing")

@@ -34,12 +34,7 @@ struct RetentionSweeperTests {
     }
 
     func ids(in schema: TenantSchema, on client: PostgresClient) async throws -> [String] {
-        let rows = try await client.query(
-            PostgresQuery(unsafeSQL: "SELECT id FROM \(schema.qualified("items")) ORDER BY id"), logger: Self.logger
-        )
-        var ids: [String] = []
-        for try await id in rows.decode(String.self) { ids.append(id) }
-        return ids
+        try await TestDatabase.column("id", of: "items", in: schema, on: client)
     }
 
     @Test("only rows past their column's time by more than the retention go, in every tenant schema; NULL never qualifies")

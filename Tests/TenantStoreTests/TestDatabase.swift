@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import TenantStore
 
 /// A throw-away database on the test PostgreSQL (started by `scripts/test.sh`; the URL comes from
 /// `MFA_TEST_POSTGRES_URL`, defaulting to the local stack's cluster). Each test gets its own
@@ -49,5 +50,17 @@ struct TestDatabase {
             try await body(client)
             group.cancelAll()
         }
+    }
+
+    /// One text column of a table in `schema`, ordered by its `id`: what a test expects to be left.
+    static func column(
+        _ column: String, of table: StaticString, in schema: TenantSchema, on client: PostgresClient
+    ) async throws -> [String] {
+        let rows = try await client.query(
+            PostgresQuery(unsafeSQL: "SELECT \(column) FROM \(schema.qualified(table)) ORDER BY id"), logger: logger
+        )
+        var values: [String] = []
+        for try await value in rows.decode(String.self) { values.append(value) }
+        return values
     }
 }
