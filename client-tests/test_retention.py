@@ -16,6 +16,7 @@ from mfa_helpers import RECAPTCHA, error, sms_code, unique_phone, v1, v2, verifi
 LIFETIME = 2  # SMS sessions and out-of-band codes
 GRACE = 3  # how long past their expiry they are kept
 RETENTION = 3  # rotated refresh tokens and revoked sessions
+OUTBOX_RETENTION = 4  # what the development sink kept for the emulator's routes
 TOKEN = "/securetoken.googleapis.com/v1/token?key=k"
 
 
@@ -36,6 +37,7 @@ def retention_stack(stack):
         "SESSIONS_ROTATED_TOKEN_RETENTION_SECONDS": str(RETENTION),
         "SESSIONS_REVOKED_RETENTION_SECONDS": str(RETENTION),
         "SESSIONS_SWEEP_SECONDS": "1",
+        "DEVELOPMENT_OUTBOX_RETENTION_SECONDS": str(OUTBOX_RETENTION),
     }) as running:
         yield running
 
@@ -136,6 +138,17 @@ def test_an_expired_oob_code_says_so_then_is_forgotten(retention_stack):
     assert count(stack, "factor-registry", stored) == 1
     wait_until_zero(stack, "factor-registry", stored, issued, LIFETIME + GRACE, "the expired code")
     assert error(v1(stack, "update", oobCode=late)) == "INVALID_OOB_CODE"
+
+
+def test_the_development_outbox_forgets_its_messages(retention_stack):
+    stack = retention_stack
+    sent = time.monotonic()
+    code = send_verify_email(stack)
+    kept = f"""SELECT count(*) FROM "p_demo-project".development_outbox WHERE code = '{code}'"""
+    assert count(stack, "challenge-issuer", kept) == 1
+    wait_until_zero(stack, "challenge-issuer", kept, sent, OUTBOX_RETENTION, "the outbox message")
+    listed = requests.get(stack.gateway + "/emulator/v1/projects/demo-project/oobCodes", timeout=30).json()["oobCodes"]
+    assert code not in [entry["oobCode"] for entry in listed]
 
 
 def refresh(stack, token):

@@ -56,9 +56,15 @@ public enum ChallengeIssuerApp {
             try await totp.verify(params)
             return RPCEmpty()
         }
-        parts.methods.register(DeleteTotpFactor.self, callers: gatewayOnly) { params, _ in
+        // The gateway deletes a withdrawn factor's secret; factor-registry an orphan's (a secret whose
+        // enrollment was never recorded or whose deletion failed: OrphanSecretSweep).
+        let gatewayOrRegistry = RPCCallerPolicy.only([ServiceName.gateway.rawValue, ServiceName.factorRegistry.rawValue])
+        parts.methods.register(DeleteTotpFactor.self, callers: gatewayOrRegistry) { params, _ in
             try await totp.delete(params)
             return RPCEmpty()
+        }
+        parts.methods.register(ListStoredTotpFactors.self, callers: .only([ServiceName.factorRegistry.rawValue])) { params, _ in
+            try await totp.listStored(params)
         }
         let accountChallenges = AccountChallenges(client: database, logger: host.logger)
         parts.methods.register(ForgetAccountChallenges.self, callers: gatewayOnly) { params, _ in
@@ -109,7 +115,13 @@ public enum ChallengeIssuerApp {
                     .seconds(reader.int(forKey: "verification.expiredRetentionSeconds", default: 24 * 3600))
                 ),
                 ChallengeRetention.expiredReceipts,
-            ] + [ChallengeRetention.fullRateBuckets([perNumber, perAddress])].compactMap { $0 },
+            ] + [ChallengeRetention.fullRateBuckets([perNumber, perAddress])].compactMap { $0 }
+                + (development
+                    ? [
+                        ChallengeRetention.developmentOutbox(
+                            .seconds(reader.int(forKey: "developmentOutbox.retentionSeconds", default: 3 * 24 * 3600))
+                        )
+                    ] : []),
             logger: host.logger
         )
         parts.background.append(

@@ -125,6 +125,18 @@ public enum FactorRegistryApp {
                 logger: host.logger
             ) { try await oobSweeper.sweep() }
         )
+        // Secrets challenge-issuer keeps for no enrollment (a crash between an enrollment's or a
+        // withdrawal's two steps): checked hourly, once at least an hour old.
+        let orphanSweep = OrphanSecretSweep(
+            client: database, challenges: host.client(for: .challengeIssuer),
+            minimumAge: .seconds(reader.int(forKey: "orphanSecrets.minimumAgeSeconds", default: 3600)), logger: host.logger
+        )
+        parts.background.append(
+            PeriodicService(
+                "orphan TOTP secret sweep", every: .seconds(reader.int(forKey: "orphanSecrets.sweepSeconds", default: 3600)),
+                logger: host.logger
+            ) { try await orphanSweep.sweep() }
+        )
         parts.background.append(SettingsListener(client: database, cache: settingsCache, logger: host.logger))
         parts.readiness.append(
             ReadinessCheck(name: "default-project") {

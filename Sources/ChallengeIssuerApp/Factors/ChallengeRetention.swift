@@ -17,6 +17,16 @@ enum ChallengeRetention {
         "expired iOS receipts", table: "ios_receipts", key: "receipt_hash", column: "expires_at", retention: .zero, indexed: true
     )
 
+    /// What the development sink kept for the emulator's helper routes (development mode only):
+    /// past `retention` no code in it still works, if `retention` is at least the longest code
+    /// lifetime (an out-of-band code's three days by default).
+    static func developmentOutbox(_ retention: Duration) -> RetentionRule {
+        RetentionRule(
+            "development outbox messages", table: "development_outbox", key: "id", column: "created_at", retention: retention,
+            indexed: false
+        )
+    }
+
     /// A bucket left alone until it is full again is the same as no bucket: the next send starts a
     /// full one. That takes `capacity / refill` of the slowest-filling rule. `nil` when a rule never
     /// refills (its buckets are then kept).

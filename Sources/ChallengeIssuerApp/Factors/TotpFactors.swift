@@ -196,6 +196,33 @@ struct TotpFactors: Sendable {
         )
     }
 
+    /// A page of factors whose secret is at least `olderThanSeconds` old, for factor-registry's
+    /// orphan sweep. A schema not (or no longer) there has none.
+    func listStored(_ params: ListStoredTotpFactors.Params) async throws -> ListStoredTotpFactors.Result {
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
+        guard (1...ListStoredTotpFactors.maximumLimit).contains(params.limit), params.olderThanSeconds >= 0 else {
+            throw RPCError.invalidParams("limit must be 1-\(ListStoredTotpFactors.maximumLimit), olderThanSeconds not negative")
+        }
+        let (age, after, limit) = (Double(params.olderThanSeconds), params.after ?? "", params.limit)
+        var factors: [StoredTotpFactor] = []
+        do {
+            let rows = try await client.query(
+                """
+                SELECT local_id, enrollment_id FROM \(unescaped: schema.qualified("totp_factors"))
+                WHERE created_at < now() - make_interval(secs => \(age)) AND enrollment_id > \(after)
+                ORDER BY enrollment_id LIMIT \(limit)
+                """,
+                logger: logger
+            )
+            for try await (localId, enrollmentId) in rows.decode((String, String).self) {
+                factors.append(.init(localId: localId, mfaEnrollmentId: enrollmentId))
+            }
+        } catch where TenantSchema.isMissing(error) {
+            return .init(factors: [])
+        }
+        return .init(factors: factors)
+    }
+
     static func iso8601(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

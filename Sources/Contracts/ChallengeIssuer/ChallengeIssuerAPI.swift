@@ -6,7 +6,7 @@ public enum ChallengeIssuerAPI {
     public static let allMethods: [any RPCMethod.Type] = [
         Discover.self, GetServiceStatus.self, Ping.self, ProvisionTenantSchema.self, DropTenantSchema.self,
         SendEmail.self, ListOutboxOobCodes.self, StartTotpEnrollment.self, FinalizeTotpEnrollment.self, VerifyTotp.self,
-        DeleteTotpFactor.self, StartPhoneVerification.self, VerifyPhoneCode.self, ListOutboxVerificationCodes.self, IssueIosReceipt.self,
-        ForgetAccountChallenges.self,
+        DeleteTotpFactor.self, ListStoredTotpFactors.self, StartPhoneVerification.self, VerifyPhoneCode.self,
+        ListOutboxVerificationCodes.self, IssueIosReceipt.self, ForgetAccountChallenges.self,
     ]
 }

@@ -127,6 +127,52 @@ public enum DeleteTotpFactor: RPCMethod {
     public typealias Result = RPCEmpty
 }
 
+/// `totp.listStored`: the TOTP factors whose secret has been stored for at least `olderThanSeconds`
+/// (by this service's database clock), in enrollment-id order after `after`. factor-registry's
+/// orphan sweep compares them with the enrollments it holds; younger secrets are left out so that an
+/// enrollment between its two steps (secret stored, metadata not yet) is never taken for an orphan.
+public enum ListStoredTotpFactors: RPCMethod {
+    public static let name = "totp.listStored"
+    /// The most factors one call returns.
+    public static let maximumLimit = 1000
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var olderThanSeconds: Int
+        /// The last `mfaEnrollmentId` of the previous page; `nil` for the first.
+        public var after: String?
+        public var limit: Int
+
+        public init(projectId: String, tenantId: String? = nil, olderThanSeconds: Int, after: String? = nil, limit: Int) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.olderThanSeconds = olderThanSeconds
+            self.after = after
+            self.limit = limit
+        }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var factors: [StoredTotpFactor]
+
+        public init(factors: [StoredTotpFactor]) {
+            self.factors = factors
+        }
+    }
+}
+
+/// Whose TOTP factor a stored secret is; never the secret.
+public struct StoredTotpFactor: Codable, Sendable, Hashable {
+    public var localId: String
+    public var mfaEnrollmentId: String
+
+    public init(localId: String, mfaEnrollmentId: String) {
+        self.localId = localId
+        self.mfaEnrollmentId = mfaEnrollmentId
+    }
+}
+
 extension RPCErrorCode {
     /// A code, session or factor check failed; `identityToolkitError` says which.
     public static let challengeRejected = RPCErrorCode(1120)

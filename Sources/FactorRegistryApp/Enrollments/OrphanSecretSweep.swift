@@ -1,0 +1,103 @@
+import Contracts
+import JSONRPC
+import Logging
+import PostgresNIO
+import ServiceKit
+import TenantStore
+
+/// Deletes TOTP secrets that challenge-issuer keeps for no enrollment (DESIGN: "a clean-up for
+/// orphans"). An enrollment stores its secret in challenge-issuer first and its metadata here
+/// second, and a withdrawal deletes the metadata first and the secret second, so a crash or an
+/// unreachable challenge-issuer between the two steps leaves a secret nobody can use (sign-in
+/// checks the metadata) but that should not stay at rest.
+///
+/// This service holds the truth about enrollments, so it decides: for each active project and
+/// tenant, challenge-issuer lists its secrets older than `minimumAge` a page at a time, and those
+/// whose (account, enrollment id) has no row here are deleted. `minimumAge` keeps an enrollment
+/// between its two steps (milliseconds apart) out of the comparison. Any failure ends the pass
+/// before a deletion it could not justify; the next pass starts again.
+struct OrphanSecretSweep: Sendable {
+    let client: PostgresClient
+    let challenges: RPCClient
+    let minimumAge: Duration
+    let logger: Logger
+
+    /// Factors per page (challenge-issuer's list, then one statement here).
+    static let page = 500
+
+    /// One pass over every active project and tenant; the number of secrets deleted.
+    @discardableResult
+    func sweep() async throws -> Int {
+        var deleted = 0
+        for (projectId, tenantId) in try await activeScopes() {
+            guard let schema = try? TenantSchema(projectId: projectId, tenantId: tenantId) else { continue }
+            deleted += try await sweep(projectId: projectId, tenantId: tenantId, schema: schema)
+        }
+        if deleted > 0 { logger.info("deleted orphan TOTP secrets", metadata: ["count": "\(deleted)"]) }
+        return deleted
+    }
+
+    private func sweep(projectId: String, tenantId: String?, schema: TenantSchema) async throws -> Int {
+        var deleted = 0
+        var after: String?
+        while true {
+            let stored = try await challenges.call(
+                ListStoredTotpFactors.self,
+                .init(
+                    projectId: projectId, tenantId: tenantId, olderThanSeconds: Int(minimumAge.components.seconds), after: after,
+                    limit: Self.page
+                )
+            ).factors
+            guard let last = stored.last else { return deleted }
+            let enrolled: Set<StoredTotpFactor>
+            do {
+                enrolled = try await recorded(stored, in: schema)
+            } catch where TenantSchema.isMissing(error) {
+                return deleted  // the tenant went away meanwhile; its schemas go with it
+            }
+            for orphan in stored where !enrolled.contains(orphan) {
+                _ = try await challenges.call(
+                    DeleteTotpFactor.self,
+                    .init(projectId: projectId, tenantId: tenantId, localId: orphan.localId, mfaEnrollmentId: orphan.mfaEnrollmentId)
+                )
+                deleted += 1
+            }
+            if stored.count < Self.page { return deleted }
+            after = last.mfaEnrollmentId
+        }
+    }
+
+    /// Which of `factors` have an enrollment here, of any kind: only a secret with no row at all is
+    /// an orphan.
+    private func recorded(_ factors: [StoredTotpFactor], in schema: TenantSchema) async throws -> Set<StoredTotpFactor> {
+        let (localIds, enrollmentIds) = (factors.map(\.localId), factors.map(\.mfaEnrollmentId))
+        let rows = try await client.query(
+            """
+            SELECT e.local_id, e.enrollment_id FROM \(unescaped: schema.qualified("mfa_enrollments")) e
+            JOIN unnest(\(localIds)::text[], \(enrollmentIds)::text[]) AS s (local_id, enrollment_id)
+              ON e.local_id = s.local_id AND e.enrollment_id = s.enrollment_id
+            """,
+            logger: logger
+        )
+        var found: Set<StoredTotpFactor> = []
+        for try await (localId, enrollmentId) in rows.decode((String, String).self) {
+            found.insert(.init(localId: localId, mfaEnrollmentId: enrollmentId))
+        }
+        return found
+    }
+
+    /// Projects and tenants whose schemas every service has (a project's own scope has no tenant).
+    private func activeScopes() async throws -> [(String, String?)] {
+        let rows = try await client.query(
+            """
+            SELECT project_id, NULL::text FROM \(unescaped: TenantSchema.control.qualified("projects")) WHERE state = 'active'
+            UNION ALL
+            SELECT project_id, tenant_id FROM \(unescaped: TenantSchema.control.qualified("tenants")) WHERE state = 'active'
+            """,
+            logger: logger
+        )
+        var scopes: [(String, String?)] = []
+        for try await scope in rows.decode((String, String?).self) { scopes.append(scope) }
+        return scopes
+    }
+}
