@@ -113,15 +113,14 @@ public enum GatewayApp {
         )
 
         let logger = host.logger
-        let publicApp = Application(
+        let publicApp = HTTPListener(
             responder: CallbackResponder<GatewayRequestContext> { request, context in
                 await api.respond(to: request, context: context)
             },
-            configuration: .init(address: .hostname(publicHost, port: port), serverName: "gateway"),
+            address: .hostname(publicHost, port: port), serverName: "gateway", logger: logger,
             onServerRunning: { channel in
                 logger.info("public listener ready", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
-            },
-            logger: logger
+            }
         )
         parts.background.append(publicApp)
         // The same API over TLS, HTTP/2 (ALPN `h2`) or HTTP/1.1, when a port is configured.
@@ -131,16 +130,15 @@ public enum GatewayApp {
                 certificateFile: reader.string(forKey: "public.tls.certificate", default: host.settings.tls.certificateFile),
                 privateKeyFile: reader.string(forKey: "public.tls.privateKey", default: host.settings.tls.privateKeyFile)
             )
-            let secureApp = Application(
+            let secureApp = HTTPListener(
                 responder: CallbackResponder<GatewayRequestContext> { request, context in
                     await api.respond(to: request, context: context)
                 },
                 server: try .http2Upgrade(tlsConfiguration: tls),
-                configuration: .init(address: .hostname(publicHost, port: tlsPort), serverName: "gateway"),
+                address: .hostname(publicHost, port: tlsPort), serverName: "gateway", logger: logger,
                 onServerRunning: { channel in
                     logger.info("public TLS listener ready (HTTP/2 and HTTP/1.1)", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
-                },
-                logger: logger
+                }
             )
             parts.background.append(secureApp)
         }

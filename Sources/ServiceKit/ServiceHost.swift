@@ -89,17 +89,15 @@ public final class ServiceHost: Sendable {
 
         let rpcRouter = Router(context: RPCRequestContext.self)
         RPCEndpoint(dispatcher: dispatcher, maximumBodyBytes: settings.rpcMaxBodyBytes).addRoutes(to: rpcRouter)
-        var rpcApp = Application(
+        var rpcApp = HTTPListener(
             router: rpcRouter,
             server: try .http2Upgrade(tlsConfiguration: tls.serverConfiguration),
-            configuration: .init(
-                address: .hostname(settings.rpc.host, port: settings.rpc.port),
-                serverName: settings.service.rawValue
-            ),
+            address: .hostname(settings.rpc.host, port: settings.rpc.port),
+            serverName: settings.service.rawValue,
+            logger: logger,
             onServerRunning: { [logger, settings] channel in
                 logger.info("rpc listener ready", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")", "service": "\(settings.service.rawValue)"])
-            },
-            logger: logger
+            }
         )
         let prepare = parts.prepare
         rpcApp.beforeServerStarts { [self] in
@@ -119,13 +117,13 @@ public final class ServiceHost: Sendable {
             status: { [self] in await status(parts) },
             adminRoutes: parts.adminRoutes
         ).buildRouter()
-        let opsApp = Application(
+        let opsApp = HTTPListener(
             router: opsRouter,
-            configuration: .init(address: .hostname(settings.ops.host, port: settings.ops.port)),
+            address: .hostname(settings.ops.host, port: settings.ops.port),
+            logger: logger,
             onServerRunning: { [logger] channel in
                 logger.info("ops listener ready", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
-            },
-            logger: logger
+            }
         )
 
         var services: [any Service] = []
