@@ -9,10 +9,11 @@ import Synchronization
 /// (systemd, Docker, Kubernetes) starts it again instead of it hanging half its connections.
 ///
 /// Swift concurrency runs on these loops (``ServiceMain``), so a library that blocks a loop thread
-/// for good stalls every request on that loop. One is known: swift-async-algorithms 1.1.4's `merge`
-/// holds a lock while entering `withUnsafeThrowingContinuation`, and the Swift runtime can enqueue
-/// that continuation's closure behind the very job that then waits for the lock
-/// (docs/architecture.md, "Known limits"). Every `interval`, a dispatch timer, which needs no loop,
+/// for good stalls every request on that loop. One such bug is known: swift-async-algorithms 1.1.4's
+/// `merge` holds a lock while entering `withUnsafeThrowingContinuation`, and the Swift runtime can
+/// enqueue that continuation's closure behind the very job that then waits for the lock
+/// (docs/architecture.md, "Known limits"). Nothing of ours reaches it since ``HTTPListener``; this
+/// guard stays for any other of the kind. Every `interval`, a dispatch timer, which needs no loop,
 /// posts a no-op to each loop; a loop that has not run one for `limit` is stuck, since loops never
 /// run blocking work (``BlockingWork``). Exiting loses nothing committed, as after a crash.
 public enum EventLoopWatchdog {
