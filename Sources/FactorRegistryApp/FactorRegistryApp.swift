@@ -128,7 +128,7 @@ public enum FactorRegistryApp {
         // Secrets challenge-issuer keeps for no enrollment (a crash between an enrollment's or a
         // withdrawal's two steps): checked hourly, once at least an hour old.
         let orphanSweep = OrphanSecretSweep(
-            client: database, challenges: host.client(for: .challengeIssuer),
+            client: database, tenants: projects, challenges: host.client(for: .challengeIssuer),
             minimumAge: .seconds(reader.int(forKey: "orphanSecrets.minimumAgeSeconds", default: 3600)), logger: host.logger
         )
         parts.background.append(

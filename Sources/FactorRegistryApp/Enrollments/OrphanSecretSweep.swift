@@ -18,6 +18,7 @@ import TenantStore
 /// before a deletion it could not justify; the next pass starts again.
 struct OrphanSecretSweep: Sendable {
     let client: PostgresClient
+    let tenants: TenantRepository
     let challenges: RPCClient
     let minimumAge: Duration
     let logger: Logger
@@ -29,9 +30,9 @@ struct OrphanSecretSweep: Sendable {
     @discardableResult
     func sweep() async throws -> Int {
         var deleted = 0
-        for (projectId, tenantId) in try await activeScopes() {
-            guard let schema = try? TenantSchema(projectId: projectId, tenantId: tenantId) else { continue }
-            deleted += try await sweep(projectId: projectId, tenantId: tenantId, schema: schema)
+        for scope in try await tenants.activeScopes() {
+            guard let schema = try? TenantSchema(projectId: scope.projectId, tenantId: scope.tenantId) else { continue }
+            deleted += try await sweep(projectId: scope.projectId, tenantId: scope.tenantId, schema: schema)
         }
         if deleted > 0 { logger.info("deleted orphan TOTP secrets", metadata: ["count": "\(deleted)"]) }
         return deleted
@@ -84,20 +85,5 @@ struct OrphanSecretSweep: Sendable {
             found.insert(.init(localId: localId, mfaEnrollmentId: enrollmentId))
         }
         return found
-    }
-
-    /// Projects and tenants whose schemas every service has (a project's own scope has no tenant).
-    private func activeScopes() async throws -> [(String, String?)] {
-        let rows = try await client.query(
-            """
-            SELECT project_id, NULL::text FROM \(unescaped: TenantSchema.control.qualified("projects")) WHERE state = 'active'
-            UNION ALL
-            SELECT project_id, tenant_id FROM \(unescaped: TenantSchema.control.qualified("tenants")) WHERE state = 'active'
-            """,
-            logger: logger
-        )
-        var scopes: [(String, String?)] = []
-        for try await scope in rows.decode((String, String?).self) { scopes.append(scope) }
-        return scopes
     }
 }

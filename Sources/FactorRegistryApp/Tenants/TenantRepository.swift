@@ -71,6 +71,23 @@ struct TenantRepository: Sendable {
         return ids
     }
 
+    /// Projects and tenants whose schemas every service has (a project's own scope has no tenant).
+    func activeScopes() async throws -> [TenantScope] {
+        let rows = try await client.query(
+            """
+            SELECT project_id, NULL::text FROM control.projects WHERE state = 'active'
+            UNION ALL
+            SELECT project_id, tenant_id FROM control.tenants WHERE state = 'active'
+            """,
+            logger: logger
+        )
+        var scopes: [TenantScope] = []
+        for try await (projectId, tenantId) in rows.decode((String, String?).self) {
+            scopes.append(TenantScope(projectId: projectId, tenantId: tenantId))
+        }
+        return scopes
+    }
+
     /// Inserts a tenant in state `provisioning`, or returns the one an earlier call with the same
     /// idempotency key created.
     func insertTenant(projectId: String, displayName: String?, idempotencyKey: String?, settings: AuthSettings) async throws

@@ -26,10 +26,11 @@ public enum HTTPDate {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let year = Int(parts.tm_year) + 1900
-        let paddedYear = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(paddedYear) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        func padded(_ value: Int32, _ width: Int = 2) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(days[Int(parts.tm_wday)]), \(padded(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(padded(parts.tm_year + 1900, 4)) "
+            + "\(padded(parts.tm_hour)):\(padded(parts.tm_min)):\(padded(parts.tm_sec)) GMT"
     }
 }
