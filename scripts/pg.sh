@@ -5,6 +5,10 @@
 #   scripts/pg.sh start DATADIR PORT   initialise if needed, start, create role and databases
 #   scripts/pg.sh stop DATADIR         stop (fast shutdown)
 #   scripts/pg.sh status DATADIR       exit 0 when running
+#
+# PGROLE_CREATEROLE=1 also lets the role create roles: test clusters only, where the client tests'
+# production stack creates a role per service and run (deploy/postgres/init-databases.sh). In PostgreSQL
+# 15 CREATEROLE can grant itself nearly a superuser's powers, so the local stack's role never has it.
 set -euo pipefail
 
 PGROLE="${PGROLE:-mfa}"
@@ -62,6 +66,9 @@ case "$cmd" in
     psql_pg() { as_pg "$PGBIN/psql" -q -h "$datadir" -p "$port" -U postgres -v ON_ERROR_STOP=1 "$@"; }
     if [ "$(psql_pg -tAc "SELECT 1 FROM pg_roles WHERE rolname = '$PGROLE'")" != 1 ]; then
       psql_pg -c "CREATE ROLE \"$PGROLE\" LOGIN CREATEDB PASSWORD '$PGPASSWORD_APP'"
+    fi
+    if [ "${PGROLE_CREATEROLE:-}" = 1 ]; then
+      psql_pg -c "ALTER ROLE \"$PGROLE\" CREATEROLE"
     fi
     for db in "${DATABASES[@]}"; do
       if [ "$(psql_pg -tAc "SELECT 1 FROM pg_database WHERE datname = '$db'")" != 1 ]; then

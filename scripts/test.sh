@@ -27,7 +27,8 @@ trap cleanup EXIT
 # whole pool (8) open.
 for attempt in 1 2 3 4 5 6 7 8; do
   while port_in_use "$PG_PORT"; do PG_PORT=$((PG_PORT + 1)); done
-  if PG_EXTRA_OPTIONS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=600" \
+  # PGROLE_CREATEROLE: the client tests' production stack creates a role per service and run.
+  if PGROLE_CREATEROLE=1 PG_EXTRA_OPTIONS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=600" \
     bash scripts/pg.sh start "$PGDATA_DIR" "$PG_PORT" >/dev/null 2>&1; then
     break
   fi
