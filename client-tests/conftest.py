@@ -79,7 +79,10 @@ def psql(base_url: str, sql: str) -> None:
 
 class Stack:
     def __init__(self, work: Path, bin_dir: Path, postgres: str, mode: str = "development",
-                 extra_env: dict | None = None, processes: str = PROCESSES):
+                 extra_env: dict | None = None, processes: str = PROCESSES, start: bool = True,
+                 service_env: dict | None = None):
+        """`service_env` sets variables for one service only ({"session-token": {...}}, four
+        processes); with `start` False nothing runs until the test calls `start(service)`."""
         self.work = work
         self.processes_mode = processes
         self.suffix = secrets.token_hex(5)
@@ -123,6 +126,7 @@ class Stack:
                     env[f"PEERS_{CONFIG_KEY[peer]}_URL"] = f"https://127.0.0.1:{self.ports[peer][0]}"
             if service in self.databases:
                 env["POSTGRES_URL"] = f"{postgres}/{self.databases[service]}"
+            env.update((service_env or {}).get(service, {}))
             self.environments[service] = env
         if processes == "one":
             # One environment: what differs between the services goes under each one's key.
@@ -134,9 +138,10 @@ class Stack:
                     else:
                         combined[key] = value
             self.environments = {ALL_IN_ONE: combined}
-        for process in self.environments:
-            self.start(process)
-        self.wait_ready()
+        if start:
+            for process in self.environments:
+                self.start(process)
+            self.wait_ready()
 
     def process_of(self, service: str) -> str:
         return ALL_IN_ONE if self.processes_mode == "one" else service
@@ -169,9 +174,9 @@ class Stack:
     def ops(self, service: str) -> str:
         return f"http://127.0.0.1:{self.ports[service][1]}"
 
-    def wait_ready(self, timeout: float = 90) -> None:
+    def wait_ready(self, timeout: float = 90, services: list[str] = SERVICES) -> None:
         deadline = time.monotonic() + timeout
-        for service in SERVICES:
+        for service in services:
             while True:
                 if self.processes[self.process_of(service)].poll() is not None:
                     raise RuntimeError(f"{service} exited:\n{self.log_tail(service)}")
@@ -238,3 +243,13 @@ def stack():
 
 def b64url_to_int(text: str) -> int:
     return int.from_bytes(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)), "big")
+
+
+@pytest.fixture(scope="session")
+def production():
+    """The services as docker-compose.yml runs them: production mode, its environment and secrets of
+    the run's own (client-tests/production_stack.py)."""
+    from production_stack import running
+
+    with running() as stack:
+        yield stack

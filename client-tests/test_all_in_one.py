@@ -16,7 +16,7 @@ def test_a_service_that_cannot_start_stops_the_whole_process_with_its_reason(sta
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "MODE": "development",
             "TLS_DIRECTORY": str(stack.certs), "CONTRACTS_DIRECTORY": str(ROOT / "proto-json"),
             # factor-registry's ops port is already in use; everything else is free.
             "FACTOR_REGISTRY_OPS_PORT": str(taken.getsockname()[1]),

@@ -161,6 +161,25 @@ def test_a_tenant_token_signs_into_its_tenant(stack):
     assert named.status_code == 200 and named.json()["isNewUser"] is False
 
 
+
+def test_a_project_token_cannot_open_an_account_in_a_tenant(stack):
+    """Decision 17: a custom token without tenant_id, sent with a tenant's id, used to sign its uid
+    in to that tenant (an app backend's token for the project opened any tenant's account)."""
+    from test_tenants import create_tenant
+
+    tenant, other = create_tenant(stack, "Bound tokens"), create_tenant(stack, "Other tokens")
+    uid = f"bound-{secrets.token_hex(4)}"
+    assert error(sign_in(stack, custom_token(stack.service_account, uid), tenantId=tenant)) == "TENANT_ID_MISMATCH"
+    assert error(sign_in(stack, custom_token(stack.service_account, uid, tenant_id=other), tenantId=tenant)) \
+        == "TENANT_ID_MISMATCH"
+    looked_up = requests.post(
+        f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/tenants/{tenant}/accounts:lookup",
+        json={"localId": [uid]}, headers={"Authorization": "Bearer owner"}, timeout=30)
+    assert looked_up.status_code == 200 and "users" not in looked_up.json(), looked_up.text
+    # The project's own token still signs in to the project, and a tenant's token to its tenant.
+    assert sign_in(stack, custom_token(stack.service_account, uid)).status_code == 200
+    assert sign_in(stack, custom_token(stack.service_account, uid, tenant_id=tenant), tenantId=tenant).status_code == 200
+
 @pytest.fixture(scope="module")
 def production_stack(stack):
     with another_stack(stack, "prod", mode="production",

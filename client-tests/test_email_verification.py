@@ -75,8 +75,20 @@ def test_following_the_link_verifies_and_a_used_link_says_so(stack, user):
     assert missing.json()["authEmulator"]["error"] == "missing oobCode query parameter"
 
 
-def test_the_link_redirects_to_the_continue_url(stack, user):
-    target = "https://app.example.com/done?x=1&y=2"
+@pytest.fixture
+def app_domain(stack):
+    """app.example.com among demo-project's authorized domains, for one test (localhost stays)."""
+    config = f"{stack.gateway}/v2/projects/demo-project/config"
+    before = requests.get(config, headers=ADMIN, timeout=30).json()["authorizedDomains"]
+    patched = requests.patch(f"{config}?updateMask=authorizedDomains", headers=ADMIN, timeout=30,
+                             json={"authorizedDomains": before + ["app.example.com"]})
+    assert patched.status_code == 200, patched.text
+    yield "app.example.com"
+    requests.patch(f"{config}?updateMask=authorizedDomains", headers=ADMIN, timeout=30, json={"authorizedDomains": before})
+
+
+def test_the_link_redirects_to_the_continue_url(stack, user, app_domain):
+    target = f"https://{app_domain}/done?x=1&y=2"
     sent = call(stack, "sendOobCode", requestType="VERIFY_EMAIL", idToken=user["idToken"], continueUrl=target)
     assert sent.status_code == 200, sent.text
     link = [entry for entry in oob_codes(stack) if entry["email"] == user["email"]][-1]["oobLink"]
@@ -182,3 +194,19 @@ def test_phone_numbers_are_stored_found_and_removed_by_admins(stack):
                             timeout=30)
     assert removed.status_code == 200, removed.text
     assert "users" not in requests.post(base + ":lookup", json={"phoneNumber": [phone]}, headers=ADMIN, timeout=30).json()
+
+
+def test_a_continue_url_off_the_authorized_domains_is_refused_before_any_mail(stack, user):
+    """Decision 21 (an open redirect): our link must never forward a user to a stranger's site."""
+    before = len(oob_codes(stack))
+    for target in ["https://evil.example/phish", "https://localhost.evil.example/", "https://app.example.com.evil.example/"]:
+        refused = call(stack, "sendOobCode", requestType="VERIFY_EMAIL", idToken=user["idToken"], continueUrl=target)
+        assert refused.status_code == 400 and error(refused) == "UNAUTHORIZED_DOMAIN : Domain not allowlisted by project"
+    admin = requests.post(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:sendOobCode",
+                          json={"requestType": "VERIFY_EMAIL", "email": user["email"], "returnOobLink": True,
+                                "continueUrl": "https://evil.example/"}, headers=ADMIN, timeout=30)
+    assert error(admin) == "UNAUTHORIZED_DOMAIN : Domain not allowlisted by project"
+    assert len(oob_codes(stack)) == before
+    # An authorized domain (localhost is one by default) goes through.
+    sent = call(stack, "sendOobCode", requestType="VERIFY_EMAIL", idToken=user["idToken"], continueUrl="http://localhost:3000/x")
+    assert sent.status_code == 200, sent.text

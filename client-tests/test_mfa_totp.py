@@ -369,3 +369,28 @@ def test_a_complete_finalize_still_answers_in_contract_order(stack):
     # None of the refusals used the credential or the step up.
     assert finalize().status_code == 200
     assert error(finalize()) == "INVALID_MFA_PENDING_CREDENTIAL"
+
+
+def test_a_totp_code_does_not_pass_for_a_phone_factor_that_took_over_its_id(stack):
+    """Finding 11: an admin's accounts:update that keeps a TOTP factor's id but makes it a phone
+    factor left the TOTP secret behind, and a code from the old authenticator still signed in
+    through the (now phone) factor."""
+    user = verified_user(stack)
+    totp, enrolled = enroll_totp(stack, user)
+    enrollment_id = claims(enrolled["idToken"])["firebase"]["second_factor_identifier"]
+    replaced = requests.post(
+        f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
+        json={"localId": user["localId"], "mfa": {"enrollments": [
+            {"mfaEnrollmentId": enrollment_id, "phoneInfo": "+16505550199", "displayName": "Phone"}]}},
+        headers=ADMIN, timeout=30)
+    assert replaced.status_code == 200, replaced.text
+    pending = sign_in_pending(stack, user)
+    factor = pending["mfaInfo"][0]
+    assert "phoneInfo" in factor
+    finished = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
+                  mfaEnrollmentId=factor["mfaEnrollmentId"],
+                  totpVerificationInfo={"verificationCode": later_code(totp)})
+    assert finished.status_code == 400 and error(finished) == "MFA_ENROLLMENT_NOT_FOUND", finished.text
+    # The replaced factor's secret is gone at once, not at the next orphan sweep.
+    assert stack.query("challenge-issuer", "SELECT count(*) FROM \"p_demo-project\".totp_factors "
+                       f"WHERE local_id = '{user['localId']}'") == ["0"]

@@ -34,6 +34,7 @@ public enum GatewayApp {
             registry: registry
         )
         let publicHost = reader.string(forKey: "public.host", default: "127.0.0.1")
+        try host.settings.requireLoopbackInDevelopment(publicHost, key: "public.host")
         let port = reader.int(forKey: "public.port", default: 8080)
         let sendOobCode = SendOobCodeOperation(
             registry: registry, sessions: sessions, challenges: challenges,
@@ -43,7 +44,11 @@ public enum GatewayApp {
             )
         ).handle
         let phone = PhoneChallenges(challenges: challenges, registry: registry)
-        let enrollment = MfaEnrollmentOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
+        let recentLogin = try RecentLogin(reader: reader)
+        let accounts = AccountOperations(registry: registry, sessions: sessions, recentLogin: recentLogin)
+        let enrollment = MfaEnrollmentOperations(
+            registry: registry, sessions: sessions, challenges: challenges, phone: phone, recentLogin: recentLogin
+        )
         let mfaSignIn = MfaSignInOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
         let projectConfig = ProjectConfigOperations(registry: registry)
         let tenants = TenantOperations(registry: registry)
@@ -56,15 +61,9 @@ public enum GatewayApp {
                 "identitytoolkit.accounts.signInWithPassword": SignInWithPasswordOperation(
                     registry: registry, sessions: sessions
                 ).handle,
-                "identitytoolkit.accounts.lookup": { request in
-                    try await AccountOperations(registry: registry, sessions: sessions).lookup(request, admin: admin)
-                },
-                "identitytoolkit.accounts.delete": { request in
-                    try await AccountOperations(registry: registry, sessions: sessions).delete(request, admin: admin)
-                },
-                "identitytoolkit.accounts.update": { request in
-                    try await AccountOperations(registry: registry, sessions: sessions).update(request, admin: admin)
-                },
+                "identitytoolkit.accounts.lookup": { request in try await accounts.lookup(request, admin: admin) },
+                "identitytoolkit.accounts.delete": { request in try await accounts.delete(request, admin: admin) },
+                "identitytoolkit.accounts.update": { request in try await accounts.update(request, admin: admin) },
                 "identitytoolkit.accounts.verifyIosClient": VerifyIosClientOperation(registry: registry, challenges: challenges).handle,
                 "identitytoolkit.accounts.mfaEnrollment.start": enrollment.start,
                 "identitytoolkit.accounts.mfaEnrollment.finalize": enrollment.finalize,

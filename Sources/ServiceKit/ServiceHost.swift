@@ -56,7 +56,7 @@ public final class ServiceHost: Sendable {
         }
         return RPCClient(
             peer: peer, baseURL: settings.peers[peer] ?? "https://127.0.0.1", httpClient: httpClient,
-            timeout: settings.rpcTimeout
+            timeout: settings.rpcTimeout, mode: settings.mode
         )
     }
 
@@ -88,7 +88,8 @@ public final class ServiceHost: Sendable {
         let dispatcher = RPCDispatcher(table: methods, observer: metrics, translate: Self.translate)
 
         let rpcRouter = Router(context: RPCRequestContext.self)
-        RPCEndpoint(dispatcher: dispatcher, maximumBodyBytes: settings.rpcMaxBodyBytes).addRoutes(to: rpcRouter)
+        RPCEndpoint(dispatcher: dispatcher, maximumBodyBytes: settings.rpcMaxBodyBytes, mode: settings.mode)
+            .addRoutes(to: rpcRouter)
         var rpcApp = HTTPListener(
             router: rpcRouter,
             server: try .http2Upgrade(tlsConfiguration: tls.serverConfiguration),
@@ -100,7 +101,10 @@ public final class ServiceHost: Sendable {
             }
         )
         let prepare = parts.prepare
+        let networkPeers = ServiceName.allCases.filter { $0 != settings.service && localPeers?.hosts($0) != true }
+        let agreement = PeerModeAgreement(clients: networkPeers.map { client(for: $0) }, mode: settings.mode)
         rpcApp.beforeServerStarts { [self] in
+            try await agreement.verify(logger: logger)
             for step in prepare { try await step() }
             prepared.store(true, ordering: .releasing)
             // Callers in this process reach the service from now on, as callers elsewhere do once
@@ -179,12 +183,15 @@ public final class ServiceHost: Sendable {
     /// A readiness check that calls a peer's `rpc.discover` over mutual TLS.
     public func peerCheck(_ peer: ServiceName) -> ReadinessCheck {
         let client = client(for: peer)
+        let mode = settings.mode
         return ReadinessCheck(name: peer.rawValue) {
             do {
                 _ = try await client.call(Discover.self, RPCEmpty())
                 return DependencyState(ready: true)
             } catch let error as RPCError {
                 return DependencyState(ready: false, detail: error.message)
+            } catch let error as RPCTransportError where error.peerMode != nil {
+                return DependencyState(ready: false, detail: "runs in \(error.peerMode ?? "another") mode, this service in \(mode.rawValue)")
             } catch {
                 return DependencyState(ready: false, detail: "not reachable")
             }

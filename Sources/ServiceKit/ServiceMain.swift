@@ -45,8 +45,17 @@ public enum ServiceMain {
             let local = LocalPeers(Set(services.map(\.0)))
             var started: [(ServiceHost, ServiceHost.Parts)] = []
             do {
+                var modes: Set<DeploymentMode> = []
                 for (service, build) in services {
                     let settings = try ServiceSettings(service: service, reader: try await ServiceSettings.makeReader(scope: service))
+                    // Calls between services in one process carry no mode: they must agree up front.
+                    modes.insert(settings.mode)
+                    guard modes.count == 1 else {
+                        throw InvalidSetting(
+                            key: "\(service.configKey).mode",
+                            reason: "the services of one process must run in the same mode (decision 16)"
+                        )
+                    }
                     let host = try ServiceHost(settings: settings, logger: logger(for: settings), localPeers: local)
                     host.logger.info(
                         "starting",

@@ -20,9 +20,11 @@ struct RPCRoundTrip: AsyncParsableCommand {
     @Option(help: "Seconds to measure.") var duration: Double = 10
     @Option(help: "Seconds to warm up first (not measured).") var warmup: Double = 2
     @Option(help: "Method: ping or discover.") var method: String = "ping"
+    @Option(help: "The deployment mode the target runs in (calls declare it).") var mode: String = "development"
 
     func run() async throws {
         guard let service = ServiceName(rawValue: target) else { throw ValidationError("unknown service \(target)") }
+        guard let mode = DeploymentMode(rawValue: mode) else { throw ValidationError("mode is production or development") }
         guard Self.isLoopback(url) else { throw ValidationError("benchmarks target loopback only") }
         let tls = try MutualTLS(
             files: .init(
@@ -36,7 +38,7 @@ struct RPCRoundTrip: AsyncParsableCommand {
         let ports: [ServiceName: Int] = [.factorRegistry: 7101, .challengeIssuer: 7102, .sessionToken: 7103, .gateway: 7104]
         let client = RPCClient(
             peer: service, baseURL: url ?? "https://127.0.0.1:\(ports[service]!)", httpClient: httpClient,
-            timeout: .seconds(10)
+            timeout: .seconds(10), mode: mode
         )
         let call: @Sendable () async throws -> Void
         if method == "discover" {

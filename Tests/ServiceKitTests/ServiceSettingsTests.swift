@@ -8,7 +8,7 @@ struct ServiceSettingsTests {
     @Test("with no configuration the defaults describe the local stack")
     func defaults() throws {
         let settings = try ServiceSettings(service: .challengeIssuer, reader: ConfigReader(providers: [InMemoryProvider(values: [:])]))
-        #expect(settings.mode == .development)
+        #expect(settings.mode == .production)
         #expect(settings.rpc.port == 7102)
         #expect(settings.ops.port == 9102)
         #expect(settings.rpc.host == "127.0.0.1")
@@ -38,6 +38,47 @@ struct ServiceSettingsTests {
         #expect(settings.postgres?.port == 6543)
         #expect(settings.postgres?.password == "p@ss")
         #expect(settings.postgres?.database == "ci")
+    }
+
+    @Test("a mode that is neither production nor development stops the service, naming the key")
+    func misspeltModeIsRefused() throws {
+        for value in ["developmnet", "dev", "prod", "production-ish"] {
+            let environment = EnvironmentVariablesProvider(environmentVariables: ["MODE": value])
+            let error = #expect(throws: InvalidSetting.self) {
+                try ServiceSettings(service: .gateway, reader: ConfigReader(providers: [environment]))
+            }
+            #expect(error?.key == "mode")
+        }
+        let spelled = EnvironmentVariablesProvider(environmentVariables: ["MODE": "Development"])
+        #expect(try ServiceSettings(service: .gateway, reader: ConfigReader(providers: [spelled])).mode == .development)
+    }
+
+    @Test("development mode binds loopback unless told otherwise; production binds where it is told")
+    func developmentStaysOnLoopback() throws {
+        let exposed = ["MODE": "development", "OPS_HOST": "0.0.0.0"]
+        let error = #expect(throws: InvalidSetting.self) {
+            try ServiceSettings(
+                service: .factorRegistry,
+                reader: ConfigReader(providers: [EnvironmentVariablesProvider(environmentVariables: exposed)])
+            )
+        }
+        #expect(error?.key == "ops.host")
+        var allowed = exposed
+        allowed["DEVELOPMENT_LISTEN_BEYOND_LOOPBACK"] = "true"
+        _ = try ServiceSettings(
+            service: .factorRegistry, reader: ConfigReader(providers: [EnvironmentVariablesProvider(environmentVariables: allowed)])
+        )
+        let production = ["MODE": "production", "OPS_HOST": "0.0.0.0", "RPC_HOST": "10.0.0.5"]
+        let settings = try ServiceSettings(
+            service: .factorRegistry, reader: ConfigReader(providers: [EnvironmentVariablesProvider(environmentVariables: production)])
+        )
+        #expect(settings.ops.host == "0.0.0.0")
+        for host in ["127.0.0.1", "127.1.2.3", "localhost", "::1"] {
+            let loopback = ["MODE": "development", "RPC_HOST": host]
+            _ = try ServiceSettings(
+                service: .factorRegistry, reader: ConfigReader(providers: [EnvironmentVariablesProvider(environmentVariables: loopback)])
+            )
+        }
     }
 
     @Test("a JSON configuration file is read, and the environment wins over it")

@@ -54,6 +54,8 @@ final class TestStack: @unchecked Sendable {
             var environment: [String: String] = [
                 "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
                 "LOG_LEVEL": "info",
+                // The stack's tests use development conveniences; production tests say MODE=production.
+                "MODE": "development",
                 "RPC_PORT": String(ports[service]!.rpc),
                 "OPS_PORT": String(ports[service]!.ops),
                 "PUBLIC_PORT": String(publicPort),
@@ -81,6 +83,11 @@ final class TestStack: @unchecked Sendable {
 
     func process(_ service: ServiceName) -> ServiceProcess { processes[service]! }
 
+    /// The deployment mode the stack's services run in; test clients declare the same.
+    var mode: DeploymentMode {
+        DeploymentMode(rawValue: process(.gateway).environment["MODE"] ?? "") ?? .production
+    }
+
     /// Starts the services and waits until each is ready.
     func start(_ services: [ServiceName]) async throws {
         for service in services { try process(service).start() }
@@ -93,7 +100,10 @@ final class TestStack: @unchecked Sendable {
         configuration.tlsConfiguration = try pki.client(as: identity).clientConfiguration
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         clients.append(httpClient)
-        return RPCClient(peer: service, baseURL: process(service).rpcURL, httpClient: httpClient, timeout: .seconds(10))
+        return RPCClient(
+            peer: service, baseURL: process(service).rpcURL, httpClient: httpClient, timeout: .seconds(10),
+            mode: mode
+        )
     }
 
     /// Starts one more instance of `service` on the same database and configuration, on ports of
@@ -113,7 +123,7 @@ final class TestStack: @unchecked Sendable {
         try second.start()
         try await second.waitForReadiness(http)
         let httpClient = httpClient(tls: try pki.client(as: identity).clientConfiguration)
-        return RPCClient(peer: service, baseURL: second.rpcURL, httpClient: httpClient, timeout: .seconds(10))
+        return RPCClient(peer: service, baseURL: second.rpcURL, httpClient: httpClient, timeout: .seconds(10), mode: mode)
     }
 
     /// An HTTP client with the given TLS configuration, shut down with the stack.

@@ -4,8 +4,9 @@ import JSONRPC
 /// factor, a custom token) and answers with what the session's ID token says about the user.
 ///
 /// With `requiredEnrollment` nothing is recorded unless the account still has that enrollment, so
-/// a factor withdrawn meanwhile (or never added) signs nobody in. Checks: `USER_NOT_FOUND`, then
-/// `MFA_ENROLLMENT_NOT_FOUND`.
+/// a factor withdrawn meanwhile (or never added) signs nobody in; with `requiredKind` too, only if
+/// that enrollment is of the kind the sign-in checked (a TOTP code never passes for a phone factor
+/// that took over an id). Checks: `USER_NOT_FOUND`, then `MFA_ENROLLMENT_NOT_FOUND`.
 ///
 /// A method of its own rather than a change through `account.update`: the hottest flow needs one
 /// narrow statement, not the general update and the account's enrollments read back with it.
@@ -18,12 +19,17 @@ public enum RecordSignIn: RPCMethod {
         public var localId: String
         /// The second factor the sign-in passed.
         public var requiredEnrollment: String?
+        /// The kind of that factor (`phone`, `totp`).
+        public var requiredKind: String?
 
-        public init(projectId: String, tenantId: String? = nil, localId: String, requiredEnrollment: String? = nil) {
+        public init(
+            projectId: String, tenantId: String? = nil, localId: String, requiredEnrollment: String? = nil, requiredKind: String? = nil
+        ) {
             self.projectId = projectId
             self.tenantId = tenantId
             self.localId = localId
             self.requiredEnrollment = requiredEnrollment
+            self.requiredKind = requiredKind
         }
     }
 

@@ -138,7 +138,9 @@ extension AccountRepository {
     /// Records a sign-in that passed `requiredEnrollment` (when given) and reads the account back
     /// without its enrollments or password hash; `nil` when it does not exist or lacks the
     /// enrollment. One narrow statement: the hottest flow's, about half the general update's cost.
-    func recordSignIn(in schema: TenantSchema, localId: String, requiredEnrollment: String?) async throws -> Account? {
+    func recordSignIn(
+        in schema: TenantSchema, localId: String, requiredEnrollment: String?, requiredKind: String?
+    ) async throws -> Account? {
         let accounts = schema.qualified("accounts")
         let rows = try await client.query(
             cached: """
@@ -146,7 +148,8 @@ extension AccountRepository {
             WHERE local_id = \(localId)
               AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
                   SELECT 1 FROM \(unescaped: schema.qualified("mfa_enrollments")) e
-                  WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)))
+                  WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
+                    AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
             RETURNING \(unescaped: Self.profileColumns("NULL::text")), NULL::text
             """,
             logger: logger

@@ -146,7 +146,8 @@ struct AccountService: Sendable {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         guard
             let account = try await accounts.recordSignIn(
-                in: schema, localId: params.localId, requiredEnrollment: params.requiredEnrollment
+                in: schema, localId: params.localId, requiredEnrollment: params.requiredEnrollment,
+                requiredKind: params.requiredKind
             )
         else {
             // Nothing recorded: the account is gone, or it lacks the required enrollment.

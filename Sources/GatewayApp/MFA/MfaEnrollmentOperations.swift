@@ -12,6 +12,7 @@ struct MfaEnrollmentOperations: Sendable {
     let sessions: RPCClient
     let challenges: RPCClient
     let phone: PhoneChallenges
+    let recentLogin: RecentLogin
 
     // MARK: start
 
@@ -26,6 +27,7 @@ struct MfaEnrollmentOperations: Sendable {
         }
         let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
         try SecondFactorPolicy.checkFirstFactor(user.token.signInProvider)
+        try recentLogin.require(user)
         guard user.account.emailVerified else {
             throw IdentityToolkitError.business("UNVERIFIED_EMAIL : Need to verify email first before enrolling second factors.")
         }
@@ -165,6 +167,7 @@ struct MfaEnrollmentOperations: Sendable {
     func withdraw(_ request: PublicRequest) async throws -> JSONValue {
         _ = try await prelude(request)
         let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
+        try recentLogin.require(user)
         let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
         guard let enrollmentId = request.body["mfaEnrollmentId"]?.stringValue, !enrollmentId.isEmpty,
             let withdrawn = user.account.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId })

@@ -183,7 +183,10 @@ struct MfaSignInOperations: Sendable {
         do {
             signedIn = try await PeerCall.call(
                 registry, RecordSignIn.self,
-                .init(projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId, requiredEnrollment: enrollmentId),
+                .init(
+                    projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId,
+                    requiredEnrollment: enrollmentId, requiredKind: secondFactor
+                ),
                 requestID: request.requestID
             )
         } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" {

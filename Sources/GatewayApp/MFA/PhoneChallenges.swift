@@ -23,12 +23,9 @@ struct PhoneChallenges: Sendable {
             throw Self.regionRefused
         }
         // A tenant without its own authorized domains uses its project's for the reCAPTCHA hostname check.
-        var domains = settings.authorizedDomains
-        if testCode == nil, tenantId != nil, domains.isEmpty {
-            domains = try await ScopeSettings.resolve(
-                registry, projectId: projectId, tenantId: nil, requestID: request.requestID
-            ).authorizedDomains
-        }
+        let domains = testCode != nil ? settings.authorizedDomains : try await ScopeSettings.authorizedDomains(
+            registry, projectId: projectId, tenantId: tenantId, settings: settings, requestID: request.requestID
+        )
         let proof = AppProof(
             // `captchaResponse` is what some SDK versions send for a reCAPTCHA: the same check.
             recaptchaToken: info?["recaptchaToken"]?.stringValue ?? info?["captchaResponse"]?.stringValue,

@@ -8,6 +8,7 @@ import ServiceKit
 struct AccountOperations: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
+    let recentLogin: RecentLogin
 
     func lookup(_ request: PublicRequest, admin: AdminAccountOperations) async throws -> JSONValue {
         // With an admin credential and no idToken it is the Admin SDKs' lookup by id or email.
@@ -19,6 +20,7 @@ struct AccountOperations: Sendable {
     func delete(_ request: PublicRequest, admin: AdminAccountOperations) async throws -> JSONValue {
         if request.caller == .admin, request.body["idToken"] == nil { return try await admin.delete(request) }
         let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
+        try recentLogin.require(user)
         let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
         let account = AccountsToForget(projectId: projectId, tenantId: tenantId, localIds: [localId])
         try await admin.erasure.deleting(account, requestID: request.requestID) {
@@ -49,6 +51,7 @@ struct AccountOperations: Sendable {
         if body["disableUser"] != nil { throw IdentityToolkitError.business("OPERATION_NOT_ALLOWED") }
         let email = body["email"]?.stringValue
         let password = body["password"]?.stringValue
+        if email != nil || password != nil { try recentLogin.require(user) }
         let deleted = AdminAccountOperations.strings(body["deleteAttribute"])
         let account = try await PeerCall.call(
             registry, UpdateAccount.self,

@@ -117,9 +117,11 @@ struct AdminAccountOperations: Sendable {
                 .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: localId, enrollments: factors),
                 requestID: request.requestID
             )
-            let kept = Set((account.mfaInfo ?? []).map(\.mfaEnrollmentId))
+            // A factor kept under its id but given another kind is a replaced factor: its sessions
+            // end and a TOTP secret behind the id is deleted now, not by the orphan sweep.
+            let kept = Set((account.mfaInfo ?? []).map { [$0.mfaEnrollmentId, $0.kind] })
             try await erasure.forgetFactors(
-                previous.filter { !kept.contains($0.mfaEnrollmentId) }, projectId: scope.projectId, tenantId: scope.tenantId,
+                previous.filter { !kept.contains([$0.mfaEnrollmentId, $0.kind]) }, projectId: scope.projectId, tenantId: scope.tenantId,
                 localId: localId, requestID: request.requestID
             )
         }

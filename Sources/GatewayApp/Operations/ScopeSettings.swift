@@ -1,4 +1,5 @@
 import Contracts
+import Foundation
 import IdentityToolkit
 import JSONRPC
 import ServiceKit
@@ -22,5 +23,30 @@ enum ScopeSettings {
         let settings = try await resolve(registry, projectId: projectId, tenantId: tenantId, requestID: requestID)
         if settings.disableAuth { throw IdentityToolkitError.business("PROJECT_DISABLED") }
         return settings
+    }
+
+    /// The domains sign-in links and reCAPTCHA hostnames may use: the tenant's own, else its project's.
+    static func authorizedDomains(
+        _ registry: RPCClient, projectId: String, tenantId: String?, settings: AuthSettings? = nil, requestID: String
+    ) async throws -> [String] {
+        let own: AuthSettings
+        if let settings { own = settings } else {
+            own = try await resolve(registry, projectId: projectId, tenantId: tenantId, requestID: requestID)
+        }
+        guard tenantId != nil, own.authorizedDomains.isEmpty else { return own.authorizedDomains }
+        return try await resolve(registry, projectId: projectId, tenantId: nil, requestID: requestID).authorizedDomains
+    }
+
+    /// Decision 21: a continue URL is mailed only if its host is one of the scope's authorized
+    /// domains (exactly, as Firebase matches them), so a link of ours never forwards to a stranger.
+    static func requireAuthorized(
+        continueUrl: String?, _ registry: RPCClient, projectId: String, tenantId: String?, requestID: String
+    ) async throws {
+        guard let continueUrl else { return }
+        let host = URL(string: continueUrl)?.host?.lowercased() ?? ""
+        let domains = try await authorizedDomains(registry, projectId: projectId, tenantId: tenantId, requestID: requestID)
+        guard domains.contains(where: { $0.lowercased() == host }) else {
+            throw IdentityToolkitError.business("UNAUTHORIZED_DOMAIN : Domain not allowlisted by project")
+        }
     }
 }

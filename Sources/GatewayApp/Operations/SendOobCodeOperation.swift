@@ -37,6 +37,9 @@ struct SendOobCodeOperation: Sendable {
                 throw IdentityToolkitError.business("MISSING_EMAIL")
             }
             (projectId, tenantId) = (scope.projectId, scope.tenantId)
+            try await ScopeSettings.requireAuthorized(
+                continueUrl: continueUrl, registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID
+            )
             code = try await PeerCall.call(
                 registry, CreateOobCode.self,
                 .init(projectId: projectId, tenantId: tenantId, requestType: requestType, email: email),
@@ -50,6 +53,9 @@ struct SendOobCodeOperation: Sendable {
             let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
             guard user.account.email != nil else { throw IdentityToolkitError.business("MISSING_EMAIL") }
             (projectId, tenantId) = (user.token.projectId, user.token.tenantId)
+            try await ScopeSettings.requireAuthorized(
+                continueUrl: continueUrl, registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID
+            )
             code = try await PeerCall.call(
                 registry, CreateOobCode.self,
                 .init(projectId: projectId, tenantId: tenantId, requestType: requestType, localId: user.account.localId),

@@ -7,6 +7,8 @@ import Logging
 public struct ServiceSettings: Sendable {
     public var service: ServiceName
     public var mode: DeploymentMode
+    /// `development.listenBeyondLoopback`: development mode may bind a non-loopback address.
+    public var listensBeyondLoopbackInDevelopment: Bool
     public var logLevel: Logger.Level
     public var rpc: Listener
     public var ops: Listener
@@ -50,7 +52,8 @@ public struct ServiceSettings: Sendable {
     public init(service: ServiceName, reader: ConfigReader) throws {
         self.service = service
         let ports = service.defaultPorts
-        mode = reader.string(forKey: "mode", as: DeploymentMode.self, default: .development)
+        mode = try DeploymentMode.read(from: reader)
+        listensBeyondLoopbackInDevelopment = reader.bool(forKey: "development.listenBeyondLoopback", default: false)
         logLevel = reader.string(forKey: "log.level", as: Logger.Level.self, default: .info)
         rpc = Listener(
             host: reader.string(forKey: "rpc.host", default: "127.0.0.1"),
@@ -95,6 +98,23 @@ public struct ServiceSettings: Sendable {
         contractsDirectory = reader.string(forKey: "contracts.directory")
         defaultProjectId = reader.string(forKey: "project.defaultId", default: "demo-project")
         self.reader = reader
+        try requireLoopbackInDevelopment(rpc.host, key: "rpc.host")
+        try requireLoopbackInDevelopment(ops.host, key: "ops.host")
+    }
+
+    /// Development mode's conveniences (`Bearer owner`, any API key) are for this machine only: its
+    /// listeners bind loopback unless `development.listenBeyondLoopback` says otherwise (decision 16).
+    public func requireLoopbackInDevelopment(_ host: String, key: String) throws {
+        guard mode == .development, !listensBeyondLoopbackInDevelopment, !Self.isLoopback(host) else { return }
+        throw InvalidSetting(
+            key: key,
+            reason: "'\(host)' is not a loopback address, and development mode accepts the credential 'owner' and any API key; "
+                + "bind 127.0.0.1, run in production mode, or set development.listenBeyondLoopback=true"
+        )
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 
     /// `shutdown.graceSeconds`, at least one second.

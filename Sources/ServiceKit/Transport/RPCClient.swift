@@ -21,14 +21,17 @@ public final class RPCClient: Sendable {
     static let maximumResponseBytes = 4 << 20
 
     enum Route: Sendable {
-        case network(endpoint: String, httpClient: HTTPClient)
+        /// `mode` is ours: sent with every call, and a peer answering in another mode is refused.
+        case network(endpoint: String, httpClient: HTTPClient, mode: DeploymentMode)
         /// The peer runs in this process; `caller` is who we are, as a certificate would say.
         case inProcess(LocalPeers, caller: ServiceName)
     }
 
-    public init(peer: ServiceName, baseURL: String, httpClient: HTTPClient, timeout: Duration) {
+    public init(peer: ServiceName, baseURL: String, httpClient: HTTPClient, timeout: Duration, mode: DeploymentMode) {
         self.peer = peer
-        self.route = .network(endpoint: baseURL.hasSuffix("/") ? baseURL + "rpc" : baseURL + "/rpc", httpClient: httpClient)
+        self.route = .network(
+            endpoint: baseURL.hasSuffix("/") ? baseURL + "rpc" : baseURL + "/rpc", httpClient: httpClient, mode: mode
+        )
         self.timeout = timeout
     }
 
@@ -47,9 +50,9 @@ public final class RPCClient: Sendable {
     public func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params, requestID: String? = nil) async throws -> M.Result {
         let id = nextID.add(1, ordering: .relaxed).newValue
         switch route {
-        case .network(let endpoint, let httpClient):
+        case .network(let endpoint, let httpClient, let mode):
             let body = try JSONCoding.encode(RPCRequestEnvelope(method: M.name, params: params, id: .int(id)))
-            let bytes = try await post(body, to: endpoint, over: httpClient, method: M.name, requestID: requestID)
+            let bytes = try await post(body, to: endpoint, over: httpClient, mode: mode, method: M.name, requestID: requestID)
             return try decode(M.self, from: bytes)
         case .inProcess(let local, let caller):
             return try await dispatch(M.self, params, in: local, caller: caller, requestID: requestID ?? "local-\(id)")
@@ -70,14 +73,30 @@ public final class RPCClient: Sendable {
         return result
     }
 
-    private func post(_ body: Data, to endpoint: String, over httpClient: HTTPClient, method: String, requestID: String?) async throws -> Data {
+    private func post(
+        _ body: Data, to endpoint: String, over httpClient: HTTPClient, mode: DeploymentMode, method: String, requestID: String?
+    ) async throws -> Data {
         var request = HTTPClientRequest(url: endpoint)
         request.method = .POST
         request.headers.add(name: "content-type", value: "application/json")
+        request.headers.add(name: DeploymentMode.header, value: mode.rawValue)
         if let requestID { request.headers.add(name: "x-request-id", value: requestID) }
         request.body = .bytes(ByteBuffer(bytes: body))
+        let response: HTTPClientResponse
         do {
-            let response = try await httpClient.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)))
+            response = try await httpClient.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)))
+        } catch {
+            throw RPCTransportError(peer: peer, method: method, reason: "\(error)")
+        }
+        // Decision 16: nothing a peer in another mode says is taken (a development session-token
+        // would vouch for unsigned custom tokens). The caller answers 503, as for a peer that is down.
+        if let peerMode = response.headers.first(name: DeploymentMode.header), peerMode != mode.rawValue {
+            throw RPCTransportError(
+                peer: peer, method: method, reason: "peer runs in \(peerMode.prefix(16)) mode, this service in \(mode.rawValue)",
+                peerMode: String(peerMode.prefix(16))
+            )
+        }
+        do {
             return Data(buffer: try await response.body.collect(upTo: Self.maximumResponseBytes))
         } catch {
             throw RPCTransportError(peer: peer, method: method, reason: "\(error)")
@@ -157,6 +176,15 @@ public struct RPCTransportError: Error, CustomStringConvertible, Sendable {
     public let peer: ServiceName
     public let method: String
     public let reason: String
+    /// Set when the peer answered, but in another deployment mode than ours.
+    public let peerMode: String?
+
+    public init(peer: ServiceName, method: String, reason: String, peerMode: String? = nil) {
+        self.peer = peer
+        self.method = method
+        self.reason = reason
+        self.peerMode = peerMode
+    }
     public var description: String { "\(peer.rawValue) \(method): \(reason)" }
 }
 

@@ -6,15 +6,18 @@ import Logging
 import NIOCore
 
 /// Mounts `POST /rpc`: checks the content type and size, identifies the caller from its client
-/// certificate, and hands the body to the ``RPCDispatcher``. Every failure is a JSON-RPC error
-/// body with a 4xx status, never a crash.
+/// certificate, refuses a caller that declares another deployment mode, and hands the body to the
+/// ``RPCDispatcher``. Every failure is a JSON-RPC error body with a 4xx status, never a crash. Every
+/// answer states this service's mode (``DeploymentMode/header``).
 public struct RPCEndpoint: Sendable {
     let dispatcher: RPCDispatcher
     let maximumBodyBytes: Int
+    let mode: DeploymentMode
 
-    public init(dispatcher: RPCDispatcher, maximumBodyBytes: Int) {
+    public init(dispatcher: RPCDispatcher, maximumBodyBytes: Int, mode: DeploymentMode) {
         self.dispatcher = dispatcher
         self.maximumBodyBytes = maximumBodyBytes
+        self.mode = mode
     }
 
     public func addRoutes(to router: Router<RPCRequestContext>) {
@@ -24,6 +27,24 @@ public struct RPCEndpoint: Sendable {
     }
 
     func handle(_ request: Request, context: RPCRequestContext) async throws -> Response {
+        var response = try await answer(request, context: context)
+        response.headers[Self.modeHeader] = mode.rawValue
+        return response
+    }
+
+    private func answer(_ request: Request, context: RPCRequestContext) async throws -> Response {
+        // Decision 16. A call that declares no mode comes from a tool (curl, an older caller during
+        // an upgrade) and is served; our own callers always declare theirs.
+        if let callerMode = request.headers[Self.modeHeader], callerMode != mode.rawValue {
+            context.logger.error(
+                "refused a call from a service in another deployment mode",
+                metadata: ["caller.mode": "\(callerMode.prefix(16))", "mode": "\(mode.rawValue)"]
+            )
+            return Self.errorResponse(
+                .forbidden,
+                RPCError(code: .callerNotAllowed, message: "This service runs in \(mode.rawValue) mode; the caller does not")
+            )
+        }
         guard let caller = await PeerIdentity.commonName(on: context.channel) else {
             // Unreachable behind the TLS listener (the handshake requires a certificate); kept as a guard.
             return Self.errorResponse(.forbidden, RPCError(code: .callerNotAllowed, message: "Client certificate required"))
@@ -58,6 +79,7 @@ public struct RPCEndpoint: Sendable {
     }
 
     public static let requestIDHeader = HTTPField.Name("x-request-id")!
+    static let modeHeader = HTTPField.Name(DeploymentMode.header)!
 
     static func isJSON(_ contentType: String?) -> Bool {
         guard let contentType else { return false }

@@ -25,7 +25,9 @@ struct CustomTokenVerifier: Sendable {
     func verify(_ params: VerifyCustomToken.Params, now: Date = Date()) throws -> VerifyCustomToken.Result {
         let payload = try payload(of: params.token, now: Int64(now.timeIntervalSince1970))
         let tokenTenant = payload["tenant_id"]?.stringValue
-        if let requested = params.tenantId, let tokenTenant, requested != tokenTenant {
+        // Decision 17: a token opens accounts only where its signer meant it to. One without
+        // `tenant_id` is for the project alone; a request naming no tenant takes the token's.
+        if let requested = params.tenantId, requested != tokenTenant {
             throw Self.rejected("TENANT_ID_MISMATCH")
         }
         guard let uid = (payload["uid"] ?? payload["user_id"])?.stringValue, !uid.isEmpty else {
