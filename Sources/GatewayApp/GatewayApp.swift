@@ -116,6 +116,7 @@ public enum GatewayApp {
             responder: CallbackResponder<GatewayRequestContext> { request, context in
                 await api.respond(to: request, context: context)
             },
+            server: host.settings.listenerTimeouts.http1(),
             address: .hostname(publicHost, port: port), serverName: "gateway", logger: logger,
             onServerRunning: { channel in
                 logger.info("public listener ready", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
@@ -133,7 +134,7 @@ public enum GatewayApp {
                 responder: CallbackResponder<GatewayRequestContext> { request, context in
                     await api.respond(to: request, context: context)
                 },
-                server: try .http2Upgrade(tlsConfiguration: tls),
+                server: try host.settings.listenerTimeouts.http2Upgrade(tlsConfiguration: tls),
                 address: .hostname(publicHost, port: tlsPort), serverName: "gateway", logger: logger,
                 onServerRunning: { channel in
                     logger.info("public TLS listener ready (HTTP/2 and HTTP/1.1)", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])

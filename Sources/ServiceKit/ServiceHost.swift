@@ -92,7 +92,7 @@ public final class ServiceHost: Sendable {
             .addRoutes(to: rpcRouter)
         var rpcApp = HTTPListener(
             router: rpcRouter,
-            server: try .http2Upgrade(tlsConfiguration: tls.serverConfiguration),
+            server: try settings.listenerTimeouts.http2Upgrade(tlsConfiguration: tls.serverConfiguration),
             address: .hostname(settings.rpc.host, port: settings.rpc.port),
             serverName: settings.service.rawValue,
             logger: logger,
@@ -123,6 +123,7 @@ public final class ServiceHost: Sendable {
         ).buildRouter()
         let opsApp = HTTPListener(
             router: opsRouter,
+            server: settings.listenerTimeouts.http1(),
             address: .hostname(settings.ops.host, port: settings.ops.port),
             logger: logger,
             onServerRunning: { [logger] channel in
