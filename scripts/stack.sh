@@ -85,7 +85,7 @@ up() {
   "$bin/mfa-dev-pki" "$STACK_DIR/certs" | sed 's/^/[stack] /'
   # Everything else is the services' defaults (deploy/configuration.md); the environment wins.
   # Development mode is asked for here, explicitly: a service told nothing runs in production
-  # (contract decision 16). MODE=production scripts/stack.sh up runs the same stack in production.
+  # (contract decision 16).
   export MODE="${MODE:-development}"
   export TLS_DIRECTORY="${TLS_DIRECTORY:-$STACK_DIR/certs}" PUBLIC_TLS_PORT="${PUBLIC_TLS_PORT:-8443}"
   if [ "$PROCESSES" = one ]; then
