@@ -197,7 +197,8 @@ class Stack:
         path = self.log_path(service)
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:]) if path.exists() else ""
 
-    def close(self) -> None:
+    def stop_processes(self) -> None:
+        """SIGTERM to every process, SIGKILL to any still running 10 s later."""
         for process in self.processes.values():
             process.terminate()
         for process in self.processes.values():
@@ -205,6 +206,9 @@ class Stack:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+    def close(self) -> None:
+        self.stop_processes()
         for name in self.databases.values():
             psql(self.postgres, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 

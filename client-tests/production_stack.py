@@ -211,13 +211,7 @@ class ProductionStack(Stack):
         return [line for line in done.stdout.splitlines() if line]
 
     def close(self) -> None:
-        for process in self.processes.values():
-            process.terminate()
-        for process in self.processes.values():
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        self.stop_processes()
         statements = [f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)' for name in self.databases.values()]
         statements += [f'DROP ROLE IF EXISTS "{name}"' for name in self.databases.values()]
         for statement in statements:
