@@ -114,3 +114,30 @@ def test_a_request_trickled_a_byte_at_a_time_is_cut_off(short_windows):
             break
     assert closed is not None and closed <= HEADER + 3, closed
     assert requests.get(short_windows.gateway + "/", timeout=10).status_code == 200
+
+
+def test_sign_in_failures_do_not_tell_which_emails_exist(production):
+    """Decision 19: email enumeration protection, on by default in production."""
+    config = f"{production.gateway}/v2/projects/demo-project/config"
+    assert requests.get(config, headers=admin(production), timeout=30).json()["emailPrivacyConfig"] == \
+        {"enableImprovedEmailPrivacy": True}
+    user = signed_up(production)
+    wrong = call(production, "signInWithPassword", email=user["email"], password="wrong-pw")
+    unknown = call(production, "signInWithPassword", email=f"nobody-{secrets.token_hex(4)}@example.com", password="x")
+    assert error(wrong) == error(unknown) == "INVALID_LOGIN_CREDENTIALS"
+    # An operator may switch it off, as in Identity Platform; the emulator's answers come back.
+    patched = requests.patch(f"{config}?updateMask=emailPrivacyConfig.enableImprovedEmailPrivacy", headers=admin(production),
+                             json={"emailPrivacyConfig": {"enableImprovedEmailPrivacy": False}}, timeout=30)
+    assert patched.status_code == 200 and patched.json()["emailPrivacyConfig"]["enableImprovedEmailPrivacy"] is False
+    try:
+        assert error(call(production, "signInWithPassword", email=user["email"], password="wrong-pw")) == "INVALID_PASSWORD"
+    finally:
+        requests.patch(f"{config}?updateMask=emailPrivacyConfig.enableImprovedEmailPrivacy", headers=admin(production),
+                       json={"emailPrivacyConfig": {"enableImprovedEmailPrivacy": True}}, timeout=30)
+
+
+def test_a_password_guesser_is_stopped_after_ten_failures_by_default(production):
+    user = signed_up(production)
+    answers = [call(production, "signInWithPassword", email=user["email"], password=f"guess-{n}") for n in range(11)]
+    assert [error(a) for a in answers[:10]] == ["INVALID_LOGIN_CREDENTIALS"] * 10
+    assert error(answers[10]) == "TOO_MANY_ATTEMPTS_TRY_LATER"

@@ -72,13 +72,11 @@ public enum ChallengeIssuerApp {
         }
 
         let generous = development
-        let perNumber = RateLimiter.Rule(
-            capacity: Double(reader.int(forKey: "sms.rateLimit.perNumber.burst", default: generous ? 60 : 5)),
-            refillPerSecond: Double(reader.int(forKey: "sms.rateLimit.perNumber.perHour", default: generous ? 3600 : 10)) / 3600
-        )
-        let perAddress = RateLimiter.Rule(
-            capacity: Double(reader.int(forKey: "sms.rateLimit.perAddress.burst", default: generous ? 120 : 10)),
-            refillPerSecond: Double(reader.int(forKey: "sms.rateLimit.perAddress.perHour", default: generous ? 7200 : 50)) / 3600
+        let perNumber = RateLimiter.Rule(reader, "sms.rateLimit.perNumber", burst: generous ? 60 : 5, perHour: generous ? 3600 : 10)
+        let perAddress = RateLimiter.Rule(reader, "sms.rateLimit.perAddress", burst: generous ? 120 : 10, perHour: generous ? 7200 : 50)
+        // verifyIosClient sends a push per call: limited per client address like SMS sends.
+        let iosPerAddress = RateLimiter.Rule(
+            reader, "appVerification.ios.rateLimit.perAddress", burst: generous ? 120 : 10, perHour: generous ? 7200 : 50
         )
         let phone = PhoneVerifications(
             provider: providers["phone"] as? SMSFactorProvider, client: database,
@@ -104,7 +102,8 @@ public enum ChallengeIssuerApp {
             client: database, pushes: try AppVerifiers.pushSender(reader, logger: host.logger),
             bundleIDs: AppVerifiers.perProject(reader.stringArray(forKey: "appVerification.apns.projects", default: [])),
             lifetime: .seconds(reader.int(forKey: "appVerification.ios.receiptLifetimeSeconds", default: 300)),
-            suggestedTimeout: reader.int(forKey: "appVerification.ios.suggestedTimeoutSeconds", default: 5), logger: host.logger
+            suggestedTimeout: reader.int(forKey: "appVerification.ios.suggestedTimeoutSeconds", default: 5),
+            limiter: RateLimiter(client: database, logger: host.logger), perAddress: iosPerAddress, logger: host.logger
         )
         parts.methods.register(IssueIosReceipt.self, callers: gatewayOnly) { params, _ in try await receipts.issue(params) }
 
@@ -115,7 +114,7 @@ public enum ChallengeIssuerApp {
                     .seconds(reader.int(forKey: "verification.expiredRetentionSeconds", default: 24 * 3600))
                 ),
                 ChallengeRetention.expiredReceipts,
-            ] + [ChallengeRetention.fullRateBuckets([perNumber, perAddress])].compactMap { $0 }
+            ] + [RateLimiter.fullBuckets([perNumber, perAddress, iosPerAddress])].compactMap { $0 }
                 + (development
                     ? [
                         ChallengeRetention.developmentOutbox(

@@ -54,14 +54,20 @@ public enum FactorRegistryApp {
         let hasher = PasswordHasher(
             rounds: reader.int(forKey: "passwords.scrypt.rounds", default: 16384),
             blockSize: reader.int(forKey: "passwords.scrypt.blockSize", default: 8),
-            parallelism: reader.int(forKey: "passwords.scrypt.parallelism", default: 1)
+            parallelism: reader.int(forKey: "passwords.scrypt.parallelism", default: 1),
+            queue: HashingQueue(maximum: reader.int(forKey: "passwords.maximumQueued", default: 64))
+        )
+        let limits = FirstFactorLimits(
+            limiter: RateLimiter(client: database, logger: host.logger), reader: reader,
+            development: host.settings.mode == .development
         )
         let accounts = AccountService(
             accounts: AccountRepository(client: database, logger: host.logger),
             tenants: TenantRepository(client: database, logger: host.logger, activeProjects: activeProjects, cache: settingsCache),
             hashers: try PasswordHashers(
                 standard: hasher, projectEntries: reader.stringArray(forKey: "passwords.scrypt.projects", default: [])
-            )
+            ),
+            limits: limits
         )
         parts.methods.register(SignUpAccount.self, callers: gatewayOnly) { params, _ in try await accounts.signUp(params) }
         parts.methods.register(GetAccount.self, callers: gatewayOnly) { params, _ in try await accounts.get(params) }
@@ -116,7 +122,7 @@ public enum FactorRegistryApp {
                 OobCodeRepository.expiredCodes(
                     .seconds(reader.int(forKey: "oobCodes.expiredRetentionSeconds", default: 24 * 3600))
                 )
-            ],
+            ] + [RateLimiter.fullBuckets(limits.rules)].compactMap { $0 },
             logger: host.logger
         )
         parts.background.append(

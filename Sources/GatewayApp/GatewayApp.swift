@@ -50,7 +50,8 @@ public enum GatewayApp {
             registry: registry, sessions: sessions, challenges: challenges, phone: phone, recentLogin: recentLogin
         )
         let mfaSignIn = MfaSignInOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
-        let projectConfig = ProjectConfigOperations(registry: registry)
+        let emailPrivacyByDefault = host.settings.mode == .production
+        let projectConfig = ProjectConfigOperations(registry: registry, emailPrivacyByDefault: emailPrivacyByDefault)
         let tenants = TenantOperations(registry: registry)
         let api = PublicAPI(
             router: OperationRouter(schemas: schemas),
@@ -59,7 +60,7 @@ public enum GatewayApp {
             handlers: [
                 "identitytoolkit.accounts.signUp": SignUpOperation(registry: registry, sessions: sessions, admin: admin).handle,
                 "identitytoolkit.accounts.signInWithPassword": SignInWithPasswordOperation(
-                    registry: registry, sessions: sessions
+                    registry: registry, sessions: sessions, emailPrivacyByDefault: emailPrivacyByDefault
                 ).handle,
                 "identitytoolkit.accounts.lookup": { request in try await accounts.lookup(request, admin: admin) },
                 "identitytoolkit.accounts.delete": { request in try await accounts.delete(request, admin: admin) },
@@ -108,6 +109,7 @@ public enum GatewayApp {
                 mode: host.settings.mode, registry: registry, challenges: challenges, erasure: erasure, credentials: credentials
             ),
             metrics: PublicRequestMetrics(host.metrics),
+            clientAddress: try ClientAddress(reader: reader),
             logger: host.logger
         )
 

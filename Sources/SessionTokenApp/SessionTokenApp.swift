@@ -76,7 +76,16 @@ public enum SessionTokenApp {
             .init(deleted: try await sessions.forget(params))
         }
         let refreshSessions = RefreshSessions(client: database, logger: host.logger)
+        let limiter = RateLimiter(client: database, logger: host.logger)
+        // A device refreshes about once an hour; many share an address behind NAT.
+        let generous = host.settings.mode == .development
+        let refreshesPerAddress = RateLimiter.Rule(
+            reader, "refresh.perAddress", burst: generous ? 100_000 : 600, perHour: generous ? 1_000_000 : 6_000
+        )
         parts.methods.register(InspectRefreshToken.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
+            if let address = params.clientAddress, !(try await limiter.take("refresh:\(address)", rule: refreshesPerAddress)) {
+                throw RPCError(code: .invalidRefreshToken, identityToolkitError: "TOO_MANY_ATTEMPTS_TRY_LATER")
+            }
             let family = try await refreshSessions.family(of: RefreshToken(value: params.refreshToken))
             return .init(
                 projectId: family.projectId, tenantId: family.tenantId, localId: family.localId, signedInAt: family.signedInAt,
@@ -148,7 +157,7 @@ public enum SessionTokenApp {
                 SessionRetention.revokedSessions(
                     .seconds(reader.int(forKey: "sessions.revokedRetentionSeconds", default: 30 * 24 * 3600))
                 ),
-            ],
+            ] + [RateLimiter.fullBuckets([refreshesPerAddress])].compactMap { $0 },
             logger: host.logger
         )
         parts.background.append(

@@ -26,16 +26,4 @@ enum ChallengeRetention {
             indexed: false
         )
     }
-
-    /// A bucket left alone until it is full again is the same as no bucket: the next send starts a
-    /// full one. That takes `capacity / refill` of the slowest-filling rule. `nil` when a rule never
-    /// refills (its buckets are then kept).
-    static func fullRateBuckets(_ rules: [RateLimiter.Rule]) -> RetentionRule? {
-        guard rules.allSatisfy({ $0.refillPerSecond > 0 }) else { return nil }
-        let seconds = rules.map { ($0.capacity / $0.refillPerSecond).rounded(.up) }.max() ?? 0
-        return RetentionRule(
-            "full rate-limit buckets", scope: .control, table: "rate_buckets", key: "bucket_key", column: "updated_at",
-            retention: .seconds(seconds), indexed: false
-        )
-    }
 }

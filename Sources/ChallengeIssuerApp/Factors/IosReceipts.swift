@@ -5,6 +5,7 @@ import JSONRPC
 import Logging
 import PluginKit
 import PostgresNIO
+import ServiceKit
 import TenantStore
 
 /// iOS app verification (contract §2.13, decision 10): `verifyIosClient` makes a receipt and a secret,
@@ -20,12 +21,17 @@ struct IosReceipts: Sendable {
     let bundleIDs: [String: String]
     let lifetime: Duration
     let suggestedTimeout: Int
+    let limiter: RateLimiter
+    let perAddress: RateLimiter.Rule
     let logger: Logger
 
     func issue(_ params: IssueIosReceipt.Params) async throws -> IssueIosReceipt.Result {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         guard let pushes else {
             throw RPCError(code: .deliveryFailed, message: "No APNs sender is configured (appVerification.apns.*)")
+        }
+        if let address = params.clientAddress, !(try await limiter.take("ios-push:\(address)", rule: perAddress)) {
+            throw ChallengeRejection.tooManyAttempts
         }
         let receipt = Base64URL.random(byteCount: 32)
         let secret = Base64URL.random(byteCount: 16)

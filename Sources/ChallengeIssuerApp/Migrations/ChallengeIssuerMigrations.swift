@@ -1,3 +1,4 @@
+import ServiceKit
 import TenantStore
 
 /// challenge-issuer's schema history, oldest first. Append only.
@@ -5,18 +6,7 @@ enum ChallengeIssuerMigrations {
     /// The service's own tables, in schema `control`.
     static let control: [TenantMigration] = [
         // Send rate limits (token buckets), shared by every instance; keys are hashes.
-        TenantMigration(
-            "CreateRateBucketsTable",
-            [
-                """
-                CREATE TABLE rate_buckets (
-                    bucket_key text PRIMARY KEY,
-                    tokens double precision NOT NULL,
-                    updated_at timestamptz NOT NULL
-                )
-                """
-            ]
-        )
+        RateLimiter.migration
     ]
 
     /// Tables of every tenant schema.

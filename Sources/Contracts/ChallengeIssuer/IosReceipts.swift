@@ -13,8 +13,12 @@ public enum IssueIosReceipt: RPCMethod {
         /// The APNs device token (hex).
         public var appToken: String
         public var isSandbox: Bool
+        /// The client's address (an IPv6 one as its /64): pushes are limited per address
+        /// (`appVerification.ios.rateLimit.perAddress`, TOO_MANY_ATTEMPTS_TRY_LATER).
+        public var clientAddress: String?
 
-        public init(projectId: String, tenantId: String? = nil, appToken: String, isSandbox: Bool) {
+        public init(projectId: String, tenantId: String? = nil, appToken: String, isSandbox: Bool, clientAddress: String? = nil) {
+            self.clientAddress = clientAddress
             self.projectId = projectId
             self.tenantId = tenantId
             self.appToken = appToken

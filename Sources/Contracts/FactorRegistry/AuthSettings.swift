@@ -14,12 +14,16 @@ public struct AuthSettings: Codable, Sendable, Hashable {
     public var smsRegionConfig: SmsRegionConfig?
     /// Projects only: the domains sign-in links and redirects may use.
     public var authorizedDomains: [String]
+    /// Projects only: `emailPrivacyConfig.enableImprovedEmailPrivacy` (contract decision 19); `nil`
+    /// until an operator sets it, which means on in production and off in development.
+    public var improvedEmailPrivacy: Bool?
 
     public init(
         allowPasswordSignup: Bool, enableEmailLinkSignin: Bool, enableAnonymousUser: Bool, disableAuth: Bool,
         mfaConfig: MultiFactorConfig, testPhoneNumbers: [String: String] = [:], smsRegionConfig: SmsRegionConfig? = nil,
-        authorizedDomains: [String] = []
+        authorizedDomains: [String] = [], improvedEmailPrivacy: Bool? = nil
     ) {
+        self.improvedEmailPrivacy = improvedEmailPrivacy
         self.allowPasswordSignup = allowPasswordSignup
         self.enableEmailLinkSignin = enableEmailLinkSignin
         self.enableAnonymousUser = enableAnonymousUser

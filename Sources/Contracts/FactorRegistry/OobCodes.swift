@@ -12,8 +12,15 @@ public enum CreateOobCode: RPCMethod {
         public var requestType: String
         public var localId: String?
         public var email: String?
+        /// The client's address when a client asked for the code to be mailed: the mail is limited
+        /// per address and per account. An admin generating a link sends none.
+        public var clientAddress: String?
 
-        public init(projectId: String, tenantId: String? = nil, requestType: String, localId: String? = nil, email: String? = nil) {
+        public init(
+            projectId: String, tenantId: String? = nil, requestType: String, localId: String? = nil, email: String? = nil,
+            clientAddress: String? = nil
+        ) {
+            self.clientAddress = clientAddress
             self.projectId = projectId
             self.tenantId = tenantId
             self.requestType = requestType

@@ -12,8 +12,14 @@ public enum SignUpAccount: RPCMethod {
         public var email: String?
         public var password: String?
         public var displayName: String?
+        /// The client's address (an IPv6 one as its /64), for the first-factor limits.
+        public var clientAddress: String?
 
-        public init(projectId: String, tenantId: String? = nil, email: String? = nil, password: String? = nil, displayName: String? = nil) {
+        public init(
+            projectId: String, tenantId: String? = nil, email: String? = nil, password: String? = nil, displayName: String? = nil,
+            clientAddress: String? = nil
+        ) {
+            self.clientAddress = clientAddress
             self.projectId = projectId
             self.tenantId = tenantId
             self.email = email

@@ -15,9 +15,15 @@ public enum VerifyPassword: RPCMethod {
         /// settings (contract §3.5). A user with one gets `secondFactorRequired` and the sign-in
         /// is not recorded yet (`lastLoginAt` moves when the second factor is done).
         public var secondFactorKinds: [String]?
+        /// The client's address (an IPv6 one as its /64), for the first-factor limits.
+        public var clientAddress: String?
 
-        public init(projectId: String, tenantId: String? = nil, email: String, password: String, secondFactorKinds: [String]? = nil) {
+        public init(
+            projectId: String, tenantId: String? = nil, email: String, password: String, secondFactorKinds: [String]? = nil,
+            clientAddress: String? = nil
+        ) {
             self.secondFactorKinds = secondFactorKinds
+            self.clientAddress = clientAddress
             self.projectId = projectId
             self.tenantId = tenantId
             self.email = email

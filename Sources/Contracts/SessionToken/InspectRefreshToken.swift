@@ -8,7 +8,14 @@ public enum InspectRefreshToken: RPCMethod {
 
     public struct Params: Codable, Sendable, Hashable {
         public var refreshToken: String
-        public init(refreshToken: String) { self.refreshToken = refreshToken }
+        /// The client's address (an IPv6 one as its /64): refreshes are limited per address
+        /// (`refresh.perAddress`, TOO_MANY_ATTEMPTS_TRY_LATER); each one costs an RSA signature.
+        public var clientAddress: String?
+
+        public init(refreshToken: String, clientAddress: String? = nil) {
+            self.refreshToken = refreshToken
+            self.clientAddress = clientAddress
+        }
     }
 
     public struct Result: Codable, Sendable, Hashable {

@@ -8,12 +8,14 @@ struct AccountService: Sendable {
     let accounts: AccountRepository
     let tenants: TenantRepository
     let hashers: PasswordHashers
+    let limits: FirstFactorLimits
 
     static let minimumPasswordLength = 6
 
     /// §2.1, unprivileged path: email/password when either is given, anonymous when neither.
     func signUp(_ params: SignUpAccount.Params) async throws -> Account {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        try await limits.admit(address: params.clientAddress)
         let emailPassword = params.email != nil || params.password != nil
         if emailPassword {
             guard let email = params.email, !email.isEmpty else { throw Self.rejected("MISSING_EMAIL") }
@@ -22,6 +24,7 @@ struct AccountService: Sendable {
             try Self.checkPassword(password)
         }
         try Self.checkDisplayName(params.displayName)
+        try await limits.admitSignUp(schema)
         // Hash before taking the row: scrypt is the slow part and needs no lock.
         let passwordHash = try await hashers.hash(params.password, for: params.projectId)
         do {
@@ -38,15 +41,20 @@ struct AccountService: Sendable {
     /// answer's timing does not tell which emails exist.
     func verifyPassword(_ params: VerifyPassword.Params) async throws -> VerifyPassword.Result {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        try await limits.admit(address: params.clientAddress)
+        let budget = try await limits.failureBudget(schema, email: params.email, address: params.clientAddress)
         guard params.password.utf8.count <= PasswordHasher.maximumPasswordBytes else {
+            await limits.spendFailure(budget)
             throw Self.rejected("INVALID_PASSWORD")
         }
         guard let stored = try await accounts.credentials(in: schema, email: params.email) else {
-            _ = await hashers.standard.verify(params.password, against: hashers.decoy(for: params.projectId))
+            _ = try await hashers.standard.verify(params.password, against: hashers.decoy(for: params.projectId))
+            await limits.spendFailure(budget)
             throw Self.rejected("EMAIL_NOT_FOUND")
         }
         if stored.account.disabled { throw Self.rejected("USER_DISABLED") }
-        guard let hash = stored.passwordHash, await hashers.standard.verify(params.password, against: hash) else {
+        guard let hash = stored.passwordHash, try await hashers.standard.verify(params.password, against: hash) else {
+            await limits.spendFailure(budget)
             throw Self.rejected("INVALID_PASSWORD")
         }
         let kinds = Set(params.secondFactorKinds ?? [])

@@ -11,18 +11,21 @@ struct PasswordHasher: Sendable {
     let rounds: Int
     let blockSize: Int
     let parallelism: Int
+    /// Shared by every hasher of the process: bounds the hashes waiting for CPU.
+    var queue: HashingQueue = .unbounded
     static let keyLength = 32
     /// Longer passwords are refused before hashing: they only cost us CPU.
     static let maximumPasswordBytes = 4096
 
     /// scrypt costs tens of milliseconds of CPU: both operations run as ``BlockingWork``.
     func hash(_ password: String) async throws -> String {
-        try await BlockingWork.run { try self.hashBlocking(password) }
+        try await queue.run { try self.hashBlocking(password) }
     }
 
     /// Whether `password` matches `stored`, compared in constant time; `false` for a malformed hash.
-    func verify(_ password: String, against stored: String) async -> Bool {
-        (try? await BlockingWork.run { self.verifyNow(password, against: stored) }) ?? false
+    /// Throws `TOO_MANY_ATTEMPTS_TRY_LATER` when the hashing queue is full.
+    func verify(_ password: String, against stored: String) async throws -> Bool {
+        try await queue.run { self.verifyNow(password, against: stored) }
     }
 
     /// The same, on the calling thread (start-up only: the decoy hashes).

@@ -32,7 +32,9 @@ struct PasswordHashers: Sendable {
                     rounds: numbers[0], blockSize: numbers[1], parallelism: numbers[2], keyLength: PasswordHasher.keyLength
                 )
             else { throw InvalidEntry(entry: entry) }
-            byProject[parts[0]] = PasswordHasher(rounds: numbers[0], blockSize: numbers[1], parallelism: numbers[2])
+            byProject[parts[0]] = PasswordHasher(
+                rounds: numbers[0], blockSize: numbers[1], parallelism: numbers[2], queue: standard.queue
+            )
         }
         self.standard = standard
         self.byProject = byProject

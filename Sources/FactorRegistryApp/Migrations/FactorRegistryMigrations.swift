@@ -1,3 +1,4 @@
+import ServiceKit
 import TenantStore
 
 /// factor-registry's schema history, oldest first. Append only.
@@ -71,6 +72,8 @@ enum FactorRegistryMigrations {
                 """,
             ]
         ),
+        // First-factor limits (token buckets), shared by every instance; keys are hashes.
+        RateLimiter.migration,
     ]
 
     /// Tables of every tenant schema.

@@ -27,6 +27,10 @@ struct OobCodeService: Sendable {
         }
         guard let account else { throw AccountService.rejected("USER_NOT_FOUND") }
         guard let email = account.email else { throw AccountService.rejected("MISSING_EMAIL") }
+        if let address = params.clientAddress {
+            try await accounts.limits.admit(address: address)
+            try await accounts.limits.admitMail(schema, localId: account.localId)
+        }
         let code = Self.makeCode()
         try await codes.insert(
             in: schema, code: code, requestType: params.requestType, localId: account.localId, email: email, lifetime: lifetime

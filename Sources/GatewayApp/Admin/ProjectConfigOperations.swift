@@ -6,11 +6,13 @@ import ServiceKit
 /// `GET|PATCH /v2/projects/{p}/config` (and `/admin/v2/…`), contract §2.15 and decision 6.
 struct ProjectConfigOperations: Sendable {
     let registry: RPCClient
+    let emailPrivacyByDefault: Bool
 
     func get(_ request: PublicRequest) async throws -> JSONValue {
         let scope = try AdminScope(request)
         return SettingsDocument.project(
-            try await PeerCall.call(registry, GetProjectConfig.self, .init(projectId: scope.projectId), requestID: request.requestID)
+            try await PeerCall.call(registry, GetProjectConfig.self, .init(projectId: scope.projectId), requestID: request.requestID),
+            emailPrivacyByDefault: emailPrivacyByDefault
         )
     }
 
@@ -24,7 +26,9 @@ struct ProjectConfigOperations: Sendable {
                 registry, GetProjectConfig.self, .init(projectId: scope.projectId), requestID: request.requestID
             )
             // An empty mask replaces the whole config: whatever the body leaves out is reset.
-            let document = mask.isEmpty ? request.body : mask.apply(request.body, to: SettingsDocument.project(current))
+            let document = mask.isEmpty ? request.body : mask.apply(
+                request.body, to: SettingsDocument.project(current, emailPrivacyByDefault: emailPrivacyByDefault)
+            )
             let settings = try SettingsDocument.projectSettings(document, base: current.settings)
             do {
                 let updated = try await PeerCall.call(
@@ -32,7 +36,7 @@ struct ProjectConfigOperations: Sendable {
                     .init(projectId: scope.projectId, settings: settings, expectedVersion: current.version),
                     requestID: request.requestID
                 )
-                return SettingsDocument.project(updated)
+                return SettingsDocument.project(updated, emailPrivacyByDefault: emailPrivacyByDefault)
             } catch let error as RPCError where error.code == .settingsConflict {
                 continue
             }

@@ -38,7 +38,9 @@ enum SettingsDocument {
 
     // MARK: project config
 
-    static func project(_ config: ProjectConfig) -> JSONValue {
+    /// `emailPrivacyByDefault`: what `emailPrivacyConfig` says while no operator has set it (decision
+    /// 19: on in production).
+    static func project(_ config: ProjectConfig, emailPrivacyByDefault: Bool) -> JSONValue {
         let settings = config.settings
         var members: [String: JSONValue] = [
             "name": .string("projects/\(config.projectId)/config"),
@@ -52,7 +54,9 @@ enum SettingsDocument {
             "authorizedDomains": .array(settings.authorizedDomains.map(JSONValue.string)),
             "subtype": "IDENTITY_PLATFORM",
             "multiTenant": ["allowTenants": true],
-            "emailPrivacyConfig": ["enableImprovedEmailPrivacy": false],
+            "emailPrivacyConfig": [
+                "enableImprovedEmailPrivacy": .bool(settings.improvedEmailPrivacy ?? emailPrivacyByDefault)
+            ],
             "blockingFunctions": [:],
         ]
         if let apiKey = config.apiKey { members["client"] = ["apiKey": .string(apiKey)] }
@@ -68,6 +72,7 @@ enum SettingsDocument {
         settings.testPhoneNumbers = try numbers(signIn?["phoneNumber"]?["testPhoneNumbers"])
         settings.mfaConfig = try mfa(document["mfa"]) ?? MultiFactorConfig(state: "DISABLED", enabledProviders: [], providerConfigs: [])
         settings.smsRegionConfig = try smsRegions(document["smsRegionConfig"])
+        settings.improvedEmailPrivacy = document["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"]?.boolValue
         if case .array(let domains)? = document["authorizedDomains"] {
             settings.authorizedDomains = domains.compactMap(\.stringValue)
         } else {

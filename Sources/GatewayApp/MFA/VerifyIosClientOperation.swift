@@ -22,7 +22,8 @@ struct VerifyIosClientOperation: Sendable {
                 challenges, IssueIosReceipt.self,
                 .init(
                     projectId: projectId, tenantId: tenantId, appToken: appToken,
-                    isSandbox: AdminAccountOperations.bool(request.body["isSandbox"]) ?? false
+                    isSandbox: AdminAccountOperations.bool(request.body["isSandbox"]) ?? false,
+                    clientAddress: request.clientAddress
                 ),
                 requestID: request.requestID
             )

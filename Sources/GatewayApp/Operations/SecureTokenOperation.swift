@@ -26,7 +26,8 @@ struct SecureTokenOperation: Sendable {
             throw IdentityToolkitError.business("MISSING_REFRESH_TOKEN")
         }
         let session = try await PeerCall.call(
-            sessions, InspectRefreshToken.self, .init(refreshToken: refreshToken), requestID: request.requestID
+            sessions, InspectRefreshToken.self, .init(refreshToken: refreshToken, clientAddress: request.clientAddress),
+            requestID: request.requestID
         )
         if case .apiKey(let projectId) = request.caller, projectId != session.projectId {
             throw IdentityToolkitError.business("INVALID_REFRESH_TOKEN")

@@ -58,7 +58,10 @@ struct SendOobCodeOperation: Sendable {
             )
             code = try await PeerCall.call(
                 registry, CreateOobCode.self,
-                .init(projectId: projectId, tenantId: tenantId, requestType: requestType, localId: user.account.localId),
+                .init(
+                    projectId: projectId, tenantId: tenantId, requestType: requestType, localId: user.account.localId,
+                    clientAddress: request.clientAddress
+                ),
                 requestID: request.requestID
             )
         }

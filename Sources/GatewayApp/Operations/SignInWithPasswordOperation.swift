@@ -11,6 +11,11 @@ import ServiceKit
 struct SignInWithPasswordOperation: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
+    /// Decision 19's default while a project has not set `emailPrivacyConfig` (production: on).
+    let emailPrivacyByDefault: Bool
+
+    /// The answers that tell an unknown email from a wrong password (or a disabled account).
+    static let revealing: Set<String> = ["EMAIL_NOT_FOUND", "INVALID_PASSWORD", "USER_DISABLED"]
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         let projectId: String
@@ -30,14 +35,23 @@ struct SignInWithPasswordOperation: Sendable {
         guard let password = body["password"]?.stringValue, !password.isEmpty else {
             throw IdentityToolkitError.business("MISSING_PASSWORD")
         }
-        let signIn = try await PeerCall.call(
-            registry, VerifyPassword.self,
-            .init(
-                projectId: projectId, tenantId: tenantId, email: email, password: password,
-                secondFactorKinds: SecondFactorPolicy.requiredKinds(settings)
-            ),
-            requestID: request.requestID
-        )
+        let signIn: VerifyPassword.Result
+        do {
+            signIn = try await PeerCall.call(
+                registry, VerifyPassword.self,
+                .init(
+                    projectId: projectId, tenantId: tenantId, email: email, password: password,
+                    secondFactorKinds: SecondFactorPolicy.requiredKinds(settings), clientAddress: request.clientAddress
+                ),
+                requestID: request.requestID
+            )
+        } catch let error as IdentityToolkitError where Self.revealing.contains(error.message) {
+            // Email enumeration protection: one answer for every credential failure.
+            if settings.improvedEmailPrivacy ?? emailPrivacyByDefault {
+                throw IdentityToolkitError.business("INVALID_LOGIN_CREDENTIALS")
+            }
+            throw error
+        }
         let account = signIn.account
         if signIn.secondFactorRequired == true {
             // The MFA branch (§2.2): a pending credential and the factors as hints, no tokens.

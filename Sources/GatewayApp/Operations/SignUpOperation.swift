@@ -39,7 +39,8 @@ struct SignUpOperation: Sendable {
             registry, SignUpAccount.self,
             .init(
                 projectId: projectId, tenantId: tenantId, email: body["email"]?.stringValue,
-                password: body["password"]?.stringValue, displayName: body["displayName"]?.stringValue
+                password: body["password"]?.stringValue, displayName: body["displayName"]?.stringValue,
+                clientAddress: request.clientAddress
             ),
             requestID: request.requestID
         )

@@ -22,6 +22,7 @@ struct PublicAPI: Sendable {
     let signingKeys: SigningKeySet
     let emulator: EmulatorRoutes
     let metrics: PublicRequestMetrics
+    let clientAddress: ClientAddress
     let logger: Logger
 
     static let maximumBodyBytes = 1 << 20
@@ -91,7 +92,9 @@ struct PublicAPI: Sendable {
                 PublicRequest(
                     operation: match.operation, pathParameters: match.pathParameters, body: normalised, query: query,
                     caller: caller, apiKey: query["key"] ?? request.headers[CredentialResolver.apiKeyHeader],
-                    requestID: context.id, clientAddress: context.remoteAddress?.ipAddress, logger: context.logger,
+                    requestID: context.id,
+                    clientAddress: clientAddress.resolve(peer: context.remoteAddress?.ipAddress, headers: request.headers),
+                    logger: context.logger,
                     defaultProjectId: credentials.defaultProjectId
                 )
             )

@@ -13,7 +13,7 @@ struct PublicRequest: Sendable {
     /// The API key as sent (`?key=` or `x-goog-api-key`), for links that must carry it.
     let apiKey: String?
     let requestID: String
-    /// The peer's IP address (SMS send limits count per client).
+    /// The client's address as a limit key (``ClientAddress``): per-client limits count by it.
     let clientAddress: String?
     let logger: Logger
     /// The project development-mode credentials and admin calls without a project map to.

@@ -1,3 +1,4 @@
+import ServiceKit
 import TenantStore
 
 /// session-token's tenant-independent tables (schema `control`), oldest first. Append only.
@@ -18,6 +19,8 @@ enum SessionTokenControlMigrations {
                 )
                 """
             ]
-        )
+        ),
+        // Refresh limits per client address (token buckets), shared by every instance.
+        RateLimiter.migration,
     ]
 }

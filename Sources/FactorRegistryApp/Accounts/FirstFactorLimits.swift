@@ -1,0 +1,64 @@
+import Configuration
+import Contracts
+import ServiceKit
+import TenantStore
+
+/// Contract decision 20 (issue 25, finding 4): limits on what a client can do with a first factor,
+/// held in this service's PostgreSQL so that they count once across every instance.
+///
+/// - every password sign-in, sign-up and out-of-band mail takes a token of its client address's
+///   bucket (`firstFactor.perAddress`); an IPv6 address counts by its /64 (the gateway says so);
+/// - wrong passwords are budgeted per account **and** client address (`firstFactor.failures`): the
+///   budget is looked at before the hash and spent only on a failure, so a victim's correct password
+///   from any client the attacker is not on still works (no lock-out by strangers);
+/// - new accounts per project or tenant (`signUp.perScope`), which bounds bot sign-ups from many
+///   addresses;
+/// - out-of-band mails per account (`oobCodes.mailsPerAccount`), so nobody's inbox is flooded.
+///
+/// Each refusal is `TOO_MANY_ATTEMPTS_TRY_LATER`. Calls without a client address (the Admin SDKs'
+/// forms, which need an admin credential) are not limited by address.
+struct FirstFactorLimits: Sendable {
+    let limiter: RateLimiter
+    let perAddress: RateLimiter.Rule
+    let failures: RateLimiter.Rule
+    let signUpsPerScope: RateLimiter.Rule
+    let mailsPerAccount: RateLimiter.Rule
+
+    init(limiter: RateLimiter, reader: ConfigReader, development: Bool) {
+        self.limiter = limiter
+        // Development: generous enough for a test suite from one address (decision 14).
+        let generous = development
+        perAddress = RateLimiter.Rule(reader, "firstFactor.perAddress", burst: generous ? 100_000 : 60, perHour: generous ? 1_000_000 : 600)
+        failures = RateLimiter.Rule(reader, "firstFactor.failures", burst: generous ? 1_000 : 10, perHour: generous ? 10_000 : 20)
+        signUpsPerScope = RateLimiter.Rule(reader, "signUp.perScope", burst: generous ? 100_000 : 500, perHour: generous ? 1_000_000 : 5_000)
+        mailsPerAccount = RateLimiter.Rule(reader, "oobCodes.mailsPerAccount", burst: generous ? 1_000 : 5, perHour: generous ? 10_000 : 20)
+    }
+
+    var rules: [RateLimiter.Rule] { [perAddress, failures, signUpsPerScope, mailsPerAccount] }
+
+    func admit(address: String?) async throws {
+        guard let address else { return }
+        guard try await limiter.take("first-factor:\(address)", rule: perAddress) else { throw Self.tooMany }
+    }
+
+    /// The key of the failure budget of `email` from `address`, after checking it has room.
+    func failureBudget(_ schema: TenantSchema, email: String, address: String?) async throws -> String {
+        let key = "password-failures:\(schema.name):\(email.lowercased()):\(address ?? "-")"
+        guard try await limiter.hasToken(key, rule: failures) else { throw Self.tooMany }
+        return key
+    }
+
+    func spendFailure(_ key: String) async {
+        _ = try? await limiter.take(key, rule: failures)
+    }
+
+    func admitSignUp(_ schema: TenantSchema) async throws {
+        guard try await limiter.take("sign-ups:\(schema.name)", rule: signUpsPerScope) else { throw Self.tooMany }
+    }
+
+    func admitMail(_ schema: TenantSchema, localId: String) async throws {
+        guard try await limiter.take("mails:\(schema.name):\(localId)", rule: mailsPerAccount) else { throw Self.tooMany }
+    }
+
+    static let tooMany = AccountService.rejected("TOO_MANY_ATTEMPTS_TRY_LATER")
+}

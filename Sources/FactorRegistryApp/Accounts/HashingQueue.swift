@@ -1,0 +1,30 @@
+import Contracts
+import JSONRPC
+import ServiceKit
+import Synchronization
+
+/// At most `maximum` password hashes waiting for or running on the blocking pool (issue 25,
+/// finding 4). scrypt is the one thing a client can make us spend tens of milliseconds of CPU on,
+/// and each unknown email costs one too (so timing tells nothing): under a flood the queue stays
+/// bounded and the excess is answered `TOO_MANY_ATTEMPTS_TRY_LATER` at once, instead of every
+/// sign-in waiting behind it.
+final class HashingQueue: Sendable {
+    let maximum: Int
+    private let pending = Atomic<Int>(0)
+
+    init(maximum: Int) {
+        self.maximum = max(1, maximum)
+    }
+
+    /// No bound (tests, and the start-up decoys).
+    static let unbounded = HashingQueue(maximum: .max)
+
+    func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let queued = pending.add(1, ordering: .relaxed).newValue
+        defer { pending.subtract(1, ordering: .relaxed) }
+        guard queued <= maximum else { throw Self.full }
+        return try await BlockingWork.run(body)
+    }
+
+    static let full = RPCError(code: .accountRejected, identityToolkitError: "TOO_MANY_ATTEMPTS_TRY_LATER")
+}

@@ -1,0 +1,103 @@
+import Configuration
+import Crypto
+import Foundation
+import Logging
+import PostgresNIO
+import TenantStore
+
+/// Token buckets in PostgreSQL (`control.rate_buckets` of the service's own database), so a limit
+/// holds across every instance of the service. Keys are SHA-256 of what they limit (a phone number,
+/// a client address, an email): the table does not list who asked for what.
+public struct RateLimiter: Sendable {
+    public struct Rule: Sendable, Hashable {
+        /// Tokens when full (the burst).
+        public let capacity: Double
+        /// Tokens added per second.
+        public let refillPerSecond: Double
+
+        public init(capacity: Double, refillPerSecond: Double) {
+            self.capacity = capacity
+            self.refillPerSecond = refillPerSecond
+        }
+
+        /// `<key>.burst` and `<key>.perHour` from configuration.
+        public init(_ reader: ConfigReader, _ key: String, burst: Int, perHour: Int) {
+            self.init(
+                capacity: Double(reader.int(forKey: ConfigKey("\(key).burst"), default: burst)),
+                refillPerSecond: Double(reader.int(forKey: ConfigKey("\(key).perHour"), default: perHour)) / 3600
+            )
+        }
+    }
+
+    let client: PostgresClient
+    let logger: Logger
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// Takes one token from the bucket of `key`; `false` when it is empty.
+    public func take(_ key: String, rule: Rule) async throws -> Bool {
+        let hashed = Self.hash(key)
+        // One statement: refill by elapsed time, cap, take one if there is one.
+        let rows = try await client.query(
+            cached: """
+            INSERT INTO control.rate_buckets AS b (bucket_key, tokens, updated_at)
+            VALUES (\(hashed), \(rule.capacity - 1), now())
+            ON CONFLICT (bucket_key) DO UPDATE SET
+                tokens = least(\(rule.capacity), b.tokens + extract(epoch FROM now() - b.updated_at) * \(rule.refillPerSecond)) - 1,
+                updated_at = now()
+            WHERE least(\(rule.capacity), b.tokens + extract(epoch FROM now() - b.updated_at) * \(rule.refillPerSecond)) >= 1
+            RETURNING tokens
+            """,
+            logger: logger
+        )
+        for try await _ in rows.decode(Double.self) { return true }
+        return false
+    }
+
+    /// Whether the bucket of `key` holds a token, without taking it: a failure budget is looked at
+    /// before an attempt and spent only when the attempt fails.
+    public func hasToken(_ key: String, rule: Rule) async throws -> Bool {
+        let rows = try await client.query(
+            cached: """
+            SELECT least(\(rule.capacity), tokens + extract(epoch FROM now() - updated_at) * \(rule.refillPerSecond)) >= 1
+            FROM control.rate_buckets WHERE bucket_key = \(Self.hash(key))
+            """,
+            logger: logger
+        )
+        for try await available in rows.decode(Bool.self) { return available }
+        return true
+    }
+
+    static func hash(_ key: String) -> String {
+        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The table, for a service's `control` migrations.
+    public static let migration = TenantMigration(
+        "CreateRateBucketsTable",
+        [
+            """
+            CREATE TABLE rate_buckets (
+                bucket_key text PRIMARY KEY,
+                tokens double precision NOT NULL,
+                updated_at timestamptz NOT NULL
+            )
+            """
+        ]
+    )
+
+    /// A bucket left alone until it is full again is the same as no bucket: the next take starts a
+    /// full one. That takes `capacity / refill` of the slowest-filling rule. `nil` when a rule never
+    /// refills (its buckets are then kept).
+    public static func fullBuckets(_ rules: [Rule]) -> RetentionRule? {
+        guard rules.allSatisfy({ $0.refillPerSecond > 0 }) else { return nil }
+        let seconds = rules.map { ($0.capacity / $0.refillPerSecond).rounded(.up) }.max() ?? 0
+        return RetentionRule(
+            "full rate-limit buckets", scope: .control, table: "rate_buckets", key: "bucket_key", column: "updated_at",
+            retention: .seconds(seconds), indexed: false
+        )
+    }
+}
