@@ -41,11 +41,13 @@ public enum ChallengeIssuerApp {
             )
         )
         let providers = FactorProviders.configured(reader)
+        let budget = try GuessingBudget(reader: reader, development: host.settings.mode == .development)
         let totp = TotpFactors(
             provider: providers["totp"], client: database, sealer: sealer, logger: host.logger,
             enrollmentLifetime: .seconds(reader.int(forKey: "totp.enrollmentLifetimeSeconds", default: 300)),
             maximumFailures: reader.int(forKey: "totp.maximumFailures", default: 5),
-            failureWindow: .seconds(reader.int(forKey: "totp.failureWindowSeconds", default: 300))
+            failureWindow: .seconds(reader.int(forKey: "totp.failureWindowSeconds", default: 300)),
+            budget: budget
         )
         parts.methods.register(StartTotpEnrollment.self, callers: gatewayOnly) { params, _ in try await totp.startEnrollment(params) }
         parts.methods.register(FinalizeTotpEnrollment.self, callers: gatewayOnly) { params, _ in
@@ -87,6 +89,7 @@ public enum ChallengeIssuerApp {
             limiter: RateLimiter(client: database, logger: host.logger),
             perNumber: perNumber,
             perAddress: perAddress,
+            budget: budget,
             outbox: development ? DevelopmentOutbox(client: database, logger: host.logger) : nil,
             lifetime: .seconds(reader.int(forKey: "sms.sessionLifetimeSeconds", default: 600)),
             maximumAttempts: reader.int(forKey: "sms.maximumAttempts", default: 5),
@@ -114,7 +117,7 @@ public enum ChallengeIssuerApp {
                     .seconds(reader.int(forKey: "verification.expiredRetentionSeconds", default: 24 * 3600))
                 ),
                 ChallengeRetention.expiredReceipts,
-            ] + [RateLimiter.fullBuckets([perNumber, perAddress, iosPerAddress])].compactMap { $0 }
+            ] + [RateLimiter.fullBuckets([perNumber, perAddress, iosPerAddress, budget.rule(acceptedCodes: 1)])].compactMap { $0 }
                 + (development
                     ? [
                         ChallengeRetention.developmentOutbox(

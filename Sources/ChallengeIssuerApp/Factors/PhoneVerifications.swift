@@ -20,6 +20,8 @@ struct PhoneVerifications: Sendable {
     let limiter: RateLimiter
     let perNumber: RateLimiter.Rule
     let perAddress: RateLimiter.Rule
+    /// Code checks per phone number and per account per day, across sessions (finding 8).
+    let budget: GuessingBudget
     /// Present in development mode only.
     let outbox: DevelopmentOutbox?
     let lifetime: Duration
@@ -128,6 +130,12 @@ struct PhoneVerifications: Sendable {
                 owner == params.localId, purpose == params.purpose, !consumed
             else { return .rejected(ChallengeRejection.invalidSession) }
             if Int(attempts) >= maximumAttempts { return .rejected(ChallengeRejection.tooManyAttempts) }
+            // Every check spends a token of the number's and the account's daily budget, in this
+            // transaction: guesses spread over many sessions stay below the odds too.
+            let daily = budget.rule(acceptedCodes: 1)
+            guard try await limiter.take("sms-checks:number:\(number)", rule: daily, on: connection),
+                try await limiter.take("sms-checks:account:\(schema.name):\(params.localId)", rule: daily, on: connection)
+            else { return .rejected(ChallengeRejection.tooManyAttempts) }
             let challenge = Challenge(
                 expiresAt: expiresAt, codeHash: Array(hash.readableBytesView), salt: Array(salt.readableBytesView)
             )

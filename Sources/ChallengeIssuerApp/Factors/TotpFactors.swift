@@ -21,6 +21,8 @@ struct TotpFactors: Sendable {
     /// Wrong codes tolerated per factor (and per enrollment session) within `failureWindow`.
     let maximumFailures: Int
     let failureWindow: Duration
+    /// Wrong codes per factor per day (finding 8), on top of the window above.
+    let budget: GuessingBudget
 
     static let disabled = ChallengeRejection.error("OPERATION_NOT_ALLOWED : TOTP based MFA not enabled.")
 
@@ -122,10 +124,14 @@ struct TotpFactors: Sendable {
         guard let provider else { throw Self.disabled }
         let window = Double(failureWindow.components.seconds)
         let maximumFailures = Int32(self.maximumFailures)
+        let daily = budget.rule(acceptedCodes: 2 * max(0, params.adjacentIntervals) + 1)
+        let (capacity, refill) = (daily.capacity, daily.refillPerSecond)
+        // `left` below: the budget as it stands now (what was left, refilled by the time since, capped).
         let read = try await client.query(
             cached: """
             SELECT secret_sealed, last_step,
-                   failure_window_start > now() - make_interval(secs => \(window)) AND failures >= \(maximumFailures)
+                   (failure_window_start > now() - make_interval(secs => \(window)) AND failures >= \(maximumFailures))
+                   OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) < 1
             FROM \(unescaped: factors) WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
             """,
             logger: logger
@@ -156,10 +162,13 @@ struct TotpFactors: Sendable {
                 failure_window_start = CASE WHEN \(good) AND last_step < \(bound) THEN NULL
                                             WHEN failure_window_start > now() - make_interval(secs => \(window))
                                             THEN failure_window_start
-                                            ELSE now() END
+                                            ELSE now() END,
+                budget = CASE WHEN \(good) AND last_step < \(bound) THEN budget ELSE least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) - 1 END,
+                budget_updated_at = CASE WHEN \(good) AND last_step < \(bound) THEN budget_updated_at ELSE now() END
             WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
               AND (failure_window_start IS NULL OR failure_window_start <= now() - make_interval(secs => \(window))
                    OR failures < \(maximumFailures))
+              AND ((\(good) AND last_step < \(bound)) OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) >= 1)
             RETURNING failure_window_start IS NULL
             """,
             logger: logger

@@ -94,5 +94,13 @@ enum ChallengeIssuerMigrations {
                 "CREATE INDEX ios_receipts_expiry ON ios_receipts (expires_at)",
             ]
         ),
+        // A TOTP factor's daily budget of wrong codes (GuessingBudget), kept in the factor's row so
+        // the one statement that decides a check also spends it. NULL: full.
+        TenantMigration(
+            "AddGuessingBudgetToTotpFactors",
+            [
+                "ALTER TABLE totp_factors ADD COLUMN budget double precision, ADD COLUMN budget_updated_at timestamptz"
+            ]
+        ),
     ]
 }

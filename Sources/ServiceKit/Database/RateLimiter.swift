@@ -39,10 +39,22 @@ public struct RateLimiter: Sendable {
 
     /// Takes one token from the bucket of `key`; `false` when it is empty.
     public func take(_ key: String, rule: Rule) async throws -> Bool {
-        let hashed = Self.hash(key)
-        // One statement: refill by elapsed time, cap, take one if there is one.
-        let rows = try await client.query(
-            cached: """
+        let rows = try await client.query(cached: Self.taking(key, rule: rule), logger: logger)
+        for try await _ in rows.decode(Double.self) { return true }
+        return false
+    }
+
+    /// The same inside `connection`'s transaction: the token is spent only if the transaction commits.
+    public func take(_ key: String, rule: Rule, on connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query(cached: Self.taking(key, rule: rule), logger: logger)
+        for try await _ in rows.decode(Double.self) { return true }
+        return false
+    }
+
+    /// One statement: refill by elapsed time, cap, take one if there is one.
+    private static func taking(_ key: String, rule: Rule) -> CachedQuery {
+        let hashed = hash(key)
+        return """
             INSERT INTO control.rate_buckets AS b (bucket_key, tokens, updated_at)
             VALUES (\(hashed), \(rule.capacity - 1), now())
             ON CONFLICT (bucket_key) DO UPDATE SET
@@ -50,11 +62,7 @@ public struct RateLimiter: Sendable {
                 updated_at = now()
             WHERE least(\(rule.capacity), b.tokens + extract(epoch FROM now() - b.updated_at) * \(rule.refillPerSecond)) >= 1
             RETURNING tokens
-            """,
-            logger: logger
-        )
-        for try await _ in rows.decode(Double.self) { return true }
-        return false
+            """
     }
 
     /// Whether the bucket of `key` holds a token, without taking it: a failure budget is looked at
