@@ -68,7 +68,10 @@ let package = Package(
         ),
         .target(
             name: "VerifierPlayIntegrity",
-            dependencies: ["PluginKit", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: [
+                "PluginKit", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -3,7 +3,9 @@ a reCAPTCHA siteverify endpoint, a Play Integrity decode endpoint, and an HTTP/2
 checks the provider JWT and records each push."""
 
 import asyncio
+import base64
 import datetime
+import hashlib
 import json
 import threading
 import time
@@ -60,24 +62,33 @@ class Siteverify(Recorder):
 
 
 class Integrity(Recorder):
+    """A token is `<kind>|<phone number>`: the verdict it decodes to is bound to that number (its
+    nonce, or its requestHash for `standard`) and made now (`stale`: ten minutes ago)."""
     calls = []
 
     def answer(self, raw):
         token = json.loads(raw).get("integrity_token", "")
         Integrity.calls.append({"path": self.path, "auth": self.headers.get("authorization"), "token": token})
+        kind, _, number = token.partition("|")
+        binding = base64.urlsafe_b64encode(hashlib.sha256(number.encode()).digest()).decode().rstrip("=")
+        made = int(time.time() * 1000) - (600_000 if kind == "stale" else 0)
+        details = {"requestPackageName": "com.example.app", "nonce": binding, "timestampMillis": str(made)}
         recognised = {"appRecognitionVerdict": "PLAY_RECOGNIZED"}
         device = {"deviceRecognitionVerdict": ["MEETS_DEVICE_INTEGRITY"]}
         payloads = {
-            "genuine": {"requestDetails": {"requestPackageName": "com.example.app"}, "appIntegrity": recognised,
-                        "deviceIntegrity": device},
-            "sideloaded": {"requestDetails": {"requestPackageName": "com.example.app"},
+            "genuine": {"requestDetails": details, "appIntegrity": recognised, "deviceIntegrity": device},
+            "standard": {"requestDetails": {"requestPackageName": "com.example.app", "requestHash": binding,
+                                            "timestampMillis": str(made)},
+                         "appIntegrity": recognised, "deviceIntegrity": device},
+            "stale": {"requestDetails": details, "appIntegrity": recognised, "deviceIntegrity": device},
+            "sideloaded": {"requestDetails": details,
                            "appIntegrity": {"appRecognitionVerdict": "UNRECOGNIZED_VERSION"}, "deviceIntegrity": device},
-            "other-app": {"requestDetails": {"requestPackageName": "com.evil.app"}, "appIntegrity": recognised,
+            "other-app": {"requestDetails": {**details, "requestPackageName": "com.evil.app"}, "appIntegrity": recognised,
                           "deviceIntegrity": device},
         }
-        if token not in payloads:
+        if kind not in payloads:
             return 400, {"error": {"code": 400, "message": "Integrity token cannot be decoded"}}
-        return 200, {"tokenPayloadExternal": payloads[token]}
+        return 200, {"tokenPayloadExternal": payloads[kind]}
 
 
 def serve(handler, port):

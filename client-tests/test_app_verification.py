@@ -101,13 +101,32 @@ def test_play_integrity_tokens_are_decoded_and_judged(verified_stack):
     stack = verified_stack
     user = verified_user(stack)
     before = codes_sent(stack)
-    for token in ["sideloaded", "other-app", "garbage"]:
-        assert error(start(stack, user, {"playIntegrityToken": token})) == "INVALID_APP_CREDENTIAL", token
-    assert error(start(stack, user, {"safetyNetToken": "garbage"})) == "INVALID_APP_CREDENTIAL"
+    number = unique_phone()
+    for kind in ["sideloaded", "other-app", "garbage"]:
+        token = f"{kind}|{number}"
+        assert error(start(stack, user, {"playIntegrityToken": token}, number)) == "INVALID_APP_CREDENTIAL", token
+    assert error(start(stack, user, {"safetyNetToken": "garbage"}, number)) == "INVALID_APP_CREDENTIAL"
     assert codes_sent(stack) == before
-    assert start(stack, user, {"playIntegrityToken": "genuine"}).status_code == 200
+    assert start(stack, user, {"playIntegrityToken": f"genuine|{number}"}, number).status_code == 200
     assert Integrity.calls[-1]["path"] == f"/v1/{BUNDLE}:decodeIntegrityToken"
     assert Integrity.calls[-1]["auth"] == "Bearer integrity-credential"
+
+
+def test_a_play_integrity_verdict_works_once_for_its_own_number_while_fresh(verified_stack):
+    """Finding 9: a verdict used to be replayable, for any number, at any time."""
+    stack = verified_stack
+    user = verified_user(stack)
+    number, other = unique_phone(), unique_phone()
+    before = codes_sent(stack)
+    # Bound to another number, or made ten minutes ago: refused, and no SMS goes out.
+    assert error(start(stack, user, {"playIntegrityToken": f"genuine|{other}"}, number)) == "INVALID_APP_CREDENTIAL"
+    assert error(start(stack, user, {"playIntegrityToken": f"stale|{number}"}, number)) == "INVALID_APP_CREDENTIAL"
+    assert codes_sent(stack) == before
+    # A standard request's requestHash binds as a classic request's nonce does; each token works once.
+    token = f"standard|{number}"
+    assert start(stack, user, {"playIntegrityToken": token}, number).status_code == 200
+    assert error(start(stack, user, {"playIntegrityToken": token}, number)) == "INVALID_APP_CREDENTIAL"
+    assert codes_sent(stack) == before + 1
 
 
 def test_the_ios_flow_end_to_end(verified_stack):

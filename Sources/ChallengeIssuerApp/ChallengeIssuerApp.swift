@@ -42,6 +42,9 @@ public enum ChallengeIssuerApp {
         )
         let providers = FactorProviders.configured(reader)
         let budget = try GuessingBudget(reader: reader, development: host.settings.mode == .development)
+        let attestationOnce = RateLimiter.Rule(
+            capacity: 1, refillPerSecond: 1 / Double(AppVerifiers.playIntegrityMaximumAge(reader).components.seconds)
+        )
         let totp = TotpFactors(
             provider: providers["totp"], client: database, sealer: sealer, logger: host.logger,
             enrollmentLifetime: .seconds(reader.int(forKey: "totp.enrollmentLifetimeSeconds", default: 300)),
@@ -90,6 +93,7 @@ public enum ChallengeIssuerApp {
             perNumber: perNumber,
             perAddress: perAddress,
             budget: budget,
+            attestationOnce: attestationOnce,
             outbox: development ? DevelopmentOutbox(client: database, logger: host.logger) : nil,
             lifetime: .seconds(reader.int(forKey: "sms.sessionLifetimeSeconds", default: 600)),
             maximumAttempts: reader.int(forKey: "sms.maximumAttempts", default: 5),
@@ -117,7 +121,7 @@ public enum ChallengeIssuerApp {
                     .seconds(reader.int(forKey: "verification.expiredRetentionSeconds", default: 24 * 3600))
                 ),
                 ChallengeRetention.expiredReceipts,
-            ] + [RateLimiter.fullBuckets([perNumber, perAddress, iosPerAddress, budget.rule(acceptedCodes: 1)])].compactMap { $0 }
+            ] + [RateLimiter.fullBuckets([perNumber, perAddress, iosPerAddress, budget.rule(acceptedCodes: 1), attestationOnce])].compactMap { $0 }
                 + (development
                     ? [
                         ChallengeRetention.developmentOutbox(

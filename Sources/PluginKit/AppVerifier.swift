@@ -37,11 +37,14 @@ public struct AppVerificationContext: Sendable, Hashable {
     public var tenantId: String?
     /// The project's authorized domains: a reCAPTCHA solved on another host is refused.
     public var authorizedDomains: [String]
+    /// The number the SMS would go to: an attestation bound to another number is refused.
+    public var phoneNumber: String?
 
-    public init(projectId: String, tenantId: String?, authorizedDomains: [String]) {
+    public init(projectId: String, tenantId: String?, authorizedDomains: [String], phoneNumber: String? = nil) {
         self.projectId = projectId
         self.tenantId = tenantId
         self.authorizedDomains = authorizedDomains
+        self.phoneNumber = phoneNumber
     }
 }
 

@@ -15,6 +15,12 @@ import VerifierRecaptcha
 /// (`appVerification.playIntegrity.*`), iOS receipts (always: they only pass with a push the
 /// APNs sender delivered).
 enum AppVerifiers {
+    /// `appVerification.playIntegrity.maximumAgeSeconds`: how old a verdict may be; also how long
+    /// a used token is remembered (it is refused as stale after that).
+    static func playIntegrityMaximumAge(_ reader: ConfigReader) -> Duration {
+        .seconds(max(1, reader.int(forKey: "appVerification.playIntegrity.maximumAgeSeconds", default: 300)))
+    }
+
     static func configured(
         _ reader: ConfigReader, mode: DeploymentMode, client: HTTPClient, database: PostgresClient, logger: Logger
     ) -> [any AppVerifier] {
@@ -51,7 +57,8 @@ enum AppVerifiers {
                     configuration: .init(
                         endpoint: reader.string(forKey: "appVerification.playIntegrity.endpoint", default: "https://playintegrity.googleapis.com"),
                         credential: credential, packageName: package, projectPackageNames: packages,
-                        timeout: .milliseconds(reader.int(forKey: "appVerification.playIntegrity.timeoutMs", default: 5000))
+                        timeout: .milliseconds(reader.int(forKey: "appVerification.playIntegrity.timeoutMs", default: 5000)),
+                        maximumAge: playIntegrityMaximumAge(reader)
                     ),
                     client: client
                 )

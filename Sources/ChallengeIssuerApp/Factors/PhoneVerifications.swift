@@ -22,6 +22,8 @@ struct PhoneVerifications: Sendable {
     let perAddress: RateLimiter.Rule
     /// Code checks per phone number and per account per day, across sessions (finding 8).
     let budget: GuessingBudget
+    /// One use per Play Integrity token while it is fresh (its bucket refills when it is stale).
+    let attestationOnce: RateLimiter.Rule
     /// Present in development mode only.
     let outbox: DevelopmentOutbox?
     let lifetime: Duration
@@ -47,7 +49,8 @@ struct PhoneVerifications: Sendable {
             try await checkProof(
                 params.proof ?? AppProof(),
                 context: AppVerificationContext(
-                    projectId: params.projectId, tenantId: params.tenantId, authorizedDomains: params.authorizedDomains ?? []
+                    projectId: params.projectId, tenantId: params.tenantId, authorizedDomains: params.authorizedDomains ?? [],
+                    phoneNumber: params.phoneNumber
                 )
             )
             guard try await limiter.take("phone:\(params.phoneNumber)", rule: perNumber) else {
@@ -90,7 +93,14 @@ struct PhoneVerifications: Sendable {
         guard !proof.isEmpty else { throw ChallengeRejection.error("MISSING_APP_CREDENTIAL") }
         for verifier in verifiers {
             switch await verifier.verify(proof, context: context) {
-            case .verified: return
+            case .verified:
+                // An Android attestation works once (finding 9); the verifier checked it is fresh.
+                if verifier.name == "play-integrity", let token = proof.playIntegrityToken ?? proof.safetyNetToken,
+                    !(try await limiter.take("play-integrity:\(token)", rule: attestationOnce))
+                {
+                    throw ChallengeRejection.error("INVALID_APP_CREDENTIAL")
+                }
+                return
             case .rejected(let captcha): throw ChallengeRejection.error(captcha ? "CAPTCHA_CHECK_FAILED" : "INVALID_APP_CREDENTIAL")
             case .notApplicable: continue
             case .unavailable(let reason):
