@@ -74,7 +74,9 @@ def main():
             rows["no verification (test number)"] = [timed({}, "+15555550199") for _ in range(count)]
             rows["development test token"] = [timed({"recaptchaToken": "test-recaptcha-token"}) for _ in range(count)]
             rows["reCAPTCHA (siteverify on loopback)"] = [timed({"recaptchaToken": "good"}) for _ in range(count)]
-            rows["Play Integrity (decode on loopback)"] = [timed({"playIntegrityToken": "genuine"}) for _ in range(count)]
+            numbers = [unique_phone() for _ in range(count)]
+            rows["Play Integrity (decode on loopback)"] = [
+                timed({"playIntegrityToken": f"genuine|{number}"}, number) for number in numbers]
             push_times, start_times = [], []
             for _ in range(count):
                 started = time.perf_counter()
