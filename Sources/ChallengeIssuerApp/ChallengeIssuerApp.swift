@@ -85,9 +85,9 @@ public enum ChallengeIssuerApp {
         )
         let phone = PhoneVerifications(
             provider: providers["phone"] as? SMSFactorProvider, client: database,
-            sender: try SMSSenders.configured(reader, mode: host.settings.mode, client: host.httpClient, logger: host.logger),
-            verifiers: AppVerifiers.configured(
-                reader, mode: host.settings.mode, client: host.httpClient, database: database, logger: host.logger
+            sender: try SMSSenders.configured(reader, mode: host.settings.mode, outside: host.outside, logger: host.logger),
+            verifiers: try AppVerifiers.configured(
+                reader, mode: host.settings.mode, outside: host.outside, database: database, logger: host.logger
             ),
             limiter: RateLimiter(client: database, logger: host.logger),
             perNumber: perNumber,

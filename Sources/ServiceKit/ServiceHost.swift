@@ -25,8 +25,11 @@ public final class ServiceHost: Sendable {
     public let metrics: ServiceMetrics
     public let tls: MutualTLS
     public let database: PostgresClient?
-    /// Shared by every peer client: one HTTP/2 connection per peer.
+    /// Shared by every peer client: one HTTP/2 connection per peer. It trusts only the deployment
+    /// CA and presents this service's certificate: never use it for anything outside the deployment.
     public let httpClient: HTTPClient
+    /// Clients for endpoints outside the deployment (system trust store).
+    public let outside = OutsideHTTPClients()
     /// The services running in this process, when it runs several; their clients skip the network.
     public let localPeers: LocalPeers?
     let contract: ContractDocument
@@ -145,9 +148,11 @@ public final class ServiceHost: Sendable {
         do {
             try await group.run()
         } catch {
+            await outside.shutdown()
             try? await httpClient.shutdown()
             throw error
         }
+        await outside.shutdown()
         try await httpClient.shutdown()
     }
 

@@ -64,7 +64,10 @@ public enum ServiceMain {
                     started.append((host, try await parts(building: build, for: host)))
                 }
             } catch {
-                for (host, _) in started { try? await host.httpClient.shutdown() }
+                for (host, _) in started {
+                    await host.outside.shutdown()
+                    try? await host.httpClient.shutdown()
+                }
                 throw error
             }
             await withTaskGroup(of: Void.self) { group in
@@ -123,6 +126,7 @@ extension ServiceMain {
         do {
             return try await build(host)
         } catch {
+            await host.outside.shutdown()
             try? await host.httpClient.shutdown()
             throw error
         }

@@ -10,7 +10,10 @@ import ServiceKit
 /// is sent; in development mode codes are listed by the emulator route) or `http` (a Twilio-style
 /// Messages API: `sms.http.*`).
 enum SMSSenders {
-    static func configured(_ reader: ConfigReader, mode: DeploymentMode, client: HTTPClient, logger: Logger) throws -> any SMSSender {
+    /// `outside` makes the HTTP client of an outside endpoint (``OutsideHTTPClients``).
+    static func configured(
+        _ reader: ConfigReader, mode: DeploymentMode, outside: OutsideHTTPClients, logger: Logger
+    ) throws -> any SMSSender {
         let name = reader.string(forKey: "sms.sender", default: mode == .development ? "sink" : "http")
         switch name {
         case "sink":
@@ -27,7 +30,7 @@ enum SMSSenders {
                     baseURL: baseURL, accountID: account, authToken: token, from: from,
                     timeout: .milliseconds(reader.int(forKey: "sms.http.timeoutMs", default: 10_000))
                 ),
-                client: client
+                client: try outside.client(extraTrustRootsFile: reader.string(forKey: "sms.http.trustRoots"))
             )
         default:
             throw EmailSenders.UnknownSetting(key: "sms.sender", value: name, allowed: "sink, http")

@@ -22,8 +22,8 @@ enum AppVerifiers {
     }
 
     static func configured(
-        _ reader: ConfigReader, mode: DeploymentMode, client: HTTPClient, database: PostgresClient, logger: Logger
-    ) -> [any AppVerifier] {
+        _ reader: ConfigReader, mode: DeploymentMode, outside: OutsideHTTPClients, database: PostgresClient, logger: Logger
+    ) throws -> [any AppVerifier] {
         var verifiers: [any AppVerifier] = []
         if reader.bool(forKey: "appVerification.testToken.enabled", default: mode == .development) {
             verifiers.append(
@@ -44,7 +44,7 @@ enum AppVerifiers {
                         minimumScore: reader.double(forKey: "appVerification.recaptcha.minimumScore", default: 0.5),
                         timeout: .milliseconds(reader.int(forKey: "appVerification.recaptcha.timeoutMs", default: 5000))
                     ),
-                    client: client
+                    client: try outside.client(extraTrustRootsFile: reader.string(forKey: "appVerification.recaptcha.trustRoots"))
                 )
             )
         }
@@ -60,7 +60,9 @@ enum AppVerifiers {
                         timeout: .milliseconds(reader.int(forKey: "appVerification.playIntegrity.timeoutMs", default: 5000)),
                         maximumAge: playIntegrityMaximumAge(reader)
                     ),
-                    client: client
+                    client: try outside.client(
+                        extraTrustRootsFile: reader.string(forKey: "appVerification.playIntegrity.trustRoots")
+                    )
                 )
             )
         }
