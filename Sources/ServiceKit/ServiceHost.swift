@@ -242,7 +242,14 @@ extension ServiceHost {
     /// connection-pool module, recognised here by name.
     static func isDatabaseUnreachable(_ error: any Error) -> Bool {
         if let error = error as? PSQLError {
-            return [.connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed].contains(error.code)
+            if [.connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed].contains(error.code) {
+                return true
+            }
+            // What a restarting, failing-over or overloaded server answers: a connection exception
+            // (08…), its connection terminated by a shutdown (57P01–57P03, also when an operator
+            // ends it), or too many connections (53…). A restart used to surface as a 500.
+            guard let state = error.serverInfo?[.sqlState] else { return false }
+            return state.hasPrefix("08") || state.hasPrefix("57P0") || state.hasPrefix("53")
         }
         return String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError")
     }
