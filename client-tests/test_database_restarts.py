@@ -20,9 +20,14 @@ def test_connections_ended_by_the_server_under_load_are_503s_never_500s(stack):
         end_connections = f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname IN ({databases})"
         statuses, stop = [], threading.Event()
 
-        def load():
-            email = f"restart-{secrets.token_hex(5)}@example.com"
-            requests.post(f"{running.gateway}{V1}signUp?key=k", json={"email": email, "password": "secret-pw"}, timeout=30)
+        # The accounts exist before the first connection is ended.
+        emails = [f"restart-{secrets.token_hex(5)}@example.com" for _ in range(4)]
+        for email in emails:
+            created = requests.post(f"{running.gateway}{V1}signUp?key=k", json={"email": email, "password": "secret-pw"},
+                                    timeout=30)
+            assert created.status_code == 200, created.text
+
+        def load(email):
             while not stop.is_set():
                 for operation, body in (("signInWithPassword", {"email": email, "password": "secret-pw"}),
                                         ("signUp", {})):
@@ -32,7 +37,7 @@ def test_connections_ended_by_the_server_under_load_are_503s_never_500s(stack):
                     except requests.RequestException as failure:
                         statuses.append((0, str(failure)))
 
-        workers = [threading.Thread(target=load) for _ in range(4)]
+        workers = [threading.Thread(target=load, args=(email,)) for email in emails]
         for worker in workers:
             worker.start()
         for _ in range(25):
