@@ -121,7 +121,8 @@ public enum ChallengeIssuerApp {
                     .seconds(reader.int(forKey: "verification.expiredRetentionSeconds", default: 24 * 3600))
                 ),
                 ChallengeRetention.expiredReceipts,
-            ] + [RateLimiter.fullBuckets([perNumber, perAddress, iosPerAddress, budget.rule(acceptedCodes: 1), attestationOnce])].compactMap { $0 }
+                RateLimiter.fullBuckets,
+            ]
                 + (development
                     ? [
                         ChallengeRetention.developmentOutbox(

@@ -121,8 +121,9 @@ public enum FactorRegistryApp {
             rules: [
                 OobCodeRepository.expiredCodes(
                     .seconds(reader.int(forKey: "oobCodes.expiredRetentionSeconds", default: 24 * 3600))
-                )
-            ] + [RateLimiter.fullBuckets(limits.rules)].compactMap { $0 },
+                ),
+                RateLimiter.fullBuckets,
+            ],
             logger: host.logger
         )
         parts.background.append(

@@ -157,7 +157,8 @@ public enum SessionTokenApp {
                 SessionRetention.revokedSessions(
                     .seconds(reader.int(forKey: "sessions.revokedRetentionSeconds", default: 30 * 24 * 3600))
                 ),
-            ] + [RateLimiter.fullBuckets([refreshesPerAddress])].compactMap { $0 },
+                RateLimiter.fullBuckets,
+            ],
             logger: host.logger
         )
         parts.background.append(

@@ -4,10 +4,8 @@ import TenantStore
 /// challenge-issuer's schema history, oldest first. Append only.
 enum ChallengeIssuerMigrations {
     /// The service's own tables, in schema `control`.
-    static let control: [TenantMigration] = [
-        // Send rate limits (token buckets), shared by every instance; keys are hashes.
-        RateLimiter.migration
-    ]
+    /// Send rate limits and guessing budgets (token buckets), shared by every instance; keys are hashes.
+    static let control: [TenantMigration] = RateLimiter.migrations
 
     /// Tables of every tenant schema.
     static let tenant: [TenantMigration] = [

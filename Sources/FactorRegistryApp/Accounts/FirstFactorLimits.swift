@@ -34,8 +34,6 @@ struct FirstFactorLimits: Sendable {
         mailsPerAccount = RateLimiter.Rule(reader, "oobCodes.mailsPerAccount", burst: generous ? 1_000 : 5, perHour: generous ? 10_000 : 20)
     }
 
-    var rules: [RateLimiter.Rule] { [perAddress, failures, signUpsPerScope, mailsPerAccount] }
-
     func admit(address: String?) async throws {
         guard let address else { return }
         guard try await limiter.take("first-factor:\(address)", rule: perAddress) else { throw Self.tooMany }

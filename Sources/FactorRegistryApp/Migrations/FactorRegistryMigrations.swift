@@ -72,9 +72,9 @@ enum FactorRegistryMigrations {
                 """,
             ]
         ),
-        // First-factor limits (token buckets), shared by every instance; keys are hashes.
-        RateLimiter.migration,
     ]
+        // First-factor limits (token buckets), shared by every instance; keys are hashes.
+        + RateLimiter.migrations
 
     /// Tables of every tenant schema.
     static let tenant: [TenantMigration] = [

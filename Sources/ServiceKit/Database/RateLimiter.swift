@@ -51,15 +51,21 @@ public struct RateLimiter: Sendable {
         return false
     }
 
-    /// One statement: refill by elapsed time, cap, take one if there is one.
+    /// One statement: refill by elapsed time, cap, take one if there is one; and note when the
+    /// bucket will be full again (`full_at`), after which it is the same as no bucket.
     private static func taking(_ key: String, rule: Rule) -> CachedQuery {
         let hashed = hash(key)
+        // Seconds per token; a rule that never refills keeps its buckets (for ever, in effect).
+        let perToken = rule.refillPerSecond > 0 ? 1 / rule.refillPerSecond : 1e12
         return """
-            INSERT INTO control.rate_buckets AS b (bucket_key, tokens, updated_at)
-            VALUES (\(hashed), \(rule.capacity - 1), now())
+            INSERT INTO control.rate_buckets AS b (bucket_key, tokens, updated_at, full_at)
+            VALUES (\(hashed), \(rule.capacity - 1), now(), now() + make_interval(secs => \(perToken)))
             ON CONFLICT (bucket_key) DO UPDATE SET
                 tokens = least(\(rule.capacity), b.tokens + extract(epoch FROM now() - b.updated_at) * \(rule.refillPerSecond)) - 1,
-                updated_at = now()
+                updated_at = now(),
+                full_at = now() + make_interval(secs => (\(rule.capacity) + 1
+                    - least(\(rule.capacity), b.tokens + extract(epoch FROM now() - b.updated_at) * \(rule.refillPerSecond)))
+                    * \(perToken))
             WHERE least(\(rule.capacity), b.tokens + extract(epoch FROM now() - b.updated_at) * \(rule.refillPerSecond)) >= 1
             RETURNING tokens
             """
@@ -83,29 +89,32 @@ public struct RateLimiter: Sendable {
         SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// The table, for a service's `control` migrations.
-    public static let migration = TenantMigration(
-        "CreateRateBucketsTable",
-        [
-            """
-            CREATE TABLE rate_buckets (
-                bucket_key text PRIMARY KEY,
-                tokens double precision NOT NULL,
-                updated_at timestamptz NOT NULL
-            )
-            """
-        ]
-    )
+    /// The table, for a service's `control` migrations (append-only, in this order).
+    public static let migrations = [
+        TenantMigration(
+            "CreateRateBucketsTable",
+            [
+                """
+                CREATE TABLE rate_buckets (
+                    bucket_key text PRIMARY KEY,
+                    tokens double precision NOT NULL,
+                    updated_at timestamptz NOT NULL
+                )
+                """
+            ]
+        ),
+        // When each bucket is full again, whatever its rule: buckets of a slow rule (a day's
+        // guessing budget) and of a fast one (a second's send limit) share the table.
+        TenantMigration(
+            "AddFullAtToRateBuckets",
+            ["ALTER TABLE rate_buckets ADD COLUMN full_at timestamptz NOT NULL DEFAULT now()"]
+        ),
+    ]
 
     /// A bucket left alone until it is full again is the same as no bucket: the next take starts a
-    /// full one. That takes `capacity / refill` of the slowest-filling rule. `nil` when a rule never
-    /// refills (its buckets are then kept).
-    public static func fullBuckets(_ rules: [Rule]) -> RetentionRule? {
-        guard rules.allSatisfy({ $0.refillPerSecond > 0 }) else { return nil }
-        let seconds = rules.map { ($0.capacity / $0.refillPerSecond).rounded(.up) }.max() ?? 0
-        return RetentionRule(
-            "full rate-limit buckets", scope: .control, table: "rate_buckets", key: "bucket_key", column: "updated_at",
-            retention: .seconds(seconds), indexed: false
-        )
-    }
+    /// full one. Each is deleted once its `full_at` has passed.
+    public static let fullBuckets = RetentionRule(
+        "full rate-limit buckets", scope: .control, table: "rate_buckets", key: "bucket_key", column: "full_at",
+        retention: .zero, indexed: false
+    )
 }

@@ -20,7 +20,7 @@ enum SessionTokenControlMigrations {
                 """
             ]
         ),
-        // Refresh limits per client address (token buckets), shared by every instance.
-        RateLimiter.migration,
     ]
+        // Refresh limits per client address (token buckets), shared by every instance.
+        + RateLimiter.migrations
 }
