@@ -43,9 +43,15 @@ public struct CertificateAuthority: Sendable {
     public var certificatePEM: String { get throws { try certificate.serializeAsPEM().pemString } }
     public var privateKeyPEM: String { privateKey.pemRepresentation }
 
+    /// The URI subject alternative name that names a service of the deployment. Peers require it
+    /// next to the common name (ServiceKit's `PeerIdentity`): no public CA issues a certificate for
+    /// a `urn:` of ours, so a CA bundle configured by mistake cannot make anyone a peer.
+    public static func serviceIdentity(_ name: String) -> String { "urn:mfa-backend:service:\(name)" }
+
     /// Issues a leaf certificate usable as both TLS server and TLS client.
     /// - Parameters:
-    ///   - commonName: the identity peers authorise on (a service name such as `gateway`).
+    ///   - commonName: the identity peers authorise on (a service name such as `gateway`); the
+    ///     certificate also carries it as ``serviceIdentity(_:)``.
     ///   - hosts: DNS names and IP addresses the certificate is valid for as a server.
     public func issue(commonName: String, hosts: [String], validity: TimeInterval = 825 * 86400) throws -> IssuedCertificate {
         let key = P256.Signing.PrivateKey()
@@ -55,7 +61,7 @@ public struct CertificateAuthority: Sendable {
                 return .ipAddress(ASN1OctetString(contentBytes: ArraySlice(address.bytes)))
             }
             return .dnsName(host)
-        }
+        } + [.uniformResourceIdentifier(Self.serviceIdentity(commonName))]
         let leaf = try Certificate(
             version: .v3,
             serialNumber: .init(),

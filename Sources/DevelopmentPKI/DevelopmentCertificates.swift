@@ -1,4 +1,5 @@
 import Foundation
+import X509
 
 /// Writes the development PKI of the local stack: `ca.pem`, `ca-key.pem`, `<service>.pem` /
 /// `<service>-key.pem` for each service, and the master keys of session-token and challenge-issuer. Idempotent: files that exist are kept, so a second
@@ -31,7 +32,11 @@ public enum DevelopmentCertificates {
         for service in services {
             let certURL = directory.appendingPathComponent("\(service).pem")
             let keyURL = directory.appendingPathComponent("\(service)-key.pem")
-            if files.fileExists(atPath: certURL.path), files.fileExists(atPath: keyURL.path) { continue }
+            if files.fileExists(atPath: certURL.path), files.fileExists(atPath: keyURL.path),
+                try Self.namesServiceIdentity(certURL, service)
+            {
+                continue
+            }
             // The service name is also its host name inside docker-compose's network.
             let issued = try authority.issue(commonName: service, hosts: ["localhost", "127.0.0.1", service] + extraHosts)
             try write(issued.certificatePEM, to: certURL, secret: false)
@@ -51,6 +56,14 @@ public enum DevelopmentCertificates {
             }
         }
         return written
+    }
+
+    /// Whether the certificate carries the service's identity URI: one from an earlier version of
+    /// this tool does not, and is issued again (peers now require it).
+    static func namesServiceIdentity(_ url: URL, _ service: String) throws -> Bool {
+        let certificate = try Certificate(pemEncoded: String(contentsOf: url, encoding: .utf8))
+        let names = try certificate.extensions.subjectAlternativeNames ?? SubjectAlternativeNames([])
+        return names.contains(.uniformResourceIdentifier(CertificateAuthority.serviceIdentity(service)))
     }
 
     private static func write(_ text: String, to url: URL, secret: Bool) throws {

@@ -91,7 +91,10 @@ public final class ServiceHost: Sendable {
         let dispatcher = RPCDispatcher(table: methods, observer: metrics, translate: Self.translate)
 
         let rpcRouter = Router(context: RPCRequestContext.self)
-        RPCEndpoint(dispatcher: dispatcher, maximumBodyBytes: settings.rpcMaxBodyBytes, mode: settings.mode)
+        RPCEndpoint(
+            dispatcher: dispatcher, maximumBodyBytes: settings.rpcMaxBodyBytes, mode: settings.mode,
+            requireIdentity: settings.reader.bool(forKey: "tls.requireServiceIdentity", default: true)
+        )
             .addRoutes(to: rpcRouter)
         var rpcApp = HTTPListener(
             router: rpcRouter,

@@ -4,10 +4,18 @@ import SwiftASN1
 import Synchronization
 import X509
 
-/// Reads the authenticated caller's identity: the common name of its verified TLS client certificate.
+/// Reads the authenticated caller's identity: the common name of its verified TLS client certificate,
+/// which must also carry that name as the URI subject alternative name
+/// `urn:mfa-backend:service:<name>` (issue 25, finding 5). The handshake already required the
+/// deployment CA; the URI is what no public CA issues, so a CA bundle configured by mistake as
+/// `tls.ca` still makes nobody a peer. `mfa-dev-pki` writes it; a deployment's own PKI must too.
 enum PeerIdentity {
+    static let identityPrefix = "urn:mfa-backend:service:"
+
     /// - Returns: the common name, or `nil` when the connection carries no verified certificate.
-    static func commonName(on channel: any Channel) async -> String? {
+    /// - Parameter requireIdentity: `tls.requireServiceIdentity`; off only while a deployment's own
+    ///   PKI is being reissued with the URI.
+    static func commonName(on channel: any Channel, requireIdentity: Bool = true) async -> String? {
         // HTTP/1.1: the request's channel is the TLS connection itself (its parent is the listening
         // socket). HTTP/2: the request's channel is a stream, whose parent is the TLS connection.
         var certificate = try? await channel.nioSSL_peerCertificate().get()
@@ -15,13 +23,15 @@ enum PeerIdentity {
             certificate = try? await parent.nioSSL_peerCertificate().get()
         }
         guard let certificate, let der = try? certificate.toDERBytes() else { return nil }
-        return commonName(ofDER: der)
+        return commonName(ofDER: der, requireIdentity: requireIdentity)
     }
 
     /// The handshake already verified the certificate; only reading its subject is left, and the
     /// same few peer certificates arrive on every call: their names are kept by their exact bytes.
-    static func commonName(ofDER der: [UInt8]) -> String? {
-        if let known = names.withLock({ $0[der] }) { return known }
+    static func commonName(ofDER der: [UInt8], requireIdentity: Bool = true) -> String? {
+        // What was accepted under one rule says nothing about the other: the rule is part of the key.
+        let key = [requireIdentity ? 1 : 0] + der
+        if let known = names.withLock({ $0[key] }) { return known }
         guard let parsed = try? Certificate(derEncoded: der) else { return nil }
         var name: String?
         for relativeName in parsed.subject {
@@ -32,9 +42,14 @@ enum PeerIdentity {
             if name != nil { break }
         }
         guard let name else { return nil }
+        if requireIdentity {
+            guard let alternatives = try? parsed.extensions.subjectAlternativeNames,
+                alternatives.contains(.uniformResourceIdentifier(identityPrefix + name))
+            else { return nil }
+        }
         names.withLock { cache in
             if cache.count >= 256 { cache.removeAll() }
-            cache[der] = name
+            cache[key] = name
         }
         return name
     }

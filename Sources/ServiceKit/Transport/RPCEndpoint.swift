@@ -13,11 +13,14 @@ public struct RPCEndpoint: Sendable {
     let dispatcher: RPCDispatcher
     let maximumBodyBytes: Int
     let mode: DeploymentMode
+    /// Callers must carry their service identity URI (``PeerIdentity``).
+    let requireIdentity: Bool
 
-    public init(dispatcher: RPCDispatcher, maximumBodyBytes: Int, mode: DeploymentMode) {
+    public init(dispatcher: RPCDispatcher, maximumBodyBytes: Int, mode: DeploymentMode, requireIdentity: Bool = true) {
         self.dispatcher = dispatcher
         self.maximumBodyBytes = maximumBodyBytes
         self.mode = mode
+        self.requireIdentity = requireIdentity
     }
 
     public func addRoutes(to router: Router<RPCRequestContext>) {
@@ -45,8 +48,8 @@ public struct RPCEndpoint: Sendable {
                 RPCError(code: .callerNotAllowed, message: "This service runs in \(mode.rawValue) mode; the caller does not")
             )
         }
-        guard let caller = await PeerIdentity.commonName(on: context.channel) else {
-            // Unreachable behind the TLS listener (the handshake requires a certificate); kept as a guard.
+        guard let caller = await PeerIdentity.commonName(on: context.channel, requireIdentity: requireIdentity) else {
+            // No certificate cannot pass the handshake; one without our service identity URI can.
             return Self.errorResponse(.forbidden, RPCError(code: .callerNotAllowed, message: "Client certificate required"))
         }
         guard Self.isJSON(request.headers[.contentType]) else {
