@@ -189,7 +189,10 @@ let package = Package(
         ),
         .target(
             name: "GatewayApp",
-            dependencies: ["ServiceKit", "Contracts", "IdentityToolkit", .product(name: "HummingbirdHTTP2", package: "hummingbird")],
+            dependencies: [
+                "ServiceKit", "Contracts", "IdentityToolkit", .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         // MARK: executables (an entry point each, nothing else)

@@ -78,9 +78,15 @@ def test_enroll_and_sign_in_with_an_sms_code(stack):
     again = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending_sign_in(stack, user)["mfaPendingCredential"],
                phoneVerificationInfo={"sessionInfo": session, "code": code})
     assert error(again) == "INVALID_SESSION_INFO"
-    # The used session is gone; an open one holds only a salted hash of its code.
+    # The same request again is the same sign-in (a retry after a lost answer): the same session.
+    retried = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
+                 phoneVerificationInfo={"sessionInfo": session, "code": code})
+    assert retried.status_code == 200 and retried.json()["refreshToken"] == finished.json()["refreshToken"], retried.text
+    # The used session is kept, marked used, until it expires (for that retry); a session holds
+    # only a salted hash of its code.
     stored = """SELECT encode(code_hash, 'hex') FROM "p_demo-project".verification_sessions WHERE session_id = '{}'"""
-    assert stack.query("challenge-issuer", stored.format(hashlib.sha256(session.encode()).hexdigest())) == []
+    used = """SELECT consumed_at IS NOT NULL FROM "p_demo-project".verification_sessions WHERE session_id = '{}'"""
+    assert stack.query("challenge-issuer", used.format(hashlib.sha256(session.encode()).hexdigest())) == ["t"]
     reopened = v2(stack, "mfaSignIn:start", mfaPendingCredential=pending_sign_in(stack, user)["mfaPendingCredential"],
                   mfaEnrollmentId=enrollment_id, phoneSignInInfo={"recaptchaToken": RECAPTCHA})
     open_session = reopened.json()["phoneResponseInfo"]["sessionInfo"]

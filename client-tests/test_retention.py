@@ -1,6 +1,6 @@
 """What the services delete, and when (docs/architecture.md, "Retention"): expired verification
 sessions and out-of-band codes after a grace period in which they still say they expired, used
-verification sessions at once, full rate-limit buckets, rotated refresh tokens and revoked sessions
+verification sessions with them (kept for a retry of the finalize that used them), full rate-limit buckets, rotated refresh tokens and revoked sessions
 after their retention. Each check also shows that what is kept still works."""
 
 import hashlib
@@ -88,18 +88,24 @@ def test_an_expired_verification_session_says_so_then_is_forgotten(retention_sta
     assert error(finalize_sms_enrollment(stack, user, session, code)) == "INVALID_SESSION_INFO"
 
 
-def test_a_used_verification_session_is_deleted_at_once(retention_stack):
+def test_a_used_verification_session_is_kept_for_retries_until_it_expires(retention_stack):
     stack = retention_stack
     user = verified_user(stack)
     started = start_sms_enrollment(stack, user, unique_phone())
+    issued = time.monotonic()
     session = started.json()["phoneSessionInfo"]["sessionInfo"]
     assert count(stack, "challenge-issuer", stored_sessions(session)) == 1
-    finalized = finalize_sms_enrollment(stack, user, session, sms_code(stack, session))
+    code = sms_code(stack, session)
+    finalized = finalize_sms_enrollment(stack, user, session, code)
     assert finalized.status_code == 200, finalized.text
-    assert count(stack, "challenge-issuer", stored_sessions(session)) == 0
-    # Enrolling ended the user's other sessions: the retry comes from the new one.
+    used = stored_sessions(session) + " AND consumed_at IS NOT NULL AND consumed_by IS NOT NULL"
+    assert count(stack, "challenge-issuer", used) == 1
+    # Only a retry of that enrollment, with its code, may pass it again; then the sweep forgets it.
     signed_in = {**user, "idToken": finalized.json()["idToken"]}
-    assert error(finalize_sms_enrollment(stack, signed_in, session, "123456")) == "INVALID_SESSION_INFO"
+    wrong = "000000" if code != "000000" else "111111"
+    assert error(finalize_sms_enrollment(stack, signed_in, session, wrong)) == "INVALID_CODE"
+    wait_until_zero(stack, "challenge-issuer", stored_sessions(session), issued, LIFETIME + GRACE, "the used session")
+    assert error(finalize_sms_enrollment(stack, signed_in, session, code)) == "INVALID_SESSION_INFO"
 
 
 def test_a_full_rate_bucket_is_forgotten_and_the_limit_still_holds(retention_stack):

@@ -45,11 +45,17 @@ public enum SessionTokenApp {
         let issuer = IDTokenIssuer(
             keyring: keyring, issuerBase: reader.string(forKey: "tokens.issuerBase", default: "https://securetoken.google.com/")
         )
-        let sessions = SessionRepository(client: database, logger: host.logger)
+        let pendingLifetime = Duration.seconds(reader.int(forKey: "mfa.pendingCredentialLifetimeSeconds", default: 600))
+        let sessions = SessionRepository(client: database, logger: host.logger, retryWindow: pendingLifetime)
+        let finishing = FinishingTokens(masterKey: masterKey)
         parts.methods.register(IssueSession.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
-            let token = RefreshToken.make(projectId: params.projectId, tenantId: params.tenantId)
-            try await sessions.startFamily(params, token: token)
-            let idToken = try issuer.sign(issuer.claims(for: params))
+            let token =
+                params.consumePendingCredential.map {
+                    finishing.token(finishing: $0, projectId: params.projectId, tenantId: params.tenantId)
+                } ?? RefreshToken.make(projectId: params.projectId, tenantId: params.tenantId)
+            var answered = params
+            answered.authTime = try await sessions.startFamily(params, token: token)
+            let idToken = try issuer.sign(issuer.claims(for: answered))
             return .init(idToken: idToken, refreshToken: token.value, expiresIn: String(issuer.lifetime))
         }
         let customTokens = CustomTokenVerifier(
@@ -60,14 +66,13 @@ public enum SessionTokenApp {
             try customTokens.verify(params)
         }
         let pending = PendingCredentials(
-            client: database, logger: host.logger,
-            lifetime: .seconds(reader.int(forKey: "mfa.pendingCredentialLifetimeSeconds", default: 600))
+            client: database, logger: host.logger, lifetime: pendingLifetime, sessions: sessions, finishing: finishing
         )
         parts.methods.register(IssuePendingCredential.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
             try await pending.issue(params)
         }
         parts.methods.register(InspectPendingCredential.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
-            try await pending.inspect(params.mfaPendingCredential)
+            try await pending.inspect(params.mfaPendingCredential, finishing: params.finishing == true)
         }
         parts.methods.register(RevokeFactorSessions.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
             .init(revoked: try await sessions.revokeFactor(params))

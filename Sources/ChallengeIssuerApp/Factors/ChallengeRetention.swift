@@ -3,8 +3,9 @@ import TenantStore
 /// What challenge-issuer deletes, and when (docs/architecture.md, "Retention").
 enum ChallengeRetention {
     /// An expired verification session (SMS, TOTP enrollment) answers `SESSION_EXPIRED`; it is kept
-    /// `retention` past its expiry for that, then it is unknown (`INVALID_SESSION_INFO`). A session
-    /// is deleted when it is used (a used one answers like an unknown one).
+    /// `retention` past its expiry for that, then it is unknown (`INVALID_SESSION_INFO`). A used
+    /// session answers like an unknown one; it is deleted when used, or, when a flow that can be
+    /// retried used it (`consumed_by`), kept until this rule removes it.
     static func expiredSessions(_ retention: Duration) -> RetentionRule {
         RetentionRule(
             "expired verification sessions", table: "verification_sessions", key: "session_id", column: "expires_at",

@@ -127,18 +127,21 @@ struct PhoneVerifications: Sendable {
         let outcome: Outcome = try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 cached: """
-                SELECT code_hash, salt, phone_number, local_id, purpose, expires_at, consumed_at IS NOT NULL, attempts
+                SELECT code_hash, salt, phone_number, local_id, purpose, expires_at, consumed_at IS NOT NULL, attempts, consumed_by
                 FROM \(unescaped: sessions) WHERE session_id = \(key) AND kind = 'phone' FOR UPDATE
                 """,
                 logger: logger
             )
-            var found: (ByteBuffer?, ByteBuffer?, String?, String?, String?, Date, Bool, Int32)?
-            for try await row in rows.decode((ByteBuffer?, ByteBuffer?, String?, String?, String?, Date, Bool, Int32).self) {
+            var found: (ByteBuffer?, ByteBuffer?, String?, String?, String?, Date, Bool, Int32, String?)?
+            for try await row in rows.decode((ByteBuffer?, ByteBuffer?, String?, String?, String?, Date, Bool, Int32, String?).self) {
                 found = row
             }
-            guard let (hash, salt, number, owner, purpose, expiresAt, consumed, attempts) = found, let hash, let salt, let number,
-                owner == params.localId, purpose == params.purpose, !consumed
+            guard let (hash, salt, number, owner, purpose, expiresAt, consumed, attempts, consumedBy) = found, let hash, let salt,
+                let number, owner == params.localId, purpose == params.purpose
             else { return .rejected(ChallengeRejection.invalidSession) }
+            // A used session is unknown, except to a retry of the attempt that used it.
+            let retry = consumed && consumedBy != nil && consumedBy == params.attempt
+            if consumed && !retry { return .rejected(ChallengeRejection.invalidSession) }
             if Int(attempts) >= maximumAttempts { return .rejected(ChallengeRejection.tooManyAttempts) }
             // Every check spends a token of the number's and the account's daily budget, in this
             // transaction: guesses spread over many sessions stay below the odds too.
@@ -151,11 +154,21 @@ struct PhoneVerifications: Sendable {
             )
             switch provider.verify(params.code, against: challenge, now: Date()) {
             case .accepted:
-                // Used up: a used session answers like an unknown one, so nothing of it is kept
-                // (rows earlier versions marked `consumed_at` stay refused above).
-                try await connection.query(
-                    cached: "DELETE FROM \(unescaped: sessions) WHERE session_id = \(key)", logger: logger
-                )
+                if retry { return .verified(number) }
+                // Used up. A flow that names its attempt may be retried, so its session stays,
+                // marked, until it expires; otherwise nothing of it is kept.
+                if let attempt = params.attempt {
+                    try await connection.query(
+                        cached: """
+                        UPDATE \(unescaped: sessions) SET consumed_at = now(), consumed_by = \(attempt) WHERE session_id = \(key)
+                        """,
+                        logger: logger
+                    )
+                } else {
+                    try await connection.query(
+                        cached: "DELETE FROM \(unescaped: sessions) WHERE session_id = \(key)", logger: logger
+                    )
+                }
                 return .verified(number)
             case .expired:
                 return .rejected(ChallengeRejection.sessionExpired)

@@ -65,25 +65,34 @@ struct TotpFactors: Sendable {
         let outcome: Outcome = try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 cached: """
-                SELECT local_id, secret_sealed, expires_at, consumed_at IS NOT NULL, attempts
+                SELECT local_id, secret_sealed, expires_at, consumed_at IS NOT NULL, attempts, consumed_by
                 FROM \(unescaped: sessions) WHERE session_id = \(key) AND kind = 'totp' FOR UPDATE
                 """,
                 logger: logger
             )
-            var found: (String?, ByteBuffer?, Date, Bool, Int32)?
-            for try await row in rows.decode((String?, ByteBuffer?, Date, Bool, Int32).self) { found = row }
-            guard let (owner, sealedBuffer, expiresAt, consumed, attempts) = found, owner == params.localId, !consumed,
+            var found: (String?, ByteBuffer?, Date, Bool, Int32, String?)?
+            for try await row in rows.decode((String?, ByteBuffer?, Date, Bool, Int32, String?).self) { found = row }
+            guard let (owner, sealedBuffer, expiresAt, consumed, attempts, consumedBy) = found, owner == params.localId,
                 let sealedBuffer
             else { return .rejected(ChallengeRejection.invalidSession) }
+            // A used session is unknown, except to a retry of the enrollment that used it.
+            let retry = consumed && consumedBy == params.mfaEnrollmentId
+            if consumed && !retry { return .rejected(ChallengeRejection.invalidSession) }
             if Int(attempts) >= maximumFailures { return .rejected(ChallengeRejection.tooManyAttempts) }
             let secret = try sealer.open(Data(sealedBuffer.readableBytesView), keyID: key)
             let challenge = Challenge(expiresAt: expiresAt, secret: Array(secret), adjacentIntervals: params.adjacentIntervals)
             switch provider.verify(params.verificationCode, against: challenge, now: Date()) {
             case .accepted(let step):
-                // Used up: a used session answers like an unknown one, so nothing of it is kept
-                // (rows earlier versions marked `consumed_at` stay refused above).
+                if retry { return .accepted }
+                // Used up, and kept (marked with the enrollment) until it expires, so a retry of
+                // this enrollment is answered again; rows earlier versions marked `consumed_at`
+                // without an enrollment stay refused above.
                 try await connection.query(
-                    cached: "DELETE FROM \(unescaped: sessions) WHERE session_id = \(key)", logger: logger
+                    cached: """
+                    UPDATE \(unescaped: sessions) SET consumed_at = now(), consumed_by = \(params.mfaEnrollmentId)
+                    WHERE session_id = \(key)
+                    """,
+                    logger: logger
                 )
                 let resealed = try sealer.seal(secret, keyID: params.mfaEnrollmentId)
                 try await connection.query(
@@ -129,18 +138,32 @@ struct TotpFactors: Sendable {
         // `left` below: the budget as it stands now (what was left, refilled by the time since, capped).
         let read = try await client.query(
             cached: """
-            SELECT secret_sealed, last_step,
+            SELECT secret_sealed, last_step, last_step_attempt,
                    (failure_window_start > now() - make_interval(secs => \(window)) AND failures >= \(maximumFailures))
                    OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) < 1
             FROM \(unescaped: factors) WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
             """,
             logger: logger
         )
-        var found: (ByteBuffer, Int64, Bool?)?
-        for try await row in read.decode((ByteBuffer, Int64, Bool?).self) { found = row }
-        guard let (sealedBuffer, lastStep, throttled) = found else { throw ChallengeRejection.enrollmentNotFound }
+        var found: (ByteBuffer, Int64, String?, Bool?)?
+        for try await row in read.decode((ByteBuffer, Int64, String?, Bool?).self) { found = row }
+        guard let (sealedBuffer, lastStep, lastStepAttempt, throttled) = found else { throw ChallengeRejection.enrollmentNotFound }
         if throttled == true { throw ChallengeRejection.tooManyAttempts }
         let secret = try sealer.open(Data(sealedBuffer.readableBytesView), keyID: params.mfaEnrollmentId)
+        // The sign-in that recorded the last step, retried with that step's code: it passed
+        // already, and passes again without writing anything. Any other step, or another
+        // attempt, is checked below as always (a replay there).
+        if let attempt = params.attempt, attempt == lastStepAttempt {
+            let again = Challenge(
+                expiresAt: .distantFuture, secret: Array(secret), adjacentIntervals: params.adjacentIntervals,
+                lastAcceptedStep: lastStep - 1
+            )
+            if case .accepted(let matched) = provider.verify(params.verificationCode, against: again, now: Date()),
+                matched == lastStep
+            {
+                return
+            }
+        }
         let challenge = Challenge(
             expiresAt: .distantFuture, secret: Array(secret), adjacentIntervals: params.adjacentIntervals, lastAcceptedStep: lastStep
         )
@@ -164,7 +187,8 @@ struct TotpFactors: Sendable {
                                             THEN failure_window_start
                                             ELSE now() END,
                 budget = CASE WHEN \(good) AND last_step < \(bound) THEN budget ELSE least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) - 1 END,
-                budget_updated_at = CASE WHEN \(good) AND last_step < \(bound) THEN budget_updated_at ELSE now() END
+                budget_updated_at = CASE WHEN \(good) AND last_step < \(bound) THEN budget_updated_at ELSE now() END,
+                last_step_attempt = CASE WHEN \(good) AND last_step < \(bound) THEN \(params.attempt) ELSE last_step_attempt END
             WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
               AND (failure_window_start IS NULL OR failure_window_start <= now() - make_interval(secs => \(window))
                    OR failures < \(maximumFailures))

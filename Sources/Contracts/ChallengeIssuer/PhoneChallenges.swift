@@ -59,14 +59,23 @@ public enum VerifyPhoneCode: RPCMethod {
         public var code: String
         public var purpose: String
         public var localId: String
+        /// Names the flow this check finishes (the enrollment id, a digest of the pending
+        /// credential). The session is then kept, used, until it expires, and the same attempt
+        /// with the right code is answered again: a finalize whose answer was lost can be retried.
+        /// Without it the session is deleted when used.
+        public var attempt: String?
 
-        public init(projectId: String, tenantId: String? = nil, sessionInfo: String, code: String, purpose: String, localId: String) {
+        public init(
+            projectId: String, tenantId: String? = nil, sessionInfo: String, code: String, purpose: String, localId: String,
+            attempt: String? = nil
+        ) {
             self.projectId = projectId
             self.tenantId = tenantId
             self.sessionInfo = sessionInfo
             self.code = code
             self.purpose = purpose
             self.localId = localId
+            self.attempt = attempt
         }
     }
 

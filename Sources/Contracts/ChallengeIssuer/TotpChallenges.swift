@@ -44,8 +44,11 @@ public enum StartTotpEnrollment: RPCMethod {
 
 /// `totp.finalizeEnrollment`: checks a code against the session's secret and, in the same
 /// transaction, uses the session up and keeps the secret as the factor `mfaEnrollmentId` (its time
-/// step recorded, so the same code cannot be used again). Errors: `INVALID_SESSION_INFO` (unknown,
-/// used, or another user's session), `SESSION_EXPIRED`, `INVALID_CODE`, `TOO_MANY_ATTEMPTS_TRY_LATER`.
+/// step recorded, so the same code cannot be used again). The used session is kept until it
+/// expires: a retry with the same `mfaEnrollmentId` and a right code is accepted again (an
+/// enrollment whose answer was lost can be finished); anything else finds it used. Errors:
+/// `INVALID_SESSION_INFO` (unknown, used, or another user's session), `SESSION_EXPIRED`,
+/// `INVALID_CODE`, `TOO_MANY_ATTEMPTS_TRY_LATER`.
 public enum FinalizeTotpEnrollment: RPCMethod {
     public static let name = "totp.finalizeEnrollment"
 
@@ -89,10 +92,14 @@ public enum VerifyTotp: RPCMethod {
         public var mfaEnrollmentId: String
         public var verificationCode: String
         public var adjacentIntervals: Int
+        /// Names the sign-in this check belongs to (a digest of its pending credential). A retry of
+        /// the same attempt with the code whose step it recorded is accepted again, so a sign-in
+        /// whose answer was lost after this check can be finished; any other attempt is refused.
+        public var attempt: String?
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String, mfaEnrollmentId: String, verificationCode: String,
-            adjacentIntervals: Int
+            adjacentIntervals: Int, attempt: String? = nil
         ) {
             self.projectId = projectId
             self.tenantId = tenantId
@@ -100,6 +107,7 @@ public enum VerifyTotp: RPCMethod {
             self.mfaEnrollmentId = mfaEnrollmentId
             self.verificationCode = verificationCode
             self.adjacentIntervals = adjacentIntervals
+            self.attempt = attempt
         }
     }
 

@@ -8,6 +8,12 @@ public enum RandomIdentifier {
         text.utf8.count == 28 && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }
     }
 
+    /// The id's shape from given bytes (a digest): one letter or digit per byte, the first 28.
+    public static func from(bytes: [UInt8]) -> String {
+        precondition(bytes.count >= 28)
+        return String(bytes.prefix(28).map { alphabet[Int($0) % alphabet.count] })
+    }
+
     public static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         return String((0..<28).map { _ in alphabet.randomElement(using: &generator)! })

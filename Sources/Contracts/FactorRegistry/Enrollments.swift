@@ -25,6 +25,10 @@ public struct Enrollment: Codable, Sendable, Hashable {
 /// `mfaEnrollmentId` (a retry after a lost answer returns the account with it). Checks:
 /// `SECOND_FACTOR_EXISTS : …` (phone already enrolled by this user), `SECOND_FACTOR_LIMIT_EXCEEDED`
 /// (at most `enrollments.maximum`, default 5), `USER_NOT_FOUND`.
+///
+/// With `revokeSessions`, the same commit moves the account's `validSince` to the second after
+/// the enrollment (decision 3), so `validSince` equals `enrolledAt` rounded down plus one second
+/// until something else revokes sessions; a retried add moves nothing.
 public enum AddEnrollment: RPCMethod {
     public static let name = "enrollment.add"
 
@@ -33,12 +37,16 @@ public enum AddEnrollment: RPCMethod {
         public var tenantId: String?
         public var localId: String
         public var enrollment: Enrollment
+        public var revokeSessions: Bool?
 
-        public init(projectId: String, tenantId: String? = nil, localId: String, enrollment: Enrollment) {
+        public init(
+            projectId: String, tenantId: String? = nil, localId: String, enrollment: Enrollment, revokeSessions: Bool? = nil
+        ) {
             self.projectId = projectId
             self.tenantId = tenantId
             self.localId = localId
             self.enrollment = enrollment
+            self.revokeSessions = revokeSessions
         }
     }
 

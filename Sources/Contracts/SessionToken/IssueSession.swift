@@ -21,7 +21,9 @@ public enum IssueSession: RPCMethod {
         /// refreshed token carries them; they override the user's developer claims.
         public var sessionClaims: [String: JSONValue]?
         /// Completes an MFA sign-in: this pending credential is used up in the same transaction
-        /// that starts the session (`INVALID_MFA_PENDING_CREDENTIAL` if it no longer works).
+        /// that starts the session (`INVALID_MFA_PENDING_CREDENTIAL` if it no longer works). The
+        /// session's refresh token is derived from the credential, so a retry after a lost answer
+        /// gets the same session back while its token was never used (within the credential's lifetime).
         public var consumePendingCredential: String?
         /// Ends every other session of the user first (a new second factor, decision 3).
         public var revokeOtherSessions: Bool?

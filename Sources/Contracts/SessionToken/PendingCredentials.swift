@@ -29,13 +29,19 @@ public enum IssuePendingCredential: RPCMethod {
 }
 
 /// `pendingCredential.inspect`: whose sign-in a pending credential continues. Unknown, expired or
-/// already used: `INVALID_MFA_PENDING_CREDENTIAL`.
+/// already used: `INVALID_MFA_PENDING_CREDENTIAL`. With `finishing` (a finalize asks), a credential
+/// used up by a finalize whose answer was lost still answers, while the session it started stands,
+/// was never refreshed, and is younger than a credential's lifetime: the retry can then finish.
 public enum InspectPendingCredential: RPCMethod {
     public static let name = "pendingCredential.inspect"
 
     public struct Params: Codable, Sendable, Hashable {
         public var mfaPendingCredential: String
-        public init(mfaPendingCredential: String) { self.mfaPendingCredential = mfaPendingCredential }
+        public var finishing: Bool?
+        public init(mfaPendingCredential: String, finishing: Bool? = nil) {
+            self.mfaPendingCredential = mfaPendingCredential
+            self.finishing = finishing
+        }
     }
 
     public struct Result: Codable, Sendable, Hashable {

@@ -19,8 +19,11 @@ struct EnrollmentRepository: Sendable {
     }
 
     /// Adds an enrollment under a lock on the account row, so the count check and the insert cannot
-    /// interleave with another enrollment of the same user.
-    func add(in schema: TenantSchema, localId: String, _ enrollment: Enrollment, maximum: Int) async throws -> AddOutcome {
+    /// interleave with another enrollment of the same user. With `revokeSessions` the same commit
+    /// sets `valid_since` to the second after `enrolled_at` (both are the transaction's `now()`).
+    func add(
+        in schema: TenantSchema, localId: String, _ enrollment: Enrollment, maximum: Int, revokeSessions: Bool = false
+    ) async throws -> AddOutcome {
         let accounts = schema.qualified("accounts")
         let enrollments = schema.qualified("mfa_enrollments")
         let logger = self.logger
@@ -52,6 +55,15 @@ struct EnrollmentRepository: Sendable {
                 """,
                 logger: logger
             )
+            if revokeSessions {
+                try await connection.query(
+                    cached: """
+                    UPDATE \(unescaped: accounts) SET valid_since = date_trunc('second', now()) + interval '1 second'
+                    WHERE local_id = \(localId)
+                    """,
+                    logger: logger
+                )
+            }
             return .added
         }
     }

@@ -22,7 +22,9 @@ struct EnrollmentService: Sendable {
             }
         }
         try AccountService.checkDisplayName(enrollment.displayName)
-        switch try await enrollments.add(in: schema, localId: params.localId, enrollment, maximum: maximum) {
+        switch try await enrollments.add(
+            in: schema, localId: params.localId, enrollment, maximum: maximum, revokeSessions: params.revokeSessions == true
+        ) {
         case .added, .alreadyAdded:
             break
         case .accountMissing:

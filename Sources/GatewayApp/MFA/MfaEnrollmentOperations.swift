@@ -76,10 +76,14 @@ struct MfaEnrollmentOperations: Sendable {
         } else {
             guard settings.mfaConfig.smsEnabled else { throw SecondFactorPolicy.smsDisabled }
         }
-        let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
+        // The enrollment this session becomes, the same on a retry (FinalizeAttempt); a retry finds
+        // it already saved and passes the checks of a new factor.
+        let session = (totp ? body["totpVerificationInfo"]?["sessionInfo"] : body["phoneVerificationInfo"]?["sessionInfo"])?.stringValue
+        let enrollmentId = session.map(FinalizeAttempt.enrollmentId(finishing:)) ?? RandomIdentifier.make()
+        let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions, retrying: enrollmentId)
         try SecondFactorPolicy.checkFirstFactor(user.token.signInProvider)
         let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
-        let enrollmentId = RandomIdentifier.make()
+        let retried = user.account.lists(factor: enrollmentId)
         let kind: String
         var phoneNumber: String?
         if totp {
@@ -90,7 +94,7 @@ struct MfaEnrollmentOperations: Sendable {
             guard let sessionInfo = info?["sessionInfo"]?.stringValue, !sessionInfo.isEmpty else {
                 throw IdentityToolkitError.business("MISSING_SESSION_INFO")
             }
-            try checkLimit(user.account)
+            if !retried { try checkLimit(user.account) }
             _ = try await PeerCall.call(
                 challenges, FinalizeTotpEnrollment.self,
                 .init(
@@ -111,12 +115,12 @@ struct MfaEnrollmentOperations: Sendable {
             guard let sessionInfo = info["sessionInfo"]?.stringValue, !sessionInfo.isEmpty else {
                 throw IdentityToolkitError.business("MISSING_SESSION_INFO")
             }
-            try checkLimit(user.account)
+            if !retried { try checkLimit(user.account) }
             let number = try await phone.verify(
                 sessionInfo: sessionInfo, code: code, purpose: "enroll", localId: localId, projectId: projectId,
-                tenantId: tenantId, request: request
+                tenantId: tenantId, attempt: enrollmentId, request: request
             )
-            if user.account.mfaInfo?.contains(where: { $0.phoneNumber == number }) == true {
+            if user.account.mfaInfo?.contains(where: { $0.phoneNumber == number && $0.mfaEnrollmentId != enrollmentId }) == true {
                 throw IdentityToolkitError.business(
                     "SECOND_FACTOR_EXISTS : Phone number already enrolled as second factor for this account."
                 )
@@ -125,29 +129,26 @@ struct MfaEnrollmentOperations: Sendable {
             phoneNumber = number
         }
         let displayName = body["displayName"]?.stringValue
-        _ = try await PeerCall.call(
+        // Decision 3: a new second factor ends every other session. ID tokens end by validSince,
+        // which has one-second resolution like `iat`: the enrollment's commit sets it to the second
+        // after the enrollment, and the new tokens are minted once that second has begun, so every
+        // older token (iat before it) fails and the new ones (iat at it) work. Enrollment waits for
+        // that boundary (half a second on average). A retry finds the factor saved and nothing moves.
+        let revoked = try await PeerCall.call(
             registry, AddEnrollment.self,
             .init(
                 projectId: projectId, tenantId: tenantId, localId: localId,
                 enrollment: Enrollment(
                     mfaEnrollmentId: enrollmentId, kind: kind, displayName: displayName, phoneNumber: phoneNumber, enrolledAt: ""
-                )
+                ),
+                revokeSessions: true
             ),
             requestID: request.requestID
         )
-        // Decision 3: a new second factor ends every other session. ID tokens end by validSince,
-        // which has one-second resolution like `iat`: it is set to the next second, and the new
-        // tokens are minted once that second has begun, so every older token (iat before it) fails
-        // and the new ones (iat at it) work. Enrollment waits for that boundary (half a second on average).
-        let now = Date().timeIntervalSince1970
-        let validSince = Int64(now.rounded(.down)) + 1
-        let revoked = try await PeerCall.call(
-            registry, UpdateAccount.self,
-            .init(projectId: projectId, tenantId: tenantId, localId: localId, validSince: validSince),
-            requestID: request.requestID
-        )
-        let wait = Double(validSince) - Date().timeIntervalSince1970
-        if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000) + 5)) }
+        if let validSince = revoked.validSince {
+            let wait = Double(validSince) - Date().timeIntervalSince1970
+            if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000) + 5)) }
+        }
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(

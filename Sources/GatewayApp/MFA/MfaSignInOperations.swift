@@ -59,12 +59,14 @@ struct MfaSignInOperations: Sendable {
         // answers in contract order.
         if totp, let credential = Self.nonEmpty(body["mfaPendingCredential"]), let enrollmentId = Self.nonEmpty(body["mfaEnrollmentId"]),
             let code = Self.nonEmpty(body["totpVerificationInfo"]?["verificationCode"]),
-            let settled = try await settledSignIn(credential, request: request)
+            let settled = try await settledSignIn(credential, finishing: true, request: request)
         {
             guard let adjacentIntervals = settled.settings.mfaConfig.totpAdjacentIntervals else { throw SecondFactorPolicy.totpDisabled }
-            try await verifyTotpBeforeAccount(
-                code, enrollmentId: enrollmentId, adjacentIntervals: adjacentIntervals, pending: settled.pending, request: request
+            let check = TotpCheck(
+                code: code, credential: credential, enrollmentId: enrollmentId, adjacentIntervals: adjacentIntervals,
+                pending: settled.pending
             )
+            try await verifyTotpBeforeAccount(check, request: request)
             return try await finish(credential, pending: settled.pending, secondFactor: "totp", enrollmentId: enrollmentId, request: request)
         }
         let (settings, projectId) = try await prelude(request)
@@ -86,11 +88,12 @@ struct MfaSignInOperations: Sendable {
                 throw IdentityToolkitError.business("MISSING_CODE")
             }
             let account: Account
-            (pending, account) = try await pendingSignIn(credential, projectId: projectId, request: request)
-            enrollment = try await verifyTotp(
-                code, enrollmentId: enrollmentId, adjacentIntervals: settings.mfaConfig.totpAdjacentIntervals ?? 5, pending: pending,
-                account: account, request: request
+            (pending, account) = try await pendingSignIn(credential, projectId: projectId, finishing: true, request: request)
+            let check = TotpCheck(
+                code: code, credential: credential, enrollmentId: enrollmentId,
+                adjacentIntervals: settings.mfaConfig.totpAdjacentIntervals ?? 5, pending: pending
             )
+            enrollment = try await verifyTotp(check, account: account, request: request)
         } else {
             guard let info = body["phoneVerificationInfo"], info != .null else {
                 throw IdentityToolkitError.business("INVALID_ARGUMENT : MFA provider not supported!")
@@ -104,14 +107,16 @@ struct MfaSignInOperations: Sendable {
             }
             // The session names its user; the credential must be that user's (checked below).
             let inspected = try await PeerCall.call(
-                sessions, InspectPendingCredential.self, .init(mfaPendingCredential: credential), requestID: request.requestID
+                sessions, InspectPendingCredential.self, .init(mfaPendingCredential: credential, finishing: true),
+                requestID: request.requestID
             )
             let number = try await phone.verify(
                 sessionInfo: sessionInfo, code: code, purpose: "signIn", localId: inspected.localId,
-                projectId: inspected.projectId, tenantId: inspected.tenantId, request: request
+                projectId: inspected.projectId, tenantId: inspected.tenantId, attempt: FinalizeAttempt.signIn(finishing: credential),
+                request: request
             )
             let account: Account
-            (pending, account) = try await pendingSignIn(credential, projectId: projectId, request: request)
+            (pending, account) = try await pendingSignIn(credential, projectId: projectId, finishing: true, request: request)
             // Found by number, real or masked (iOS finishes with the masked one).
             guard
                 let found = account.mfaInfo?.first(where: {
@@ -126,14 +131,11 @@ struct MfaSignInOperations: Sendable {
     }
 
     /// `MFA_ENROLLMENT_NOT_FOUND` unless the account has this TOTP factor, then the code check.
-    private func verifyTotp(
-        _ code: String, enrollmentId: String, adjacentIntervals: Int, pending: InspectPendingCredential.Result, account: Account,
-        request: PublicRequest
-    ) async throws -> Enrollment {
-        guard let found = Self.totpEnrollment(enrollmentId, of: account) else {
+    private func verifyTotp(_ check: TotpCheck, account: Account, request: PublicRequest) async throws -> Enrollment {
+        guard let found = Self.totpEnrollment(check.enrollmentId, of: account) else {
             throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND")
         }
-        try await checkTotpCode(code, enrollmentId: enrollmentId, adjacentIntervals: adjacentIntervals, pending: pending, request: request)
+        try await checkTotpCode(check, request: request)
         return found
     }
 
@@ -142,28 +144,36 @@ struct MfaSignInOperations: Sendable {
     /// a good code still signs nobody in unless the account has the enrollment (`finish` requires
     /// it in the statement that records the sign-in). What the check recorded on a factor the
     /// account no longer lists (a step, a failure) changes nothing anyone can use.
-    private func verifyTotpBeforeAccount(
-        _ code: String, enrollmentId: String, adjacentIntervals: Int, pending: InspectPendingCredential.Result, request: PublicRequest
-    ) async throws {
+    private func verifyTotpBeforeAccount(_ check: TotpCheck, request: PublicRequest) async throws {
         do {
-            try await checkTotpCode(code, enrollmentId: enrollmentId, adjacentIntervals: adjacentIntervals, pending: pending, request: request)
+            try await checkTotpCode(check, request: request)
         } catch {
-            guard Self.totpEnrollment(enrollmentId, of: try await account(of: pending, request: request)) != nil else {
+            guard Self.totpEnrollment(check.enrollmentId, of: try await account(of: check.pending, request: request)) != nil else {
                 throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND")
             }
             throw error
         }
     }
 
-    /// challenge-issuer's check of a code against the pending user's TOTP factor.
-    private func checkTotpCode(
-        _ code: String, enrollmentId: String, adjacentIntervals: Int, pending: InspectPendingCredential.Result, request: PublicRequest
-    ) async throws {
+    /// One TOTP sign-in check: the code, the factor, and the sign-in (pending credential) it finishes.
+    private struct TotpCheck {
+        let code: String
+        let credential: String
+        let enrollmentId: String
+        let adjacentIntervals: Int
+        let pending: InspectPendingCredential.Result
+    }
+
+    /// challenge-issuer's check of a code against the pending user's TOTP factor. The attempt lets
+    /// a finalize retried with the same credential and code pass again (FinalizeAttempt).
+    private func checkTotpCode(_ check: TotpCheck, request: PublicRequest) async throws {
+        let pending = check.pending
         _ = try await PeerCall.call(
             challenges, VerifyTotp.self,
             .init(
-                projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId, mfaEnrollmentId: enrollmentId,
-                verificationCode: code, adjacentIntervals: adjacentIntervals
+                projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId,
+                mfaEnrollmentId: check.enrollmentId, verificationCode: check.code, adjacentIntervals: check.adjacentIntervals,
+                attempt: FinalizeAttempt.signIn(finishing: check.credential)
             ),
             requestID: request.requestID
         )
@@ -211,12 +221,13 @@ struct MfaSignInOperations: Sendable {
     /// check out or names another scope than the settings' (the body's tenant wins there): the
     /// caller then takes the sequential path, which answers in contract order. `PROJECT_DISABLED`
     /// comes first, as always.
-    private func settledSignIn(_ credential: String, request: PublicRequest) async throws
+    private func settledSignIn(_ credential: String, finishing: Bool = false, request: PublicRequest) async throws
         -> (settings: AuthSettings, pending: InspectPendingCredential.Result)?
     {
         guard
             let pending = try? await PeerCall.call(
-                sessions, InspectPendingCredential.self, .init(mfaPendingCredential: credential), requestID: request.requestID
+                sessions, InspectPendingCredential.self, .init(mfaPendingCredential: credential, finishing: finishing),
+                requestID: request.requestID
             ),
             pending.projectId == request.callerProjectId,
             (request.body["tenantId"]?.stringValue ?? RoutingHint.tenant(ofScopedToken: credential)) == pending.tenantId
@@ -243,11 +254,13 @@ struct MfaSignInOperations: Sendable {
     }
 
     /// The pending sign-in and its account, for the caller's project and the request's tenant.
-    private func pendingSignIn(_ credential: String, projectId: String, request: PublicRequest) async throws
+    /// `finishing`: a finalize asks, and may be the retry of one whose answer was lost.
+    private func pendingSignIn(_ credential: String, projectId: String, finishing: Bool = false, request: PublicRequest) async throws
         -> (InspectPendingCredential.Result, Account)
     {
         let pending = try await PeerCall.call(
-            sessions, InspectPendingCredential.self, .init(mfaPendingCredential: credential), requestID: request.requestID
+            sessions, InspectPendingCredential.self, .init(mfaPendingCredential: credential, finishing: finishing),
+            requestID: request.requestID
         )
         guard pending.projectId == projectId else { throw IdentityToolkitError.business("INVALID_MFA_PENDING_CREDENTIAL") }
         if let tenantId = request.body["tenantId"]?.stringValue, tenantId != pending.tenantId {

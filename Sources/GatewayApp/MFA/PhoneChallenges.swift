@@ -51,11 +51,14 @@ struct PhoneChallenges: Sendable {
     /// The number the session verified.
     func verify(
         sessionInfo: String, code: String, purpose: String, localId: String, projectId: String, tenantId: String?,
-        request: PublicRequest
+        attempt: String, request: PublicRequest
     ) async throws -> String {
         try await PeerCall.call(
             challenges, VerifyPhoneCode.self,
-            .init(projectId: projectId, tenantId: tenantId, sessionInfo: sessionInfo, code: code, purpose: purpose, localId: localId),
+            .init(
+                projectId: projectId, tenantId: tenantId, sessionInfo: sessionInfo, code: code, purpose: purpose, localId: localId,
+                attempt: attempt
+            ),
             requestID: request.requestID
         ).phoneNumber
     }

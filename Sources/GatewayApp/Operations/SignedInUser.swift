@@ -14,8 +14,11 @@ struct SignedInUser: Sendable {
     /// The settings of the user's project or tenant.
     let settings: AuthSettings
 
+    /// `retrying`: the enrollment a retried `mfaEnrollment:finalize` finishes. A token that
+    /// enrollment revoked (and nothing since) is still good for finishing it; the challenge check
+    /// that follows proves the retry is the same enrollment.
     static func resolve(
-        _ request: PublicRequest, registry: RPCClient, sessions: RPCClient
+        _ request: PublicRequest, registry: RPCClient, sessions: RPCClient, retrying enrollmentId: String? = nil
     ) async throws -> SignedInUser {
         guard let idToken = request.body["idToken"]?.stringValue, !idToken.isEmpty else {
             throw IdentityToolkitError.business("MISSING_ID_TOKEN")
@@ -38,7 +41,9 @@ struct SignedInUser: Sendable {
         if account.postdates(signInAt: token.authTime) {
             throw IdentityToolkitError.business("USER_NOT_FOUND")
         }
-        if let validSince = account.validSince, token.issuedAt < validSince {
+        if let validSince = account.validSince, token.issuedAt < validSince,
+            !(enrollmentId.map(account.lastRevoked(byEnrolling:)) ?? false)
+        {
             throw IdentityToolkitError.business("TOKEN_EXPIRED")
         }
         if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }

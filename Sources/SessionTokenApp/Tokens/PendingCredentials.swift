@@ -12,6 +12,9 @@ struct PendingCredentials: Sendable {
     let client: PostgresClient
     let logger: Logger
     let lifetime: Duration
+    /// For a finalize's retry: the session a used credential started (`inspect(_:finishing:)`).
+    let sessions: SessionRepository
+    let finishing: FinishingTokens
 
     static let invalid = RPCError(code: .invalidPendingCredential, identityToolkitError: "INVALID_MFA_PENDING_CREDENTIAL")
 
@@ -30,7 +33,7 @@ struct PendingCredentials: Sendable {
         return .init(mfaPendingCredential: credential.value)
     }
 
-    func inspect(_ text: String) async throws -> InspectPendingCredential.Result {
+    func inspect(_ text: String, finishing retry: Bool = false) async throws -> InspectPendingCredential.Result {
         let credential = PendingCredential(value: text)
         guard let scope = credential.scope, let schema = try? TenantSchema(projectId: scope.projectId, tenantId: scope.tenantId)
         else { throw Self.invalid }
@@ -49,6 +52,15 @@ struct PendingCredentials: Sendable {
         }
         for try await (localId, provider) in rows.decode((String, String).self) {
             return .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: localId, signInProvider: provider)
+        }
+        if retry {
+            let token = finishing.token(finishing: text, projectId: scope.projectId, tenantId: scope.tenantId)
+            if let finished = try await sessions.finished(by: token.hash, in: schema) {
+                return .init(
+                    projectId: scope.projectId, tenantId: scope.tenantId, localId: finished.localId,
+                    signInProvider: finished.signInProvider
+                )
+            }
         }
         throw Self.invalid
     }

@@ -13,10 +13,20 @@ struct ScopedToken: Sendable, Hashable {
     let value: String
 
     static func make(projectId: String, tenantId: String?) -> ScopedToken {
-        let scope = tenantId.map { "\(projectId)/\($0)" } ?? projectId
         var generator = SystemRandomNumberGenerator()
-        let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        return ScopedToken(value: Base64URL.encode(Data(scope.utf8)) + "." + Base64URL.encode(secret))
+        return ScopedToken(
+            projectId: projectId, tenantId: tenantId, secret: Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        )
+    }
+
+    init(value: String) {
+        self.value = value
+    }
+
+    /// A token of the scope with a given 32-byte secret (`make`'s random one, or a derived one).
+    init(projectId: String, tenantId: String?, secret: Data) {
+        let scope = tenantId.map { "\(projectId)/\($0)" } ?? projectId
+        self.value = Base64URL.encode(Data(scope.utf8)) + "." + Base64URL.encode(secret)
     }
 
     var hash: Data { Data(SHA256.hash(data: Data(value.utf8))) }

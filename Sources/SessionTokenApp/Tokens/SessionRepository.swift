@@ -10,18 +10,30 @@ import TenantStore
 struct SessionRepository: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// How long after a pending credential was used its finalize may be retried (its lifetime).
+    let retryWindow: Duration
 
-    /// Starts a family for one sign-in and records its first refresh token (by hash only).
-    func startFamily(_ params: IssueSession.Params, token: RefreshToken) async throws {
+    /// Starts a family for one sign-in and records its first refresh token (by hash only). Returns
+    /// the `auth_time` (seconds) of the session the token belongs to: the new one, or, for a
+    /// retried finalize, the one its first attempt started.
+    func startFamily(_ params: IssueSession.Params, token: RefreshToken) async throws -> Int64 {
         let schema = try TenantSchemaCatalog.schema(for: TenantScope(projectId: params.projectId, tenantId: params.tenantId))
         let familyID = UUID().uuidString.lowercased()
         let authTime = Date(timeIntervalSince1970: Double(params.authTime))
         let tokenHash = token.hash
         let logger = self.logger
         do {
-            try await insert(
+            if try await insert(
                 schema: schema, familyID: familyID, params: params, authTime: authTime, tokenHash: tokenHash, logger: logger
-            )
+            ) {
+                return params.authTime
+            }
+            if params.consumePendingCredential != nil, let earlier = try await finished(by: tokenHash, in: schema),
+                earlier.localId == params.localId, earlier.secondFactorIdentifier == params.secondFactorIdentifier
+            {
+                return earlier.authTime
+            }
+            throw PendingCredentials.invalid
         } catch let error as RPCError {
             throw error
         } catch {
@@ -42,7 +54,7 @@ struct SessionRepository: Sendable {
     /// refused, here and in `inspect`, so old and new instances can run side by side.
     private func insert(
         schema: TenantSchema, familyID: String, params: IssueSession.Params, authTime: Date, tokenHash: Data, logger: Logger
-    ) async throws {
+    ) async throws -> Bool {
         // Only `qualified(_:)` output is spliced into the text; every value is a bind parameter.
         let families = schema.qualified("session_families")
         let tokens = schema.qualified("refresh_tokens")
@@ -76,8 +88,37 @@ struct SessionRepository: Sendable {
             """,
             logger: logger
         )
-        for try await _ in rows.decode(String.self) { return }
-        throw PendingCredentials.invalid
+        for try await _ in rows.decode(String.self) { return true }
+        return false
+    }
+
+    /// The sign-in a pending credential finished, for a finalize retried after its answer was lost.
+    struct FinishedSignIn: Sendable {
+        let localId: String
+        let signInProvider: String
+        let secondFactorIdentifier: String?
+        let authTime: Int64
+    }
+
+    /// The session a used pending credential started, found by its first refresh token (derived
+    /// from the credential, `FinishingTokens`), while that token was never used, the session
+    /// stands, and it is younger than `retryWindow`; otherwise `nil` (the credential is invalid).
+    func finished(by tokenHash: Data, in schema: TenantSchema) async throws -> FinishedSignIn? {
+        let window = Double(retryWindow.components.seconds)
+        let rows = try await client.query(
+            cached: """
+            SELECT f.local_id, f.sign_in_provider, f.second_factor_identifier, floor(extract(epoch FROM f.auth_time))::bigint
+            FROM \(unescaped: schema.qualified("refresh_tokens")) t
+            JOIN \(unescaped: schema.qualified("session_families")) f ON f.family_id = t.family_id
+            WHERE t.token_hash = \(tokenHash) AND t.rotated_at IS NULL AND f.revoked_at IS NULL
+              AND f.created_at > now() - make_interval(secs => \(window))
+            """,
+            logger: logger
+        )
+        for try await (localId, provider, identifier, authTime) in rows.decode((String, String, String?, Int64).self) {
+            return FinishedSignIn(localId: localId, signInProvider: provider, secondFactorIdentifier: identifier, authTime: authTime)
+        }
+        return nil
     }
 
     /// Ends the sessions established with a second factor (decision 4); returns how many.

@@ -1,0 +1,24 @@
+import Crypto
+import Foundation
+
+/// The refresh token of the session that finishes a pending sign-in (`mfaSignIn:finalize`) is not
+/// random: it is HMAC-SHA256 of the pending credential under a key derived from the master key.
+/// A finalize retried after its answer was lost (the credential already used up) then finds the
+/// session it started by that token's hash and gets the same token again: one session per
+/// credential, and no refusal of a sign-in that succeeded (issue 25, finding 12). Without the
+/// master key nobody can compute it, so the credential alone does not reveal the token.
+struct FinishingTokens: Sendable {
+    private let key: SymmetricKey
+
+    init(masterKey: SymmetricKey) {
+        key = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: masterKey, info: Data("mfa-backend refresh token finishing a pending credential".utf8),
+            outputByteCount: 32
+        )
+    }
+
+    func token(finishing credential: String, projectId: String, tenantId: String?) -> RefreshToken {
+        let secret = HMAC<SHA256>.authenticationCode(for: Data(credential.utf8), using: key)
+        return RefreshToken(projectId: projectId, tenantId: tenantId, secret: Data(secret))
+    }
+}
