@@ -29,6 +29,10 @@ public enum ChallengeIssuerApp {
         let gatewayOnly = RPCCallerPolicy.only([ServiceName.gateway.rawValue])
         parts.methods.register(SendEmail.self, callers: gatewayOnly) { params, _ in try await email.send(params) }
         parts.methods.register(ListOutboxOobCodes.self, callers: gatewayOnly) { params, _ in try await email.oobCodes(params) }
+        parts.methods.register(ForgetOutboxOobCode.self, callers: gatewayOnly) { params, _ in
+            try await email.forget(params)
+            return RPCEmpty()
+        }
 
         let reader = host.settings.reader
         let sealer = SecretSealer(
@@ -102,6 +106,12 @@ public enum ChallengeIssuerApp {
         )
         parts.methods.register(StartPhoneVerification.self, callers: gatewayOnly) { params, _ in try await phone.start(params) }
         parts.methods.register(VerifyPhoneCode.self, callers: gatewayOnly) { params, _ in try await phone.verify(params) }
+        let proofs = PhoneProofs(client: database, logger: host.logger)
+        parts.methods.register(IssuePhoneProof.self, callers: gatewayOnly) { params, _ in try await proofs.issue(params) }
+        parts.methods.register(RedeemPhoneProof.self, callers: gatewayOnly) { params, _ in
+            try await proofs.redeem(params)
+            return RPCEmpty()
+        }
         parts.methods.register(ListOutboxVerificationCodes.self, callers: gatewayOnly) { params, _ in
             try await phone.verificationCodes(params)
         }

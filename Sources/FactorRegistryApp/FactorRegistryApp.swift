@@ -84,6 +84,9 @@ public enum FactorRegistryApp {
         parts.methods.register(VerifyPassword.self, callers: gatewayOnly) { params, _ in
             try await accounts.verifyPassword(params)
         }
+        parts.methods.register(SignInWithPhone.self, callers: gatewayOnly) { params, _ in
+            try await accounts.signInWithPhone(params)
+        }
         let enrollments = EnrollmentService(
             enrollments: EnrollmentRepository(client: database, logger: host.logger), accounts: accounts,
             maximum: reader.int(forKey: "enrollments.maximum", default: 5)
@@ -99,10 +102,18 @@ public enum FactorRegistryApp {
         }
         let oobCodes = OobCodeService(
             codes: OobCodeRepository(client: database, logger: host.logger), accounts: accounts,
-            lifetime: .seconds(reader.int(forKey: "oobCodes.lifetimeSeconds", default: 3 * 24 * 3600))
+            lifetimes: OobCodeLifetimes(
+                standard: .seconds(reader.int(forKey: "oobCodes.lifetimeSeconds", default: 3 * 24 * 3600)),
+                passwordReset: .seconds(reader.int(forKey: "oobCodes.passwordResetLifetimeSeconds", default: 3600)),
+                emailSignIn: .seconds(reader.int(forKey: "oobCodes.emailSignInLifetimeSeconds", default: 6 * 3600))
+            )
         )
         parts.methods.register(CreateOobCode.self, callers: gatewayOnly) { params, _ in try await oobCodes.create(params) }
+        parts.methods.register(InspectOobCode.self, callers: gatewayOnly) { params, _ in try await oobCodes.inspect(params) }
         parts.methods.register(ApplyOobCode.self, callers: gatewayOnly) { params, _ in try await oobCodes.apply(params) }
+        parts.methods.register(SignInWithEmailLink.self, callers: gatewayOnly) { params, _ in
+            try await oobCodes.signInWithEmailLink(params)
+        }
         parts.prepare.append {
             try await catalog.migrateAll()
             // Recorded now; its schemas in the other services are provisioned by the reconciler

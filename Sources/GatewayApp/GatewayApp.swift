@@ -36,21 +36,30 @@ public enum GatewayApp {
         let publicHost = reader.string(forKey: "public.host", default: "127.0.0.1")
         try host.settings.requireLoopbackInDevelopment(publicHost, key: "public.host")
         let port = reader.int(forKey: "public.port", default: 8080)
-        let sendOobCode = SendOobCodeOperation(
-            registry: registry, sessions: sessions, challenges: challenges,
+        let mail = OutOfBandMail(
+            registry: registry, challenges: challenges,
             links: OobLinkBuilder(
                 base: reader.string(forKey: "oob.linkBase", default: "http://\(publicHost):\(port)/emulator/action"),
                 fallbackAPIKey: reader.string(forKey: "oob.linkApiKey", default: "fake-api-key")
-            )
-        ).handle
+            ),
+            forgetsUsedCodes: host.settings.mode == .development
+        )
+        let emailPrivacyByDefault = host.settings.mode == .production
         let phone = PhoneChallenges(challenges: challenges, registry: registry)
         let recentLogin = try RecentLogin(reader: reader)
-        let accounts = AccountOperations(registry: registry, sessions: sessions, recentLogin: recentLogin)
+        let sendOobCode = SendOobCodeOperation(
+            registry: registry, sessions: sessions, mail: mail, recentLogin: recentLogin, emailPrivacyByDefault: emailPrivacyByDefault
+        ).handle
+        let codes = OobCodeApplication(registry: registry, mail: mail, erasure: erasure)
+        let accounts = AccountOperations(
+            registry: registry, sessions: sessions, recentLogin: recentLogin, codes: codes, emailPrivacyByDefault: emailPrivacyByDefault
+        )
         let enrollment = MfaEnrollmentOperations(
-            registry: registry, sessions: sessions, challenges: challenges, phone: phone, recentLogin: recentLogin
+            registry: registry, sessions: sessions, challenges: challenges, phone: phone, recentLogin: recentLogin, mail: mail,
+            logger: host.logger
         )
         let mfaSignIn = MfaSignInOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
-        let emailPrivacyByDefault = host.settings.mode == .production
+        let phoneSignIn = PhoneSignInOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
         let projectConfig = ProjectConfigOperations(registry: registry, emailPrivacyByDefault: emailPrivacyByDefault)
         let tenants = TenantOperations(registry: registry)
         let api = PublicAPI(
@@ -79,6 +88,12 @@ public enum GatewayApp {
                 "identitytoolkit.projects.tenants.patch": tenants.patch,
                 "identitytoolkit.projects.tenants.delete": tenants.delete,
                 "identitytoolkit.accounts.sendOobCode": sendOobCode,
+                "identitytoolkit.accounts.sendVerificationCode": phoneSignIn.sendVerificationCode,
+                "identitytoolkit.accounts.signInWithPhoneNumber": phoneSignIn.signInWithPhoneNumber,
+                "identitytoolkit.accounts.resetPassword": ResetPasswordOperation(registry: registry, codes: codes).handle,
+                "identitytoolkit.accounts.signInWithEmailLink": SignInWithEmailLinkOperation(
+                    registry: registry, sessions: sessions, mail: mail
+                ).handle,
                 "identitytoolkit.accounts.signInWithCustomToken": SignInWithCustomTokenOperation(
                     registry: registry, sessions: sessions
                 ).handle,
@@ -106,7 +121,8 @@ public enum GatewayApp {
             status: { await status(host, checks) },
             signingKeys: SigningKeySet(client: host.client(for: .sessionToken)),
             emulator: EmulatorRoutes(
-                mode: host.settings.mode, registry: registry, challenges: challenges, erasure: erasure, credentials: credentials
+                mode: host.settings.mode, registry: registry, challenges: challenges, erasure: erasure, credentials: credentials,
+                codes: codes
             ),
             metrics: PublicRequestMetrics(host.metrics),
             clientAddress: try ClientAddress(reader: reader),

@@ -13,9 +13,16 @@ struct DevelopmentOutbox: Sendable {
         let table = schema.qualified("development_outbox")
         try await client.query(
             """
-            INSERT INTO \(unescaped: table) (channel, recipient, request_type, code, link)
-            VALUES ('email', \(params.email), \(params.requestType), \(params.oobCode), \(params.oobLink))
+            INSERT INTO \(unescaped: table) (channel, recipient, request_type, code, link, new_email)
+            VALUES ('email', \(params.email), \(params.requestType), \(params.oobCode), \(params.oobLink), \(params.newEmail))
             """,
+            logger: logger
+        )
+    }
+
+    func forgetEmail(in schema: TenantSchema, code: String) async throws {
+        try await client.query(
+            "DELETE FROM \(unescaped: schema.qualified("development_outbox")) WHERE channel = 'email' AND code = \(code)",
             logger: logger
         )
     }
@@ -23,12 +30,12 @@ struct DevelopmentOutbox: Sendable {
     func oobCodes(in schema: TenantSchema) async throws -> [OutboxOobCode] {
         let table = schema.qualified("development_outbox")
         let rows = try await client.query(
-            "SELECT recipient, code, link, request_type FROM \(unescaped: table) WHERE channel = 'email' ORDER BY id",
+            "SELECT recipient, code, link, request_type, new_email FROM \(unescaped: table) WHERE channel = 'email' ORDER BY id",
             logger: logger
         )
         var found: [OutboxOobCode] = []
-        for try await (email, code, link, requestType) in rows.decode((String, String, String?, String).self) {
-            found.append(OutboxOobCode(email: email, oobCode: code, oobLink: link ?? "", requestType: requestType))
+        for try await (email, code, link, requestType, newEmail) in rows.decode((String, String, String?, String, String?).self) {
+            found.append(OutboxOobCode(email: email, oobCode: code, oobLink: link ?? "", requestType: requestType, newEmail: newEmail))
         }
         return found
     }

@@ -28,6 +28,11 @@ struct EmailDelivery: Sendable {
         return .init(sender: sender.name)
     }
 
+    func forget(_ params: ForgetOutboxOobCode.Params) async throws {
+        guard let outbox else { throw RPCError.methodNotFound(ForgetOutboxOobCode.name) }
+        try await outbox.forgetEmail(in: try ScopeSchema.of(params.projectId, params.tenantId), code: params.oobCode)
+    }
+
     func oobCodes(_ scope: TenantScope) async throws -> ListOutboxOobCodes.Result {
         guard let outbox else { throw RPCError.methodNotFound(ListOutboxOobCodes.name) }
         let schema = try ScopeSchema.of(scope.projectId, scope.tenantId)

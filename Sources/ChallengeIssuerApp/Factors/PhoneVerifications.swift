@@ -31,7 +31,9 @@ struct PhoneVerifications: Sendable {
     let appName: String
     let logger: Logger
 
-    static let purposes: Set<String> = ["enroll", "signIn"]
+    /// `enroll` and `signIn` are a second factor's, for the session's user; `phoneSignIn` is the
+    /// phone as a first factor (`sendVerificationCode`), for nobody yet (`localId` empty).
+    static let purposes: Set<String> = ["enroll", "signIn", "phoneSignIn"]
 
     static let disabled = ChallengeRejection.error("OPERATION_NOT_ALLOWED : SMS based MFA not enabled.")
 

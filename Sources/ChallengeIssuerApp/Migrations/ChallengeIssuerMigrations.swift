@@ -110,5 +110,7 @@ enum ChallengeIssuerMigrations {
                 "ALTER TABLE totp_factors ADD COLUMN last_step_attempt text",
             ]
         ),
+        // The emulator's `oobCodes` list shows an email change's new address (`newEmail`).
+        TenantMigration("AddNewEmailToDevelopmentOutbox", ["ALTER TABLE development_outbox ADD COLUMN new_email text"]),
     ]
 }

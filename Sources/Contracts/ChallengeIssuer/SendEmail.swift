@@ -1,6 +1,6 @@
 import JSONRPC
 
-/// `message.sendEmail`: renders and sends an out-of-band email (`VERIFY_EMAIL`) through the
+/// `message.sendEmail`: renders and sends an out-of-band email (any `oobCode.create` type) through the
 /// configured sender: the development sink (which records it for
 /// `GET /emulator/v1/projects/{p}/oobCodes`) or SMTP. Failure: `EMAIL_DELIVERY_FAILED` (HTTP 503
 /// at the gateway: the request was fine, the mail server was not).
@@ -14,8 +14,18 @@ public enum SendEmail: RPCMethod {
         public var email: String
         public var oobCode: String
         public var oobLink: String
+        /// `VERIFY_AND_CHANGE_EMAIL`, `RECOVER_EMAIL`: the address the account changes (or changed) to.
+        public var newEmail: String?
+        /// `REVERT_SECOND_FACTOR_ADDITION`: the factor as the owner knows it ("the phone number
+        /// ending in 4567", "an authenticator app"), never a full number.
+        public var secondFactor: String?
 
-        public init(projectId: String, tenantId: String? = nil, requestType: String, email: String, oobCode: String, oobLink: String) {
+        public init(
+            projectId: String, tenantId: String? = nil, requestType: String, email: String, oobCode: String, oobLink: String,
+            newEmail: String? = nil, secondFactor: String? = nil
+        ) {
+            self.newEmail = newEmail
+            self.secondFactor = secondFactor
             self.projectId = projectId
             self.tenantId = tenantId
             self.requestType = requestType
@@ -51,13 +61,35 @@ public struct OutboxOobCode: Codable, Sendable, Hashable {
     public var oobCode: String
     public var oobLink: String
     public var requestType: String
+    public var newEmail: String?
 
-    public init(email: String, oobCode: String, oobLink: String, requestType: String) {
+    public init(email: String, oobCode: String, oobLink: String, requestType: String, newEmail: String? = nil) {
         self.email = email
         self.oobCode = oobCode
         self.oobLink = oobLink
         self.requestType = requestType
+        self.newEmail = newEmail
     }
+}
+
+/// `devOutbox.forgetOobCode`: a code that was used leaves the development list, as in the emulator.
+/// Development mode only (elsewhere: method not found).
+public enum ForgetOutboxOobCode: RPCMethod {
+    public static let name = "devOutbox.forgetOobCode"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var oobCode: String
+
+        public init(projectId: String, tenantId: String? = nil, oobCode: String) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.oobCode = oobCode
+        }
+    }
+
+    public typealias Result = RPCEmpty
 }
 
 /// challenge-issuer's application error codes (range 1100-1199, `proto-json/errors.json`).

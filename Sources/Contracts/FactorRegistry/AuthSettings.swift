@@ -14,8 +14,8 @@ public struct AuthSettings: Codable, Sendable, Hashable {
     public var smsRegionConfig: SmsRegionConfig?
     /// Projects only: the domains sign-in links and redirects may use.
     public var authorizedDomains: [String]
-    /// Projects only: `emailPrivacyConfig.enableImprovedEmailPrivacy` (contract decision 19); `nil`
-    /// until an operator sets it, which means on in production and off in development.
+    /// `emailPrivacyConfig.enableImprovedEmailPrivacy` of a project or a tenant (contract decision
+    /// 19); `nil` until an operator sets it, which means on in production and off in development.
     public var improvedEmailPrivacy: Bool?
 
     public init(

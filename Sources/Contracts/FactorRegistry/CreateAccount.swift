@@ -17,11 +17,15 @@ public enum CreateAccount: RPCMethod {
         public var disabled: Bool?
         /// E.164; `INVALID_PHONE_NUMBER : Invalid format.`, `PHONE_NUMBER_EXISTS`.
         public var phoneNumber: String?
+        /// At most 2048 bytes (`INVALID_PHOTO_URL`).
+        public var photoUrl: String?
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String? = nil, email: String? = nil, password: String? = nil,
-            displayName: String? = nil, emailVerified: Bool? = nil, disabled: Bool? = nil, phoneNumber: String? = nil
+            displayName: String? = nil, emailVerified: Bool? = nil, disabled: Bool? = nil, phoneNumber: String? = nil,
+            photoUrl: String? = nil
         ) {
+            self.photoUrl = photoUrl
             self.phoneNumber = phoneNumber
             self.projectId = projectId
             self.tenantId = tenantId

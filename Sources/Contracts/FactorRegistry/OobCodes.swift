@@ -1,8 +1,16 @@
 import JSONRPC
 
-/// `oobCode.create`: a new out-of-band code for an account's email (`VERIFY_EMAIL`). The account is
-/// named by `localId` (the signed-in user) or by `email` (an admin generating a link). Only a hash of
-/// the code is stored; the code itself is returned once. Checks: `USER_NOT_FOUND`, `MISSING_EMAIL`.
+/// `oobCode.create`: a new out-of-band code (contract §2.5, issue 24). Only a hash of the code is
+/// stored; the code itself is returned once. What each request type needs and records:
+/// - `VERIFY_EMAIL`, `PASSWORD_RESET`: the account (by `localId`, or by `email` for an admin or a
+///   reset request) and its current email.
+/// - `EMAIL_SIGNIN`: `email`; the account is optional (signing in creates it).
+/// - `VERIFY_AND_CHANGE_EMAIL`: the account and `newEmail`, the address it will change to
+///   (`INVALID_NEW_EMAIL`, `EMAIL_EXISTS`).
+/// - `RECOVER_EMAIL`: the account (`localId`), `email` = the address to restore, `newEmail` = the
+///   address being undone.
+/// - `REVERT_SECOND_FACTOR_ADDITION`: the account (`localId`) and `enrollmentId`.
+/// Checks: `USER_NOT_FOUND`, `MISSING_EMAIL`, `INVALID_REQ_TYPE`.
 public enum CreateOobCode: RPCMethod {
     public static let name = "oobCode.create"
 
@@ -15,10 +23,12 @@ public enum CreateOobCode: RPCMethod {
         /// The client's address when a client asked for the code to be mailed: the mail is limited
         /// per address and per account. An admin generating a link sends none.
         public var clientAddress: String?
+        public var newEmail: String?
+        public var enrollmentId: String?
 
         public init(
             projectId: String, tenantId: String? = nil, requestType: String, localId: String? = nil, email: String? = nil,
-            clientAddress: String? = nil
+            clientAddress: String? = nil, newEmail: String? = nil, enrollmentId: String? = nil
         ) {
             self.clientAddress = clientAddress
             self.projectId = projectId
@@ -26,28 +36,33 @@ public enum CreateOobCode: RPCMethod {
             self.requestType = requestType
             self.localId = localId
             self.email = email
+            self.newEmail = newEmail
+            self.enrollmentId = enrollmentId
         }
     }
 
     public struct Result: Codable, Sendable, Hashable {
         /// 54 base64url characters (320 random bits).
         public var oobCode: String
+        /// The code's email (see the request types above).
         public var email: String
-        public var localId: String
+        /// Absent for an email sign-in to an address with no account yet.
+        public var localId: String?
+        public var newEmail: String?
 
-        public init(oobCode: String, email: String, localId: String) {
+        public init(oobCode: String, email: String, localId: String?, newEmail: String? = nil) {
             self.oobCode = oobCode
             self.email = email
             self.localId = localId
+            self.newEmail = newEmail
         }
     }
 }
 
-/// `oobCode.apply`: uses a code once. For `VERIFY_EMAIL` the account gets `emailVerified`, provided
-/// its email is still the one the code was sent to. Checks: `INVALID_OOB_CODE` (unknown, used, or
-/// the email changed since), `EXPIRED_OOB_CODE`.
-public enum ApplyOobCode: RPCMethod {
-    public static let name = "oobCode.apply"
+/// `oobCode.inspect`: what a code is for, without using it (the SDKs' `checkActionCode`, sent as
+/// `accounts:resetPassword {oobCode}`). Checks: `INVALID_OOB_CODE`, `EXPIRED_OOB_CODE`.
+public enum InspectOobCode: RPCMethod {
+    public static let name = "oobCode.inspect"
 
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String
@@ -61,13 +76,118 @@ public enum ApplyOobCode: RPCMethod {
         }
     }
 
+    public typealias Result = OobCodeInfo
+}
+
+/// What an out-of-band code is for.
+public struct OobCodeInfo: Codable, Sendable, Hashable {
+    public var requestType: String
+    public var email: String
+    public var newEmail: String?
+    /// The factor a `REVERT_SECOND_FACTOR_ADDITION` code removes.
+    public var enrollment: Enrollment?
+
+    public init(requestType: String, email: String, newEmail: String? = nil, enrollment: Enrollment? = nil) {
+        self.requestType = requestType
+        self.email = email
+        self.newEmail = newEmail
+        self.enrollment = enrollment
+    }
+}
+
+/// `oobCode.apply`: uses a code once, in one transaction with what it does:
+/// - `VERIFY_EMAIL`: `emailVerified`, while the account's email is still the code's.
+/// - `PASSWORD_RESET` (with `newPassword`: `WEAK_PASSWORD` before the code is used): the new
+///   password, `emailVerified` (the mail reached the owner), `validSince` moved to now.
+/// - `VERIFY_AND_CHANGE_EMAIL`: the email becomes `newEmail`, verified; `validSince` moved
+///   (`EMAIL_EXISTS` when another account took it meanwhile, the code unused).
+/// - `RECOVER_EMAIL`: back to the code's email, verified, while the account still has `newEmail`;
+///   `validSince` moved.
+/// - `REVERT_SECOND_FACTOR_ADDITION`: the factor removed (if still there); `validSince` moved.
+/// A disabled account answers `USER_DISABLED`, the code unused. A code of a type not in
+/// `requestTypes` is not used and answers `INVALID_OOB_CODE`, like an
+/// unknown or used one, and like one whose account changed since (`stale`). `EXPIRED_OOB_CODE`.
+/// `EMAIL_SIGNIN` codes are used by `emailLink.signIn`.
+public enum ApplyOobCode: RPCMethod {
+    public static let name = "oobCode.apply"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var oobCode: String
+        /// The types this caller may use; absent: `VERIFY_EMAIL` only.
+        public var requestTypes: [String]?
+        public var newPassword: String?
+
+        public init(
+            projectId: String, tenantId: String? = nil, oobCode: String, requestTypes: [String]? = nil, newPassword: String? = nil
+        ) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.oobCode = oobCode
+            self.requestTypes = requestTypes
+            self.newPassword = newPassword
+        }
+    }
+
     public struct Result: Codable, Sendable, Hashable {
         public var requestType: String
         public var account: Account
+        /// The code's email, new email and factor (as `oobCode.inspect` tells them).
+        public var info: OobCodeInfo?
 
-        public init(requestType: String, account: Account) {
+        public init(requestType: String, account: Account, info: OobCodeInfo? = nil) {
             self.requestType = requestType
             self.account = account
+            self.info = info
+        }
+    }
+}
+
+/// `emailLink.signIn`: an `EMAIL_SIGNIN` code used for its email (`accounts:signInWithEmailLink`).
+/// The code must have been sent to `email` (`INVALID_EMAIL : The email provided does not match the
+/// sign-in email address.`). The account with that email has it verified; with none, one is
+/// created (verified, no password), in the same transaction as the code's use. As with a password
+/// (`account.verifyPassword`): an account with a factor of `secondFactorKinds` is answered with
+/// `secondFactorRequired` and no sign-in recorded; otherwise the sign-in is recorded
+/// (`lastLoginAt`, seconds). Checks: `INVALID_OOB_CODE`, `EXPIRED_OOB_CODE`, `USER_DISABLED`.
+public enum SignInWithEmailLink: RPCMethod {
+    public static let name = "emailLink.signIn"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var projectId: String
+        public var tenantId: String?
+        public var oobCode: String
+        public var email: String
+        public var secondFactorKinds: [String]?
+        /// Link instead: the address becomes this (signed-in) account's, verified (`EMAIL_EXISTS`
+        /// when another account has it). No second factor is asked: the user is signed in already.
+        public var linkTo: String?
+
+        public init(
+            projectId: String, tenantId: String? = nil, oobCode: String, email: String, secondFactorKinds: [String]? = nil,
+            linkTo: String? = nil
+        ) {
+            self.projectId = projectId
+            self.tenantId = tenantId
+            self.oobCode = oobCode
+            self.email = email
+            self.secondFactorKinds = secondFactorKinds
+            self.linkTo = linkTo
+        }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var account: Account
+        public var isNewUser: Bool
+        public var lastLoginAt: Int64
+        public var secondFactorRequired: Bool?
+
+        public init(account: Account, isNewUser: Bool, lastLoginAt: Int64, secondFactorRequired: Bool? = nil) {
+            self.account = account
+            self.isNewUser = isNewUser
+            self.lastLoginAt = lastLoginAt
+            self.secondFactorRequired = secondFactorRequired
         }
     }
 }

@@ -52,12 +52,14 @@ public struct Account: Codable, Sendable, Hashable {
     public var phoneNumber: String?
     /// Enrolled second factors, oldest first; `nil` when there are none.
     public var mfaInfo: [Enrollment]?
+    public var photoUrl: String?
 
     public init(
         localId: String, email: String?, emailVerified: Bool, displayName: String?, disabled: Bool, createdAt: String,
         signInProvider: String, validSince: Int64? = nil, lastLoginAt: String? = nil, customAttributes: String? = nil,
-        phoneNumber: String? = nil, mfaInfo: [Enrollment]? = nil
+        phoneNumber: String? = nil, mfaInfo: [Enrollment]? = nil, photoUrl: String? = nil
     ) {
+        self.photoUrl = photoUrl
         self.phoneNumber = phoneNumber
         self.mfaInfo = mfaInfo
         self.localId = localId

@@ -25,12 +25,18 @@ public enum UpdateAccount: RPCMethod {
         public var phoneNumber: String?
         /// Removes the phone number (`deleteProvider: ["phone"]`).
         public var deletePhoneNumber: Bool?
+        /// At most 2048 bytes (`INVALID_PHOTO_URL`).
+        public var photoUrl: String?
+        public var deletePhotoUrl: Bool?
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String, email: String? = nil, password: String? = nil,
             displayName: String? = nil, deleteDisplayName: Bool? = nil, emailVerified: Bool? = nil, disabled: Bool? = nil,
-            validSince: Int64? = nil, customAttributes: String? = nil, phoneNumber: String? = nil, deletePhoneNumber: Bool? = nil
+            validSince: Int64? = nil, customAttributes: String? = nil, phoneNumber: String? = nil, deletePhoneNumber: Bool? = nil,
+            photoUrl: String? = nil, deletePhotoUrl: Bool? = nil
         ) {
+            self.photoUrl = photoUrl
+            self.deletePhotoUrl = deletePhotoUrl
             self.phoneNumber = phoneNumber
             self.deletePhoneNumber = deletePhoneNumber
             self.projectId = projectId

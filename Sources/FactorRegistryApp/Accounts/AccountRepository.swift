@@ -14,9 +14,12 @@ struct AccountRepository: Sendable {
     struct PhoneNumberTaken: Error {}
 
     /// Inserts an account; unique indexes make `EMAIL_EXISTS` and `DUPLICATE_LOCAL_ID` race-free.
+    /// `signedIn`: the account is created by its own sign-in (a client's sign-up), which is its
+    /// first `lastLoginAt`; an admin's creation is no sign-in.
     func insert(
         in schema: TenantSchema, localId: String, email: String?, passwordHash: String?, displayName: String?,
-        emailVerified: Bool = false, disabled: Bool = false, phoneNumber: String? = nil
+        emailVerified: Bool = false, disabled: Bool = false, phoneNumber: String? = nil, photoUrl: String? = nil,
+        signedIn: Bool = false
     ) async throws -> Account {
         let accounts = schema.qualified("accounts")
         let normalized = email.map(EmailAddress.normalized)
@@ -25,18 +28,19 @@ struct AccountRepository: Sendable {
             let rows = try await client.query(
                 cached: """
                 INSERT INTO \(unescaped: accounts)
-                (local_id, email, email_normalized, password_hash, display_name, email_verified, disabled, phone_number)
+                (local_id, email, email_normalized, password_hash, display_name, email_verified, disabled, phone_number,
+                 photo_url, last_login_at)
                 VALUES (\(localId), \(email), \(normalized), \(passwordHash), \(displayName), \(emailVerified), \(disabled),
-                        \(phoneNumber))
-                RETURNING (extract(epoch FROM created_at) * 1000)::bigint
+                        \(phoneNumber), \(photoUrl), CASE WHEN \(signedIn) THEN now() END)
+                RETURNING (extract(epoch FROM created_at) * 1000)::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint
                 """,
                 logger: logger
             )
-            for try await createdAt in rows.decode(Int64.self) {
+            for try await (createdAt, lastLogin) in rows.decode((Int64, Int64?).self) {
                 return Account(
                     localId: localId, email: email, emailVerified: emailVerified, displayName: displayName, disabled: disabled,
-                    createdAt: String(createdAt), signInProvider: email == nil ? "anonymous" : "password",
-                    phoneNumber: phoneNumber
+                    createdAt: String(createdAt), signInProvider: Self.provider(email: email, phoneNumber: phoneNumber),
+                    lastLoginAt: lastLogin.map(String.init), phoneNumber: phoneNumber, photoUrl: photoUrl
                 )
             }
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
@@ -51,6 +55,13 @@ struct AccountRepository: Sendable {
 }
 
 struct AccountStoreInconsistent: Error {}
+
+extension AccountRepository {
+    /// How an account signs in by itself: with its email, its phone, or (neither) anonymously.
+    static func provider(email: String?, phoneNumber: String?) -> String {
+        email != nil ? "password" : phoneNumber != nil ? "phone" : "anonymous"
+    }
+}
 
 /// A stored account with its password hash, for the first factor only.
 struct StoredCredentials: Sendable {
@@ -113,24 +124,24 @@ extension AccountRepository {
             """
     }
 
-    /// An account's own columns, up to `phone_number`, with `passwordHash` in the password hash's place.
+    /// An account's own columns, up to `photo_url`, with `passwordHash` in the password hash's place.
     private static func profileColumns(_ passwordHash: String) -> String {
         """
         local_id, email, email_verified, display_name, disabled, (extract(epoch FROM created_at) * 1000)::bigint,
         \(passwordHash), floor(extract(epoch FROM valid_since))::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint,
-        custom_attributes, phone_number
+        custom_attributes, phone_number, photo_url
         """
     }
 
-    typealias Row = (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?, String?, String?, String?)
+    typealias Row = (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?, String?, String?, String?, String?)
 
     static func credentials(from row: Row) -> StoredCredentials {
-        let (localId, email, verified, name, disabled, createdAt, hash, validSince, lastLogin, claims, phone, factors) = row
+        let (localId, email, verified, name, disabled, createdAt, hash, validSince, lastLogin, claims, phone, photo, factors) = row
         let account = Account(
             localId: localId, email: email, emailVerified: verified, displayName: name, disabled: disabled,
-            createdAt: String(createdAt), signInProvider: email == nil ? "anonymous" : "password",
+            createdAt: String(createdAt), signInProvider: provider(email: email, phoneNumber: phone),
             validSince: validSince, lastLoginAt: lastLogin.map(String.init), customAttributes: claims,
-            phoneNumber: phone, mfaInfo: EnrollmentJSON.decode(factors)
+            phoneNumber: phone, mfaInfo: EnrollmentJSON.decode(factors), photoUrl: photo
         )
         return StoredCredentials(account: account, passwordHash: hash)
     }
@@ -201,6 +212,8 @@ extension AccountRepository {
         var revokeSessions = false
         var phoneNumber: String?
         var deletePhoneNumber = false
+        var photoUrl: String?
+        var deletePhotoUrl = false
     }
 
     /// Applies `changes` and reads the account back in one statement; `nil` when it does not exist.
@@ -222,6 +235,7 @@ extension AccountRepository {
                     disabled = coalesce(\(changes.disabled), disabled),
                     phone_number = CASE WHEN \(changes.deletePhoneNumber) THEN NULL
                                         ELSE coalesce(\(changes.phoneNumber), phone_number) END,
+                    photo_url = CASE WHEN \(changes.deletePhotoUrl) THEN NULL ELSE coalesce(\(changes.photoUrl), photo_url) END,
                     custom_attributes = CASE WHEN \(changes.customAttributes)::text = '{}' THEN NULL
                                              ELSE coalesce(\(changes.customAttributes), custom_attributes) END,
                     valid_since = CASE WHEN \(changes.revokeSessions) THEN date_trunc('second', now())

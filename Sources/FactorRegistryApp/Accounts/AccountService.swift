@@ -30,7 +30,7 @@ struct AccountService: Sendable {
         do {
             return try await accounts.insert(
                 in: schema, localId: RandomIdentifier.make(), email: params.email, passwordHash: passwordHash,
-                displayName: params.displayName
+                displayName: params.displayName, signedIn: true
             )
         } catch is AccountRepository.EmailTaken {
             throw Self.rejected("EMAIL_EXISTS")
@@ -65,6 +65,32 @@ struct AccountService: Sendable {
         return .init(account: stored.account, lastLoginAt: lastLoginAt)
     }
 
+    /// §2.13: the phone as a first factor, after challenge-issuer verified the number.
+    func signInWithPhone(_ params: SignInWithPhone.Params) async throws -> SignInWithPhone.Result {
+        let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        guard PhoneNumber.isValid(params.phoneNumber) else { throw Self.rejected(PhoneNumber.invalidFormat) }
+        try await limits.admit(address: params.clientAddress)
+        // Two first sign-ins with one new number race to create it: the loser signs in to the winner's.
+        for _ in 0..<2 {
+            if let existing = try await accounts.accounts(in: schema, localIds: [], emails: [], phoneNumbers: [params.phoneNumber]).first {
+                if existing.mfaInfo?.isEmpty == false { throw Self.rejected(PhoneNumber.unsupportedFirstFactor) }
+                if existing.disabled { throw Self.rejected("USER_DISABLED") }
+                let lastLoginAt = try await accounts.recordSignIn(in: schema, localId: existing.localId)
+                return .init(account: existing, isNewUser: false, lastLoginAt: lastLoginAt)
+            }
+            do {
+                let created = try await accounts.insert(
+                    in: schema, localId: RandomIdentifier.make(), email: nil, passwordHash: nil, displayName: nil,
+                    phoneNumber: params.phoneNumber, signedIn: true
+                )
+                return .init(account: created, isNewUser: true, lastLoginAt: (Int64(created.createdAt) ?? 0) / 1000)
+            } catch is AccountRepository.PhoneNumberTaken {
+                continue
+            }
+        }
+        throw Self.rejected("PHONE_NUMBER_EXISTS")
+    }
+
     /// §2.1, privileged path (Admin SDK `createUser`).
     func create(_ params: CreateAccount.Params) async throws -> Account {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
@@ -81,12 +107,13 @@ struct AccountService: Sendable {
             try Self.checkPassword(password)
         }
         try Self.checkDisplayName(params.displayName)
+        try Self.checkPhotoUrl(params.photoUrl)
         let passwordHash = try await hashers.hash(params.password, for: params.projectId)
         do {
             return try await accounts.insert(
                 in: schema, localId: localId, email: params.email, passwordHash: passwordHash,
                 displayName: params.displayName, emailVerified: params.emailVerified ?? false,
-                disabled: params.disabled ?? false, phoneNumber: params.phoneNumber
+                disabled: params.disabled ?? false, phoneNumber: params.phoneNumber, photoUrl: params.photoUrl
             )
         } catch is AccountRepository.EmailTaken {
             throw Self.rejected("EMAIL_EXISTS")
@@ -128,6 +155,9 @@ struct AccountService: Sendable {
             changes.phoneNumber = phone
         }
         changes.deletePhoneNumber = params.deletePhoneNumber ?? false
+        try Self.checkPhotoUrl(params.photoUrl)
+        changes.photoUrl = params.photoUrl
+        changes.deletePhotoUrl = params.deletePhotoUrl ?? false
         try Self.checkDisplayName(params.displayName)
         changes.displayName = params.displayName
         changes.deleteDisplayName = params.deleteDisplayName ?? false
@@ -248,6 +278,13 @@ struct AccountService: Sendable {
     static func checkDisplayName(_ name: String?) throws {
         if let name, name.utf8.count > 256 {
             throw rejected("INVALID_DISPLAY_NAME : Display name should be at most 256 bytes")
+        }
+    }
+
+    /// A photo URL is stored as given (clients show it), but not without bound.
+    static func checkPhotoUrl(_ url: String?) throws {
+        if let url, url.utf8.count > 2048 {
+            throw rejected("INVALID_PHOTO_URL : Photo URL should be at most 2048 bytes")
         }
     }
 

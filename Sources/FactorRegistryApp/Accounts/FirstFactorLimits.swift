@@ -54,8 +54,9 @@ struct FirstFactorLimits: Sendable {
         guard try await limiter.take("sign-ups:\(schema.name)", rule: signUpsPerScope) else { throw Self.tooMany }
     }
 
-    func admitMail(_ schema: TenantSchema, localId: String) async throws {
-        guard try await limiter.take("mails:\(schema.name):\(localId)", rule: mailsPerAccount) else { throw Self.tooMany }
+    /// `recipient`: the account's id, or for an address with no account yet, `email:` and the address.
+    func admitMail(_ schema: TenantSchema, recipient: String) async throws {
+        guard try await limiter.take("mails:\(schema.name):\(recipient)", rule: mailsPerAccount) else { throw Self.tooMany }
     }
 
     static let tooMany = AccountService.rejected("TOO_MANY_ATTEMPTS_TRY_LATER")

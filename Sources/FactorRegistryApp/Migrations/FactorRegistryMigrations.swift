@@ -140,5 +140,17 @@ enum FactorRegistryMigrations {
                 "CREATE INDEX mfa_enrollments_by_account ON mfa_enrollments (local_id, enrolled_at)",
             ]
         ),
+        // The profile photo a user or admin sets (`photoUrl`), at most 2048 bytes.
+        TenantMigration("AddPhotoUrlToAccounts", ["ALTER TABLE accounts ADD COLUMN photo_url text"]),
+        // Every out-of-band request type (issue 24): an email sign-in link may be for an address
+        // with no account yet (no `local_id`); an email change carries the address it changes to,
+        // or back to (`new_email`); a second-factor notice names the factor (`enrollment_id`).
+        TenantMigration(
+            "GeneraliseOobCodes",
+            [
+                "ALTER TABLE oob_codes ALTER COLUMN local_id DROP NOT NULL",
+                "ALTER TABLE oob_codes ADD COLUMN new_email text, ADD COLUMN enrollment_id text",
+            ]
+        ),
     ]
 }

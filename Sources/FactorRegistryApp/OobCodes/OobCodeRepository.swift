@@ -1,12 +1,13 @@
 import Contracts
 import Crypto
 import Foundation
+import JSONRPC
 import Logging
 import PostgresNIO
 import TenantStore
 
 /// Out-of-band codes in each tenant's schema, stored as SHA-256 hashes: a stolen table lets nobody
-/// verify an email. The codes carry 320 random bits, so an unsalted hash is enough.
+/// use a link. The codes carry 320 random bits, so an unsalted hash is enough.
 struct OobCodeRepository: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -14,26 +15,30 @@ struct OobCodeRepository: Sendable {
     /// As a `ByteBuffer`, which PostgresNIO binds as `bytea`.
     static func hash(_ code: String) -> ByteBuffer { ByteBuffer(bytes: SHA256.hash(data: Data(code.utf8))) }
 
-    func insert(in schema: TenantSchema, code: String, requestType: String, localId: String, email: String, lifetime: Duration)
-        async throws
-    {
+    /// A code as stored: what it is for.
+    struct Stored: Sendable {
+        let requestType: String
+        let localId: String?
+        let email: String
+        let newEmail: String?
+        let enrollmentId: String?
+        let live: Bool
+    }
+
+    func insert(
+        in schema: TenantSchema, code: String, requestType: String, localId: String?, email: String, newEmail: String? = nil,
+        enrollmentId: String? = nil, lifetime: Duration
+    ) async throws {
         let table = schema.qualified("oob_codes")
         let seconds = Double(lifetime.components.seconds)
         try await client.query(
             """
-            INSERT INTO \(unescaped: table) (code_hash, request_type, local_id, email, expires_at)
-            VALUES (\(Self.hash(code)), \(requestType), \(localId), \(email), now() + make_interval(secs => \(seconds)))
+            INSERT INTO \(unescaped: table) (code_hash, request_type, local_id, email, new_email, enrollment_id, expires_at)
+            VALUES (\(Self.hash(code)), \(requestType), \(localId), \(email), \(newEmail), \(enrollmentId),
+                    now() + make_interval(secs => \(seconds)))
             """,
             logger: logger
         )
-    }
-
-    enum Outcome: Sendable {
-        case applied(requestType: String, localId: String)
-        case unknown
-        case expired
-        /// The account's email is no longer the one the code was sent to (or the account is gone).
-        case stale
     }
 
     /// An expired code answers `EXPIRED_OOB_CODE`; it is kept `retention` past its expiry for that
@@ -46,31 +51,61 @@ struct OobCodeRepository: Sendable {
         )
     }
 
-    /// Uses a `VERIFY_EMAIL` code: deletes it and marks the email verified, in one statement, so two
-    /// concurrent uses cannot both succeed.
-    func applyVerifyEmail(in schema: TenantSchema, code: String) async throws -> Outcome {
+    /// The code, without using it; `nil` when unknown.
+    func find(in schema: TenantSchema, code: String) async throws -> Stored? {
+        try await select(in: schema, code: code, lock: false, on: nil)
+    }
+
+    /// What using a code found.
+    enum Use<Outcome: Sendable>: Sendable {
+        case used(Stored, Outcome)
+        case unknown
+        case expired
+        /// Not one of the types this caller may use; left as it was.
+        case otherType
+    }
+
+    /// Uses a code of one of `types` in one transaction: the row is locked, `perform` does what the
+    /// code is for on the same connection, and the code is deleted with it. `perform` throwing
+    /// rolls everything back (the code stays usable). An expired code is left for the sweep.
+    func use<Outcome: Sendable>(
+        in schema: TenantSchema, code: String, types: Set<String>,
+        _ perform: @Sendable @escaping (Stored, PostgresConnection) async throws -> Outcome
+    ) async throws -> Use<Outcome> {
         let table = schema.qualified("oob_codes")
-        let accounts = schema.qualified("accounts")
-        let rows = try await client.query(
-            """
-            WITH used AS (
-                DELETE FROM \(unescaped: table) WHERE code_hash = \(Self.hash(code))
-                RETURNING request_type, local_id, email, expires_at > now() AS live
-            ), verified AS (
-                UPDATE \(unescaped: accounts) a SET email_verified = true FROM used
-                WHERE used.live AND used.request_type = 'VERIFY_EMAIL' AND a.local_id = used.local_id
-                  AND a.email_normalized = lower(used.email)
-                RETURNING a.local_id
-            )
-            SELECT used.request_type, used.local_id, used.live, (SELECT count(*) FROM verified)
-            FROM used
-            """,
-            logger: logger
-        )
-        for try await (requestType, localId, live, verified) in rows.decode((String, String, Bool, Int64).self) {
-            if !live { return .expired }
-            return verified > 0 ? .applied(requestType: requestType, localId: localId) : .stale
+        let logger = self.logger
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                guard let stored = try await self.select(in: schema, code: code, lock: true, on: connection) else { return .unknown }
+                guard types.contains(stored.requestType) else { return .otherType }
+                guard stored.live else { return .expired }
+                try await connection.query("DELETE FROM \(unescaped: table) WHERE code_hash = \(Self.hash(code))", logger: logger)
+                return .used(stored, try await perform(stored, connection))
+            }
+        } catch let error as PostgresTransactionError {
+            // A refusal of `perform` (rolled back, the code kept) is the caller's answer, not a fault.
+            if let refusal = error.closureError as? RPCError, error.rollbackError == nil { throw refusal }
+            throw error
         }
-        return .unknown
+    }
+
+    private func select(in schema: TenantSchema, code: String, lock: Bool, on connection: PostgresConnection?) async throws -> Stored? {
+        let table = schema.qualified("oob_codes")
+        let query: PostgresQuery = """
+            SELECT request_type, local_id, email, new_email, enrollment_id, expires_at > now()
+            FROM \(unescaped: table) WHERE code_hash = \(Self.hash(code)) \(unescaped: lock ? "FOR UPDATE" : "")
+            """
+        let rows: PostgresRowSequence
+        if let connection {
+            rows = try await connection.query(query, logger: logger)
+        } else {
+            rows = try await client.query(query, logger: logger)
+        }
+        for try await (type, localId, email, newEmail, enrollmentId, live) in rows.decode(
+            (String, String?, String, String?, String?, Bool).self
+        ) {
+            return Stored(requestType: type, localId: localId, email: email, newEmail: newEmail, enrollmentId: enrollmentId, live: live)
+        }
+        return nil
     }
 }

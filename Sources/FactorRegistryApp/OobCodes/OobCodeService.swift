@@ -2,21 +2,25 @@ import Contracts
 import Foundation
 import JSONRPC
 
-/// `oobCode.create` and `oobCode.apply` (contract §2.4, §2.5). Only `VERIFY_EMAIL` is served; the
-/// other request types are refused by the gateway before they get here.
+/// `oobCode.create`, `oobCode.inspect`, `oobCode.apply` and `emailLink.signIn` (contract §2.4,
+/// §2.5, issue 24): what each request type records when it is made, and does when it is used.
 struct OobCodeService: Sendable {
     let codes: OobCodeRepository
     let accounts: AccountService
-    /// How long a code works (Firebase's email verification links last three days).
-    let lifetime: Duration
+    let lifetimes: OobCodeLifetimes
 
-    static let supportedRequestTypes: Set<String> = ["VERIFY_EMAIL"]
+    static let supportedRequestTypes: Set<String> = [
+        "VERIFY_EMAIL", "PASSWORD_RESET", "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL",
+        "REVERT_SECOND_FACTOR_ADDITION",
+    ]
 
     func create(_ params: CreateOobCode.Params) async throws -> CreateOobCode.Result {
         guard Self.supportedRequestTypes.contains(params.requestType) else {
             throw AccountService.rejected("INVALID_REQ_TYPE : \(params.requestType) is not supported")
         }
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        // Counted before the look-up: asking about unknown addresses costs the same.
+        if let address = params.clientAddress { try await accounts.limits.admit(address: address) }
         let account: Account?
         if let localId = params.localId {
             account = try await accounts.accounts.account(in: schema, localId: localId)
@@ -25,36 +29,140 @@ struct OobCodeService: Sendable {
         } else {
             throw AccountService.rejected("MISSING_EMAIL")
         }
-        guard let account else { throw AccountService.rejected("USER_NOT_FOUND") }
-        guard let email = account.email else { throw AccountService.rejected("MISSING_EMAIL") }
-        if let address = params.clientAddress {
-            try await accounts.limits.admit(address: address)
-            try await accounts.limits.admitMail(schema, localId: account.localId)
+        // What the code records: the address it is about, and the one it changes to or back from.
+        var email: String
+        var newEmail: String?
+        switch params.requestType {
+        case "EMAIL_SIGNIN":
+            // Signing in creates the account, so there may be none yet.
+            guard let given = params.email, EmailAddress.isValid(given) else { throw AccountService.rejected("INVALID_EMAIL") }
+            email = account?.email ?? given
+        case "VERIFY_AND_CHANGE_EMAIL":
+            guard let account else { throw AccountService.rejected("USER_NOT_FOUND") }
+            guard let target = params.newEmail, EmailAddress.isValid(target) else {
+                throw AccountService.rejected("INVALID_NEW_EMAIL")
+            }
+            if let holder = try await accounts.accounts.credentials(in: schema, email: target), holder.account.localId != account.localId {
+                throw AccountService.rejected("EMAIL_EXISTS")
+            }
+            (email, newEmail) = (account.email ?? "", target)
+        case "RECOVER_EMAIL":
+            guard account != nil else { throw AccountService.rejected("USER_NOT_FOUND") }
+            guard let restored = params.email, let undone = params.newEmail else { throw AccountService.rejected("MISSING_EMAIL") }
+            (email, newEmail) = (restored, undone)
+        default:
+            guard let account else { throw AccountService.rejected("USER_NOT_FOUND") }
+            guard let current = account.email else { throw AccountService.rejected("MISSING_EMAIL") }
+            email = current
+            if params.requestType == "REVERT_SECOND_FACTOR_ADDITION" {
+                guard let id = params.enrollmentId, account.mfaInfo?.contains(where: { $0.mfaEnrollmentId == id }) == true else {
+                    throw AccountService.rejected("MFA_ENROLLMENT_NOT_FOUND")
+                }
+            }
+        }
+        if params.clientAddress != nil {
+            try await accounts.limits.admitMail(schema, recipient: account?.localId ?? "email:\(EmailAddress.normalized(email))")
         }
         let code = Self.makeCode()
         try await codes.insert(
-            in: schema, code: code, requestType: params.requestType, localId: account.localId, email: email, lifetime: lifetime
+            in: schema, code: code, requestType: params.requestType, localId: account?.localId, email: email, newEmail: newEmail,
+            enrollmentId: params.enrollmentId, lifetime: lifetimes.of(params.requestType)
         )
-        return .init(oobCode: code, email: email, localId: account.localId)
+        return .init(oobCode: code, email: email, localId: account?.localId, newEmail: newEmail)
+    }
+
+    func inspect(_ params: InspectOobCode.Params) async throws -> OobCodeInfo {
+        let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        guard Self.isWellFormed(params.oobCode), let stored = try await codes.find(in: schema, code: params.oobCode) else {
+            throw AccountService.rejected("INVALID_OOB_CODE")
+        }
+        guard stored.live else { throw AccountService.rejected("EXPIRED_OOB_CODE") }
+        var enrollment: Enrollment?
+        if let id = stored.enrollmentId, let localId = stored.localId {
+            enrollment = try await accounts.accounts.account(in: schema, localId: localId)?.mfaInfo?.first { $0.mfaEnrollmentId == id }
+        }
+        return OobCodeInfo(requestType: stored.requestType, email: stored.email, newEmail: stored.newEmail, enrollment: enrollment)
     }
 
     func apply(_ params: ApplyOobCode.Params) async throws -> ApplyOobCode.Result {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
-        // A code is 54 characters; anything else cannot be one, and is not worth a hash and a query.
-        guard params.oobCode.utf8.count == 54 else { throw AccountService.rejected("INVALID_OOB_CODE") }
-        switch try await codes.applyVerifyEmail(in: schema, code: params.oobCode) {
-        case .applied(let requestType, let localId):
-            guard let account = try await accounts.accounts.account(in: schema, localId: localId) else {
-                throw AccountService.rejected("INVALID_OOB_CODE")
-            }
-            return .init(requestType: requestType, account: account)
+        guard Self.isWellFormed(params.oobCode) else { throw AccountService.rejected("INVALID_OOB_CODE") }
+        let types = Set(params.requestTypes ?? ["VERIFY_EMAIL"]).subtracting(["EMAIL_SIGNIN"])
+        // A new password is checked and hashed before the code is touched: a weak one leaves it usable.
+        var hashed: String?
+        if types.contains("PASSWORD_RESET"), let password = params.newPassword {
+            try AccountService.checkPassword(password)
+            hashed = try await accounts.hashers.hasher(for: params.projectId).hash(password)
+        }
+        let passwordHash = hashed
+        let effects = OobCodeEffects(schema: schema, logger: codes.logger)
+        let use = try await codes.use(in: schema, code: params.oobCode, types: types) { stored, connection in
+            if stored.requestType == "PASSWORD_RESET", passwordHash == nil { throw AccountService.rejected("MISSING_NEW_PASSWORD") }
+            return try await effects.perform(stored, newPasswordHash: passwordHash, on: connection)
+        }
+        switch use {
+        case .used(let stored, let outcome):
+            guard outcome.applied, let localId = stored.localId,
+                let account = try await accounts.accounts.account(in: schema, localId: localId)
+            else { throw AccountService.rejected("INVALID_OOB_CODE") }
+            return .init(
+                requestType: stored.requestType, account: account,
+                info: OobCodeInfo(requestType: stored.requestType, email: stored.email, newEmail: stored.newEmail, enrollment: outcome.removed)
+            )
         case .expired:
             throw AccountService.rejected("EXPIRED_OOB_CODE")
-        case .unknown, .stale:
+        case .unknown, .otherType:
             throw AccountService.rejected("INVALID_OOB_CODE")
         }
     }
 
+    func signInWithEmailLink(_ params: SignInWithEmailLink.Params) async throws -> SignInWithEmailLink.Result {
+        let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        guard Self.isWellFormed(params.oobCode) else { throw AccountService.rejected("INVALID_OOB_CODE") }
+        let effects = OobCodeEffects(schema: schema, logger: codes.logger)
+        let kinds = Set(params.secondFactorKinds ?? [])
+        let use = try await codes.use(in: schema, code: params.oobCode, types: ["EMAIL_SIGNIN"]) { stored, connection in
+            guard EmailAddress.normalized(stored.email) == EmailAddress.normalized(params.email) else {
+                throw AccountService.rejected("INVALID_EMAIL : The email provided does not match the sign-in email address.")
+            }
+            if let localId = params.linkTo { return try await effects.link(email: stored.email, to: localId, on: connection) }
+            return try await effects.signIn(email: stored.email, secondFactorKinds: kinds, on: connection)
+        }
+        switch use {
+        case .used(_, let signedIn):
+            guard let account = try await accounts.accounts.account(in: schema, localId: signedIn.localId) else {
+                throw AccountService.rejected("INVALID_OOB_CODE")
+            }
+            return .init(
+                account: account, isNewUser: signedIn.created, lastLoginAt: signedIn.lastLoginAt,
+                secondFactorRequired: signedIn.secondFactorRequired ? true : nil
+            )
+        case .expired:
+            throw AccountService.rejected("EXPIRED_OOB_CODE")
+        case .unknown, .otherType:
+            throw AccountService.rejected("INVALID_OOB_CODE")
+        }
+    }
+
+    /// A code is 54 characters; anything else cannot be one, and is not worth a hash and a query.
+    static func isWellFormed(_ code: String) -> Bool { code.utf8.count == 54 }
+
     /// 40 random bytes from the system CSPRNG as 54 base64url characters (the emulator's length).
     static func makeCode() -> String { Base64URL.random(byteCount: 40) }
+}
+
+/// How long each kind of link works. Firebase's: three days for most, an hour for a password
+/// reset, six hours for a sign-in link.
+struct OobCodeLifetimes: Sendable {
+    let standard: Duration
+    let passwordReset: Duration
+    let emailSignIn: Duration
+
+    func of(_ requestType: String) -> Duration {
+        switch requestType {
+        case "PASSWORD_RESET": passwordReset
+        case "EMAIL_SIGNIN": emailSignIn
+        default: standard
+        }
+    }
 }

@@ -2,7 +2,7 @@ import Contracts
 import JSONRPC
 
 /// Checks settings before they are stored, and puts them in canonical form (`STATE_UNSPECIFIED`
-/// is `DISABLED`, `PROVIDER_UNSPECIFIED` is dropped, duplicates removed). Each refusal names the
+/// is `DISABLED`, duplicates removed). Each refusal names the
 /// rule; nothing is stored when one fails.
 enum SettingsValidator {
     static let states: Set<String> = ["DISABLED", "ENABLED", "MANDATORY"]
@@ -26,8 +26,10 @@ enum SettingsValidator {
     static func canonical(_ mfa: MultiFactorConfig) throws -> MultiFactorConfig {
         let state = mfa.state == "STATE_UNSPECIFIED" ? "DISABLED" : mfa.state
         guard states.contains(state) else { throw invalid("INVALID_CONFIG : mfa state must be DISABLED, ENABLED or MANDATORY") }
-        let providers = unique(mfa.enabledProviders.filter { $0 != "PROVIDER_UNSPECIFIED" })
-        guard providers.allSatisfy({ $0 == "PHONE_SMS" }) else {
+        // Kept as given (repeats dropped): the list reads back exactly as it was written, and
+        // `PROVIDER_UNSPECIFIED` enables nothing (`smsEnabled` asks for PHONE_SMS).
+        let providers = unique(mfa.enabledProviders)
+        guard providers.allSatisfy({ $0 == "PHONE_SMS" || $0 == "PROVIDER_UNSPECIFIED" }) else {
             throw invalid("INVALID_CONFIG : enabledProviders may only contain PHONE_SMS")
         }
         guard mfa.providerConfigs.count <= 10 else { throw invalid("INVALID_CONFIG : at most 10 providerConfigs") }

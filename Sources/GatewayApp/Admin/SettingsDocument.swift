@@ -20,12 +20,16 @@ enum SettingsDocument {
         if let name = tenant.displayName { members["displayName"] = .string(name) }
         if !settings.testPhoneNumbers.isEmpty { members["testPhoneNumbers"] = numbers(settings.testPhoneNumbers) }
         if let regions = settings.smsRegionConfig { members["smsRegionConfig"] = smsRegions(regions) }
+        // Only once set: until then the deployment's default applies (decision 19).
+        if let privacy = settings.improvedEmailPrivacy {
+            members["emailPrivacyConfig"] = ["enableImprovedEmailPrivacy": .bool(privacy)]
+        }
         return .object(members)
     }
 
     static func tenantSettings(_ document: JSONValue) throws -> AuthSettings {
         let defaults = AuthSettings.tenantDefaults
-        return AuthSettings(
+        var settings = AuthSettings(
             allowPasswordSignup: document["allowPasswordSignup"]?.boolValue ?? defaults.allowPasswordSignup,
             enableEmailLinkSignin: document["enableEmailLinkSignin"]?.boolValue ?? defaults.enableEmailLinkSignin,
             enableAnonymousUser: document["enableAnonymousUser"]?.boolValue ?? defaults.enableAnonymousUser,
@@ -34,6 +38,8 @@ enum SettingsDocument {
             testPhoneNumbers: try numbers(document["testPhoneNumbers"]),
             smsRegionConfig: try smsRegions(document["smsRegionConfig"])
         )
+        settings.improvedEmailPrivacy = document["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"]?.boolValue
+        return settings
     }
 
     // MARK: project config
@@ -45,7 +51,7 @@ enum SettingsDocument {
         var members: [String: JSONValue] = [
             "name": .string("projects/\(config.projectId)/config"),
             "signIn": [
-                "email": ["enabled": .bool(settings.allowPasswordSignup), "passwordRequired": true],
+                "email": ["enabled": .bool(settings.allowPasswordSignup), "passwordRequired": .bool(!settings.enableEmailLinkSignin)],
                 "anonymous": ["enabled": .bool(settings.enableAnonymousUser)],
                 "phoneNumber": ["enabled": false, "testPhoneNumbers": numbers(settings.testPhoneNumbers)],
                 "allowDuplicateEmails": false,
@@ -68,6 +74,8 @@ enum SettingsDocument {
         var settings = base
         let signIn = document["signIn"]
         settings.allowPasswordSignup = signIn?["email"]?["enabled"]?.boolValue ?? false
+        // Email-link (passwordless) sign-in: on only where an operator turned the password requirement off.
+        settings.enableEmailLinkSignin = !(signIn?["email"]?["passwordRequired"]?.boolValue ?? true)
         settings.enableAnonymousUser = signIn?["anonymous"]?["enabled"]?.boolValue ?? false
         settings.testPhoneNumbers = try numbers(signIn?["phoneNumber"]?["testPhoneNumbers"])
         settings.mfaConfig = try mfa(document["mfa"]) ?? MultiFactorConfig(state: "DISABLED", enabledProviders: [], providerConfigs: [])

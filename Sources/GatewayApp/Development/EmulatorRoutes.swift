@@ -15,13 +15,14 @@ struct EmulatorRoutes: Sendable {
     let challenges: RPCClient
     let erasure: AccountErasure
     let credentials: CredentialResolver
+    let codes: OobCodeApplication
 
     /// The answer for `path`, or `nil` when it is not one of these routes.
     func respond(_ request: Request, path: String, requestID: String) async -> Response? {
         guard path.hasPrefix("/emulator/") else { return nil }
         if path == "/emulator/action" {
             guard request.method == .get else { return PublicAPI.error(.notFound) }
-            return await OobActionPage(registry: registry, credentials: credentials).respond(request, requestID: requestID)
+            return await OobActionPage(codes: codes, credentials: credentials).respond(request, requestID: requestID)
         }
         guard mode == .development, let (scope, resource) = Self.scope(of: path) else { return nil }
         do {
@@ -29,10 +30,12 @@ struct EmulatorRoutes: Sendable {
             case (.get, "oobCodes"):
                 let outbox = try await PeerCall.call(challenges, ListOutboxOobCodes.self, scope, requestID: requestID)
                 let codes: [JSONValue] = outbox.oobCodes.map {
-                    [
+                    var entry: [String: JSONValue] = [
                         "email": .string($0.email), "oobCode": .string($0.oobCode), "oobLink": .string($0.oobLink),
                         "requestType": .string($0.requestType),
                     ]
+                    if let newEmail = $0.newEmail { entry["newEmail"] = .string(newEmail) }
+                    return .object(entry)
                 }
                 return PublicAPI.json(200, ["oobCodes": .array(codes)])
             case (.get, "verificationCodes"):

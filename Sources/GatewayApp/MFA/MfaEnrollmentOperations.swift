@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import IdentityToolkit
 import JSONRPC
+import Logging
 import ServiceKit
 
 /// `v2/accounts/mfaEnrollment:start|finalize|withdraw` (contract §2.8-§2.10, decisions 3, 4, 8, 9).
@@ -13,6 +14,9 @@ struct MfaEnrollmentOperations: Sendable {
     let challenges: RPCClient
     let phone: PhoneChallenges
     let recentLogin: RecentLogin
+    /// The notice of a new factor, with its `REVERT_SECOND_FACTOR_ADDITION` link.
+    let mail: OutOfBandMail
+    let logger: Logger
 
     // MARK: start
 
@@ -158,7 +162,42 @@ struct MfaEnrollmentOperations: Sendable {
             ),
             requestID: request.requestID
         )
+        if !retried {
+            await noticeNewFactor(
+                enrollmentId, kind: kind, phoneNumber: phoneNumber, account: revoked, projectId: projectId, tenantId: tenantId,
+                request: request
+            )
+        }
         return ["idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken)]
+    }
+
+    /// Identity Platform's defence against someone who got in and enrolled their own phone: the
+    /// account's verified address is told of every new factor, with a link that removes it and
+    /// ends every session. The enrollment stands if the mail cannot be sent (it is logged): the
+    /// user already passed the factor, and a mail outage must not undo that.
+    private func noticeNewFactor(
+        _ enrollmentId: String, kind: String, phoneNumber: String?, account: Account, projectId: String, tenantId: String?,
+        request: PublicRequest
+    ) async {
+        guard let email = account.email, account.emailVerified else { return }
+        let factor = phoneNumber.map { "the phone number ending in \($0.suffix(4))" } ?? "an authenticator app"
+        do {
+            let made = try await mail.make(
+                .init(
+                    projectId: projectId, tenantId: tenantId, requestType: "REVERT_SECOND_FACTOR_ADDITION",
+                    localId: account.localId, enrollmentId: enrollmentId
+                ),
+                apiKey: request.apiKey, continueUrl: nil, requestID: request.requestID
+            )
+            try await mail.send(
+                made, requestType: "REVERT_SECOND_FACTOR_ADDITION", to: email, projectId: projectId, tenantId: tenantId,
+                secondFactor: factor, requestID: request.requestID
+            )
+        } catch {
+            logger.warning(
+                "second-factor notice not sent", metadata: ["request.id": "\(request.requestID)", "factor.kind": "\(kind)"]
+            )
+        }
     }
 
     // MARK: withdraw

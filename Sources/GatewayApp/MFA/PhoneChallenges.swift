@@ -51,7 +51,7 @@ struct PhoneChallenges: Sendable {
     /// The number the session verified.
     func verify(
         sessionInfo: String, code: String, purpose: String, localId: String, projectId: String, tenantId: String?,
-        attempt: String, request: PublicRequest
+        attempt: String?, request: PublicRequest
     ) async throws -> String {
         try await PeerCall.call(
             challenges, VerifyPhoneCode.self,

@@ -9,6 +9,9 @@ struct AccountOperations: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
     let recentLogin: RecentLogin
+    let codes: OobCodeApplication
+    /// Decision 19's default while a project has not set `emailPrivacyConfig` (production: on).
+    let emailPrivacyByDefault: Bool
 
     func lookup(_ request: PublicRequest, admin: AdminAccountOperations) async throws -> JSONValue {
         // With an admin credential and no idToken it is the Admin SDKs' lookup by id or email.
@@ -52,13 +55,19 @@ struct AccountOperations: Sendable {
         let email = body["email"]?.stringValue
         let password = body["password"]?.stringValue
         if email != nil || password != nil { try recentLogin.require(user) }
+        // With email enumeration protection a new address must be proved first
+        // (`sendOobCode VERIFY_AND_CHANGE_EMAIL`), as Identity Platform requires.
+        if email != nil, user.settings.improvedEmailPrivacy ?? emailPrivacyByDefault {
+            throw IdentityToolkitError.business("OPERATION_NOT_ALLOWED : Please verify the new email before changing email.")
+        }
         let deleted = AdminAccountOperations.strings(body["deleteAttribute"])
         let account = try await PeerCall.call(
             registry, UpdateAccount.self,
             .init(
                 projectId: user.token.projectId, tenantId: user.token.tenantId, localId: user.account.localId,
                 email: email, password: password, displayName: body["displayName"]?.stringValue,
-                deleteDisplayName: deleted.contains("DISPLAY_NAME")
+                deleteDisplayName: deleted.contains("DISPLAY_NAME"), photoUrl: body["photoUrl"]?.stringValue,
+                deletePhotoUrl: deleted.contains("PHOTO_URL")
             ),
             requestID: request.requestID
         )
@@ -67,7 +76,13 @@ struct AccountOperations: Sendable {
             "emailVerified": .bool(account.emailVerified),
         ]
         let info = Self.userInfo(account, tenantId: user.token.tenantId)
-        for key in ["email", "displayName", "providerUserInfo", "passwordHash"] { response[key] = info[key] }
+        for key in ["email", "displayName", "photoUrl", "providerUserInfo", "passwordHash"] { response[key] = info[key] }
+        if let email, let previous = user.account.email, EmailAddressText.differ(previous, email) {
+            try await codes.noticeEmailChange(
+                localId: account.localId, from: previous, to: email, projectId: user.token.projectId, tenantId: user.token.tenantId,
+                apiKey: request.apiKey, requestID: request.requestID
+            )
+        }
         if email != nil || password != nil {
             let tokens = try await PeerCall.call(
                 sessions, IssueSession.self,
@@ -85,23 +100,27 @@ struct AccountOperations: Sendable {
         return .object(response)
     }
 
-    /// `{oobCode}` alone: a `VERIFY_EMAIL` code marks the email verified. No tokens (§2.4).
+    /// The codes `{oobCode}` alone applies (the SDKs' `applyActionCode`). No tokens (§2.4).
+    static let appliedByUpdate = ["VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL", "REVERT_SECOND_FACTOR_ADDITION"]
+
+    /// `{oobCode}` alone: a `VERIFY_EMAIL` code marks the email verified; `VERIFY_AND_CHANGE_EMAIL`
+    /// changes it (and the old address is told, with a way back); `RECOVER_EMAIL` is that way back;
+    /// `REVERT_SECOND_FACTOR_ADDITION` removes a factor someone else added. The last three end
+    /// every session.
     func applyOobCode(_ oobCode: String, _ request: PublicRequest) async throws -> JSONValue {
         let projectId = request.callerProjectId
-        _ = try await ScopeSettings.enabled(
-            registry, projectId: projectId, tenantId: request.body["tenantId"]?.stringValue, requestID: request.requestID
-        )
-        let applied = try await PeerCall.call(
-            registry, ApplyOobCode.self,
-            .init(projectId: projectId, tenantId: request.body["tenantId"]?.stringValue, oobCode: oobCode),
+        let tenantId = request.body["tenantId"]?.stringValue
+        _ = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        let applied = try await codes.apply(
+            oobCode, requestTypes: Self.appliedByUpdate, projectId: projectId, tenantId: tenantId, apiKey: request.apiKey,
             requestID: request.requestID
         )
         var response: [String: JSONValue] = [
             "kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(applied.account.localId),
             "emailVerified": .bool(applied.account.emailVerified),
         ]
-        let info = Self.userInfo(applied.account, tenantId: request.body["tenantId"]?.stringValue)
-        for key in ["email", "displayName", "providerUserInfo", "passwordHash"] { response[key] = info[key] }
+        let info = Self.userInfo(applied.account, tenantId: tenantId)
+        for key in ["email", "displayName", "photoUrl", "providerUserInfo", "passwordHash"] { response[key] = info[key] }
         return .object(response)
     }
 
@@ -118,9 +137,11 @@ struct AccountOperations: Sendable {
                 "providerId": "password", "federatedId": .string(email), "email": .string(email), "rawId": .string(email),
             ]
             if let name = account.displayName { provider["displayName"] = .string(name) }
+            if let photo = account.photoUrl { provider["photoUrl"] = .string(photo) }
             info["providerUserInfo"] = [.object(provider)]
         }
         if let name = account.displayName { info["displayName"] = .string(name) }
+        if let photo = account.photoUrl { info["photoUrl"] = .string(photo) }
         if let phone = account.phoneNumber {
             info["phoneNumber"] = .string(phone)
             let entry: JSONValue = ["providerId": "phone", "phoneNumber": .string(phone), "rawId": .string(phone)]

@@ -23,7 +23,8 @@ struct AdminAccountOperations: Sendable {
                 projectId: scope.projectId, tenantId: scope.tenantId, localId: body["localId"]?.stringValue,
                 email: body["email"]?.stringValue, password: body["password"]?.stringValue,
                 displayName: body["displayName"]?.stringValue, emailVerified: Self.bool(body["emailVerified"]),
-                disabled: Self.bool(body["disabled"]), phoneNumber: body["phoneNumber"]?.stringValue
+                disabled: Self.bool(body["disabled"]), phoneNumber: body["phoneNumber"]?.stringValue,
+                photoUrl: body["photoUrl"]?.stringValue
             ),
             requestID: request.requestID
         )
@@ -106,7 +107,8 @@ struct AdminAccountOperations: Sendable {
                 deleteDisplayName: deleted.contains("DISPLAY_NAME"), emailVerified: Self.bool(body["emailVerified"]),
                 disabled: Self.bool(body["disableUser"]), validSince: validSince,
                 customAttributes: body["customAttributes"]?.stringValue, phoneNumber: body["phoneNumber"]?.stringValue,
-                deletePhoneNumber: Self.strings(body["deleteProvider"]).contains("phone")
+                deletePhoneNumber: Self.strings(body["deleteProvider"]).contains("phone"), photoUrl: body["photoUrl"]?.stringValue,
+                deletePhotoUrl: deleted.contains("PHOTO_URL")
             ),
             requestID: request.requestID
         )
@@ -130,7 +132,7 @@ struct AdminAccountOperations: Sendable {
             "emailVerified": .bool(account.emailVerified),
         ]
         let info = AccountOperations.userInfo(account, tenantId: scope.tenantId)
-        for key in ["email", "displayName", "providerUserInfo", "passwordHash"] { response[key] = info[key] }
+        for key in ["email", "displayName", "photoUrl", "providerUserInfo", "passwordHash"] { response[key] = info[key] }
         return .object(response)
     }
 

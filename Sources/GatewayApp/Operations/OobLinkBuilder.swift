@@ -1,7 +1,8 @@
 import Foundation
 
-/// The out-of-band link a user follows: `<base>?mode=verifyEmail&lang=en&oobCode=…&apiKey=…`
-/// (contract §2.5), where `<base>` is `oob.linkBase` (by default this gateway's `/emulator/action`).
+/// The out-of-band link a user follows: `<base>?mode=<mode>&lang=en&oobCode=…&apiKey=…`
+/// (contract §2.5), where `<base>` is `oob.linkBase` (by default this gateway's `/emulator/action`)
+/// and the mode is the SDKs' name for the request type (`verifyEmail`, `resetPassword`, `signIn`, …).
 struct OobLinkBuilder: Sendable {
     let base: String
     /// Used when the request carried no API key (an admin generating a link).
@@ -11,8 +12,20 @@ struct OobLinkBuilder: Sendable {
     /// continue URL with its own `&` and `=` stays one parameter.
     static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
+    /// The SDKs' action-code modes (`ActionCodeOperation` in the JS SDK, `mode` in the links).
+    static let modes: [String: String] = [
+        "VERIFY_EMAIL": "verifyEmail", "PASSWORD_RESET": "resetPassword", "EMAIL_SIGNIN": "signIn",
+        "VERIFY_AND_CHANGE_EMAIL": "verifyAndChangeEmail", "RECOVER_EMAIL": "recoverEmail",
+        "REVERT_SECOND_FACTOR_ADDITION": "revertSecondFactorAddition",
+    ]
+
     func verifyEmailLink(oobCode: String, apiKey: String?, tenantId: String?, continueUrl: String?) -> String {
-        var parameters = [("mode", "verifyEmail"), ("lang", "en"), ("oobCode", oobCode), ("apiKey", apiKey ?? fallbackAPIKey)]
+        link(requestType: "VERIFY_EMAIL", oobCode: oobCode, apiKey: apiKey, tenantId: tenantId, continueUrl: continueUrl)
+    }
+
+    func link(requestType: String, oobCode: String, apiKey: String?, tenantId: String?, continueUrl: String?) -> String {
+        let mode = Self.modes[requestType] ?? "verifyEmail"
+        var parameters = [("mode", mode), ("lang", "en"), ("oobCode", oobCode), ("apiKey", apiKey ?? fallbackAPIKey)]
         if let tenantId { parameters.append(("tenantId", tenantId)) }
         if let continueUrl { parameters.append(("continueUrl", continueUrl)) }
         let query = parameters.map { name, value in

@@ -4,14 +4,29 @@ import IdentityToolkit
 import JSONRPC
 import ServiceKit
 
-/// `v1/accounts:sendOobCode` and its admin form (contract §2.5), `VERIFY_EMAIL` only: the user
-/// named by the ID token (client) or by `email` (admin) gets a single-use code, mailed through
-/// challenge-issuer's sender, or returned as a link to an admin that asks (`returnOobLink`).
+/// `v1/accounts:sendOobCode` and its admin form (contract §2.5, issue 24): a single-use code for
+/// `VERIFY_EMAIL` (the signed-in user's address), `PASSWORD_RESET` and `EMAIL_SIGNIN` (an address
+/// the caller names), or `VERIFY_AND_CHANGE_EMAIL` (the signed-in user's new address, which gets the
+/// link). It is mailed through challenge-issuer's sender, or returned as a link to an admin that asks
+/// (`returnOobLink`: the Admin SDKs' `generate…Link`).
 struct SendOobCodeOperation: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
-    let challenges: RPCClient
-    let links: OobLinkBuilder
+    let mail: OutOfBandMail
+    let recentLogin: RecentLogin
+    /// Decision 19's default while a project has not set `emailPrivacyConfig` (production: on).
+    let emailPrivacyByDefault: Bool
+
+    static let requestTypes: Set<String> = ["VERIFY_EMAIL", "PASSWORD_RESET", "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL"]
+
+    /// Who the code is for: the account (by id or email) and the scope.
+    private struct Target {
+        let projectId: String
+        let tenantId: String?
+        let localId: String?
+        let email: String?
+        let settings: AuthSettings
+    }
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         let body = request.body
@@ -24,69 +39,91 @@ struct SendOobCodeOperation: Sendable {
         if let continueUrl, !OobLinkBuilder.isAbsolute(continueUrl) {
             throw IdentityToolkitError.business("INVALID_CONTINUE_URI : ((expected an absolute URI with valid scheme and host))")
         }
-        guard requestType == "VERIFY_EMAIL" else {
-            throw IdentityToolkitError.notImplemented("sendOobCode with requestType \(requestType)")
+        guard Self.requestTypes.contains(requestType) else {
+            throw IdentityToolkitError.business("INVALID_REQ_TYPE : \(requestType) is not a request type sendOobCode makes")
         }
-
-        let projectId: String
-        let tenantId: String?
-        let code: CreateOobCode.Result
-        if request.caller == .admin, body["idToken"] == nil {
-            let scope = try AdminScope(request)
-            guard let email = body["email"]?.stringValue, !email.isEmpty else {
-                throw IdentityToolkitError.business("MISSING_EMAIL")
+        // A sign-in link must lead back into the app.
+        if requestType == "EMAIL_SIGNIN", continueUrl == nil { throw IdentityToolkitError.business("MISSING_CONTINUE_URI") }
+        let target = try await target(of: request, requestType: requestType)
+        // Passwordless sign-in is a way in of its own: only where the project or tenant enabled it.
+        if requestType == "EMAIL_SIGNIN", !target.settings.enableEmailLinkSignin {
+            throw IdentityToolkitError.business("OPERATION_NOT_ALLOWED")
+        }
+        try await ScopeSettings.requireAuthorized(
+            continueUrl: continueUrl, registry, projectId: target.projectId, tenantId: target.tenantId, requestID: request.requestID
+        )
+        var newEmail: String?
+        if requestType == "VERIFY_AND_CHANGE_EMAIL" {
+            guard let given = body["newEmail"]?.stringValue, !given.isEmpty else {
+                throw IdentityToolkitError.business("MISSING_NEW_EMAIL")
             }
-            (projectId, tenantId) = (scope.projectId, scope.tenantId)
-            try await ScopeSettings.requireAuthorized(
-                continueUrl: continueUrl, registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID
-            )
-            code = try await PeerCall.call(
-                registry, CreateOobCode.self,
-                .init(projectId: projectId, tenantId: tenantId, requestType: requestType, email: email),
-                requestID: request.requestID
-            )
-        } else {
-            // A missing token is an invalid one here (the emulator's answer, §2.5).
-            guard body["idToken"]?.stringValue?.isEmpty == false else {
-                throw IdentityToolkitError.business("INVALID_ID_TOKEN")
-            }
-            let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
-            guard user.account.email != nil else { throw IdentityToolkitError.business("MISSING_EMAIL") }
-            (projectId, tenantId) = (user.token.projectId, user.token.tenantId)
-            try await ScopeSettings.requireAuthorized(
-                continueUrl: continueUrl, registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID
-            )
-            code = try await PeerCall.call(
-                registry, CreateOobCode.self,
+            guard EmailSyntax.isPlausible(given) else { throw IdentityToolkitError.business("INVALID_NEW_EMAIL") }
+            newEmail = given
+        }
+        let made: OutOfBandMail.Made
+        do {
+            made = try await mail.make(
                 .init(
-                    projectId: projectId, tenantId: tenantId, requestType: requestType, localId: user.account.localId,
-                    clientAddress: request.clientAddress
+                    projectId: target.projectId, tenantId: target.tenantId, requestType: requestType, localId: target.localId,
+                    email: target.email, clientAddress: request.caller == .admin ? nil : request.clientAddress, newEmail: newEmail
                 ),
-                requestID: request.requestID
+                apiKey: request.apiKey, continueUrl: continueUrl, requestID: request.requestID
             )
+        } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" && requestType == "PASSWORD_RESET" {
+            // Email enumeration protection: an unknown address is answered like a known one, and mailed nothing.
+            if request.caller != .admin, target.settings.improvedEmailPrivacy ?? emailPrivacyByDefault {
+                return ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(target.email ?? "")]
+            }
+            throw IdentityToolkitError.business("EMAIL_NOT_FOUND")
         }
-        let link = links.verifyEmailLink(oobCode: code.oobCode, apiKey: request.apiKey, tenantId: tenantId, continueUrl: continueUrl)
-        var response: [String: JSONValue] = ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(code.email)]
+        var response: [String: JSONValue] = [
+            "kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(made.code.email),
+        ]
         if returnOobLink {
-            // The admin delivers the link itself (Admin SDK generateEmailVerificationLink).
-            response["oobCode"] = .string(code.oobCode)
-            response["oobLink"] = .string(link)
+            // The admin delivers the link itself (Admin SDK generate…Link).
+            response["oobCode"] = .string(made.code.oobCode)
+            response["oobLink"] = .string(made.link)
             return .object(response)
         }
-        do {
-            _ = try await challenges.call(
-                SendEmail.self,
-                .init(
-                    projectId: projectId, tenantId: tenantId, requestType: requestType, email: code.email,
-                    oobCode: code.oobCode, oobLink: link
-                ),
-                requestID: request.requestID
-            )
-        } catch let error as RPCError where error.code == .deliveryFailed {
-            throw IdentityToolkitError.unavailable
-        } catch is RPCTransportError {
-            throw IdentityToolkitError.unavailable
-        }
+        // An email change is confirmed from the new address; everything else goes to the account's.
+        try await mail.send(
+            made, requestType: requestType, to: newEmail ?? made.code.email, projectId: target.projectId, tenantId: target.tenantId,
+            requestID: request.requestID
+        )
         return .object(response)
+    }
+
+    private func target(of request: PublicRequest, requestType: String) async throws -> Target {
+        let body = request.body
+        if request.caller == .admin, body["idToken"] == nil {
+            let scope = try AdminScope(request)
+            guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError.business("MISSING_EMAIL") }
+            let settings = try await ScopeSettings.enabled(
+                registry, projectId: scope.projectId, tenantId: scope.tenantId, requestID: request.requestID
+            )
+            return Target(projectId: scope.projectId, tenantId: scope.tenantId, localId: nil, email: email, settings: settings)
+        }
+        if requestType == "VERIFY_EMAIL" || requestType == "VERIFY_AND_CHANGE_EMAIL" {
+            // A missing token is an invalid one here (the emulator's answer, §2.5).
+            guard body["idToken"]?.stringValue?.isEmpty == false else { throw IdentityToolkitError.business("INVALID_ID_TOKEN") }
+            let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
+            if requestType == "VERIFY_EMAIL" {
+                guard user.account.email != nil else { throw IdentityToolkitError.business("MISSING_EMAIL") }
+            } else {
+                // Decision 18: an email change needs a recent sign-in, like a direct one.
+                try recentLogin.require(user)
+            }
+            return Target(
+                projectId: user.token.projectId, tenantId: user.token.tenantId, localId: user.account.localId, email: nil,
+                settings: user.settings
+            )
+        }
+        // A password reset or a sign-in link: the caller names the address.
+        let projectId = request.callerProjectId
+        let tenantId = body["tenantId"]?.stringValue
+        let settings = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError.business("MISSING_EMAIL") }
+        guard EmailSyntax.isPlausible(email) else { throw IdentityToolkitError.business("INVALID_EMAIL") }
+        return Target(projectId: projectId, tenantId: tenantId, localId: nil, email: email, settings: settings)
     }
 }

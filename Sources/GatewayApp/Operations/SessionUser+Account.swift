@@ -10,7 +10,7 @@ extension SessionUser {
         }
         self.init(
             email: account.email, emailVerified: account.emailVerified, phoneNumber: account.phoneNumber,
-            displayName: account.displayName, identities: account.phoneNumber.map { ["phone": [$0]] },
+            displayName: account.displayName, photoUrl: account.photoUrl, identities: account.phoneNumber.map { ["phone": [$0]] },
             customClaims: claims
         )
     }

@@ -1,0 +1,173 @@
+import Contracts
+import Foundation
+import Logging
+import PostgresNIO
+import TenantStore
+
+/// What using an out-of-band code does to the account, on the connection of the transaction that
+/// uses the code (`OobCodeRepository.use`): both commit together, or neither. Every change that
+/// proves or changes who controls the account moves `valid_since` to the next second, ending
+/// every session begun before it, even one begun in the same second (ID tokens count whole
+/// seconds); the gateway answers once that second has begun, so the next sign-in's tokens work.
+struct OobCodeEffects: Sendable {
+    let schema: TenantSchema
+    let logger: Logger
+
+    struct Outcome: Sendable {
+        /// `false`: the account changed since the code was made (another email), so it did nothing.
+        let applied: Bool
+        /// The factor a `REVERT_SECOND_FACTOR_ADDITION` removed.
+        var removed: Enrollment? = nil
+    }
+
+    func perform(_ code: OobCodeRepository.Stored, newPasswordHash: String?, on connection: PostgresConnection) async throws -> Outcome {
+        let accounts = schema.qualified("accounts")
+        guard let localId = code.localId else { return Outcome(applied: false) }
+        // A disabled account changes by an admin only; the code stays for when it is enabled again.
+        let state = try await connection.query(
+            "SELECT disabled FROM \(unescaped: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
+        )
+        for try await disabled in state.decode(Bool.self) where disabled { throw AccountService.rejected("USER_DISABLED") }
+        let codeEmail = code.email.isEmpty ? nil : EmailAddress.normalized(code.email)
+        let query: PostgresQuery
+        switch code.requestType {
+        case "VERIFY_EMAIL":
+            query = """
+                UPDATE \(unescaped: accounts) SET email_verified = true
+                WHERE local_id = \(localId) AND email_normalized = \(codeEmail) RETURNING local_id
+                """
+        case "PASSWORD_RESET":
+            // The mail reached the owner: the address is verified too.
+            query = """
+                UPDATE \(unescaped: accounts) SET password_hash = \(newPasswordHash), email_verified = true,
+                    valid_since = date_trunc('second', now()) + interval '1 second'
+                WHERE local_id = \(localId) AND email_normalized = \(codeEmail) RETURNING local_id
+                """
+        case "VERIFY_AND_CHANGE_EMAIL":
+            let target = code.newEmail ?? ""
+            query = """
+                UPDATE \(unescaped: accounts) SET email = \(target), email_normalized = \(EmailAddress.normalized(target)),
+                    email_verified = true, valid_since = date_trunc('second', now()) + interval '1 second'
+                WHERE local_id = \(localId) AND email_normalized IS NOT DISTINCT FROM \(codeEmail) RETURNING local_id
+                """
+        case "RECOVER_EMAIL":
+            let undone = code.newEmail.map(EmailAddress.normalized)
+            query = """
+                UPDATE \(unescaped: accounts) SET email = \(code.email), email_normalized = \(codeEmail),
+                    email_verified = true, valid_since = date_trunc('second', now()) + interval '1 second'
+                WHERE local_id = \(localId) AND email_normalized = \(undone) RETURNING local_id
+                """
+        case "REVERT_SECOND_FACTOR_ADDITION":
+            return Outcome(applied: true, removed: try await revert(code, localId: localId, on: connection))
+        default:
+            return Outcome(applied: false)
+        }
+        do {
+            let rows = try await connection.query(query, logger: logger)
+            for try await _ in rows.decode(String.self) { return Outcome(applied: true) }
+            return Outcome(applied: false)
+        } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
+            // Another account took the address meanwhile: nothing changes, the code stays usable.
+            throw AccountService.rejected("EMAIL_EXISTS")
+        }
+    }
+
+    /// Removes the factor the notice was about, if it is still there, and ends every session: the
+    /// owner says someone else added it.
+    private func revert(_ code: OobCodeRepository.Stored, localId: String, on connection: PostgresConnection) async throws -> Enrollment? {
+        let enrollments = schema.qualified("mfa_enrollments")
+        var removed: Enrollment?
+        let rows = try await connection.query(
+            """
+            DELETE FROM \(unescaped: enrollments) WHERE local_id = \(localId) AND enrollment_id = \(code.enrollmentId ?? "")
+            RETURNING enrollment_id, kind, display_name, phone_number,
+                      to_char(enrolled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+            """,
+            logger: logger
+        )
+        for try await (id, kind, name, phone, enrolledAt) in rows.decode((String, String, String?, String?, String).self) {
+            removed = Enrollment(mfaEnrollmentId: id, kind: kind, displayName: name, phoneNumber: phone, enrolledAt: enrolledAt)
+        }
+        try await connection.query(
+            """
+            UPDATE \(unescaped: schema.qualified("accounts")) SET valid_since = date_trunc('second', now()) + interval '1 second'
+            WHERE local_id = \(localId)
+            """,
+            logger: logger
+        )
+        return removed
+    }
+
+    struct SignedIn: Sendable {
+        let localId: String
+        let created: Bool
+        let lastLoginAt: Int64
+        let secondFactorRequired: Bool
+    }
+
+    /// An email link used by a signed-in user: the address becomes theirs, verified (an anonymous
+    /// account's upgrade, or a second way in). Another account's address is not taken.
+    func link(email: String, to localId: String, on connection: PostgresConnection) async throws -> SignedIn {
+        let accounts = schema.qualified("accounts")
+        do {
+            let rows = try await connection.query(
+                """
+                UPDATE \(unescaped: accounts) SET email = \(email), email_normalized = \(EmailAddress.normalized(email)),
+                    email_verified = true, last_login_at = now()
+                WHERE local_id = \(localId) RETURNING floor(extract(epoch FROM last_login_at))::bigint
+                """,
+                logger: logger
+            )
+            for try await seconds in rows.decode(Int64.self) {
+                return SignedIn(localId: localId, created: false, lastLoginAt: seconds, secondFactorRequired: false)
+            }
+        } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
+            throw AccountService.rejected("EMAIL_EXISTS")
+        }
+        throw AccountService.rejected("USER_NOT_FOUND")
+    }
+
+    /// An email link's sign-in: the account with the address has it verified (and the sign-in
+    /// recorded unless a second factor must follow); without one, an account is created.
+    func signIn(email: String, secondFactorKinds: Set<String>, on connection: PostgresConnection) async throws -> SignedIn {
+        let accounts = schema.qualified("accounts")
+        let enrollments = schema.qualified("mfa_enrollments")
+        let normalized = EmailAddress.normalized(email)
+        let found = try await connection.query(
+            """
+            SELECT a.local_id, a.disabled, coalesce(array_agg(e.kind) FILTER (WHERE e.kind IS NOT NULL), '{}')
+            FROM \(unescaped: accounts) a LEFT JOIN \(unescaped: enrollments) e ON e.local_id = a.local_id
+            WHERE a.email_normalized = \(normalized) GROUP BY a.local_id, a.disabled
+            """,
+            logger: logger
+        )
+        for try await (localId, disabled, kinds) in found.decode((String, Bool, [String]).self) {
+            if disabled { throw AccountService.rejected("USER_DISABLED") }
+            let required = kinds.contains { secondFactorKinds.contains($0) }
+            let rows = try await connection.query(
+                """
+                UPDATE \(unescaped: accounts) SET email_verified = true,
+                    last_login_at = CASE WHEN \(required) THEN last_login_at ELSE now() END
+                WHERE local_id = \(localId) RETURNING coalesce(floor(extract(epoch FROM last_login_at))::bigint, 0)
+                """,
+                logger: logger
+            )
+            for try await seconds in rows.decode(Int64.self) {
+                return SignedIn(localId: localId, created: false, lastLoginAt: required ? 0 : seconds, secondFactorRequired: required)
+            }
+        }
+        let localId = RandomIdentifier.make()
+        let rows = try await connection.query(
+            """
+            INSERT INTO \(unescaped: accounts) (local_id, email, email_normalized, email_verified, last_login_at)
+            VALUES (\(localId), \(email), \(normalized), true, now())
+            RETURNING floor(extract(epoch FROM last_login_at))::bigint
+            """,
+            logger: logger
+        )
+        for try await seconds in rows.decode(Int64.self) {
+            return SignedIn(localId: localId, created: true, lastLoginAt: seconds, secondFactorRequired: false)
+        }
+        throw AccountStoreInconsistent()
+    }
+}

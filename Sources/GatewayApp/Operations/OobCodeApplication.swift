@@ -1,0 +1,66 @@
+import Contracts
+import Foundation
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// Using an out-of-band code, wherever it arrives (`accounts:update {oobCode}`,
+/// `accounts:resetPassword`, the action page): factor-registry applies it in one transaction, then
+/// what follows in the other services happens here. An email change tells the old address, with a
+/// `RECOVER_EMAIL` link back; a reverted factor loses its sessions and its TOTP secret.
+struct OobCodeApplication: Sendable {
+    let registry: RPCClient
+    let mail: OutOfBandMail
+    let erasure: AccountErasure
+
+    func apply(
+        _ oobCode: String, requestTypes: [String], newPassword: String? = nil, projectId: String, tenantId: String?, apiKey: String?,
+        requestID: String
+    ) async throws -> ApplyOobCode.Result {
+        let applied = try await PeerCall.call(
+            registry, ApplyOobCode.self,
+            .init(projectId: projectId, tenantId: tenantId, oobCode: oobCode, requestTypes: requestTypes, newPassword: newPassword),
+            requestID: requestID
+        )
+        await mail.forget(oobCode, projectId: projectId, tenantId: tenantId, requestID: requestID)
+        // Sessions ended from the next second on (`validSince`): answer once it has begun, so a
+        // sign-in that follows the answer is not ended with them.
+        if let validSince = applied.account.validSince {
+            let wait = Double(validSince) - Date().timeIntervalSince1970
+            if wait > 0, wait <= 2 { try await Task.sleep(for: .milliseconds(Int(wait * 1000) + 5)) }
+        }
+        let localId = applied.account.localId
+        switch applied.requestType {
+        case "VERIFY_AND_CHANGE_EMAIL":
+            if let previous = applied.info?.email, !previous.isEmpty, let current = applied.account.email {
+                try await noticeEmailChange(
+                    localId: localId, from: previous, to: current, projectId: projectId, tenantId: tenantId, apiKey: apiKey,
+                    requestID: requestID
+                )
+            }
+        case "REVERT_SECOND_FACTOR_ADDITION":
+            if let removed = applied.info?.enrollment {
+                try await erasure.forgetFactors([removed], projectId: projectId, tenantId: tenantId, localId: localId, requestID: requestID)
+            }
+        default:
+            break
+        }
+        return applied
+    }
+
+    /// The old address hears of an email change, with a `RECOVER_EMAIL` link that restores it and
+    /// ends every session (the defence against a takeover that starts by changing the email).
+    func noticeEmailChange(
+        localId: String, from previous: String, to current: String, projectId: String, tenantId: String?, apiKey: String?,
+        requestID: String
+    ) async throws {
+        let made = try await mail.make(
+            .init(
+                projectId: projectId, tenantId: tenantId, requestType: "RECOVER_EMAIL", localId: localId, email: previous,
+                newEmail: current
+            ),
+            apiKey: apiKey, continueUrl: nil, requestID: requestID
+        )
+        try await mail.send(made, requestType: "RECOVER_EMAIL", to: previous, projectId: projectId, tenantId: tenantId, requestID: requestID)
+    }
+}

@@ -1,0 +1,62 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// An out-of-band code made at factor-registry and its link mailed through challenge-issuer: every
+/// `sendOobCode` request type, and the notices the server sends of itself (an email change to the
+/// old address, a new second factor to the account's address).
+struct OutOfBandMail: Sendable {
+    let registry: RPCClient
+    let challenges: RPCClient
+    let links: OobLinkBuilder
+    /// Development only: a used code leaves the emulator's `oobCodes` list.
+    let forgetsUsedCodes: Bool
+
+    struct Made: Sendable {
+        let code: CreateOobCode.Result
+        let link: String
+    }
+
+    func make(_ params: CreateOobCode.Params, apiKey: String?, continueUrl: String?, requestID: String) async throws -> Made {
+        let code = try await PeerCall.call(registry, CreateOobCode.self, params, requestID: requestID)
+        let link = links.link(
+            requestType: params.requestType, oobCode: code.oobCode, apiKey: apiKey, tenantId: params.tenantId, continueUrl: continueUrl
+        )
+        return Made(code: code, link: link)
+    }
+
+    /// Mails a made code's link to `recipient`. An unreachable mail server is the deployment's
+    /// outage (503), never the caller's mistake.
+    func send(
+        _ made: Made, requestType: String, to recipient: String, projectId: String, tenantId: String?, secondFactor: String? = nil,
+        requestID: String
+    ) async throws {
+        do {
+            _ = try await challenges.call(
+                SendEmail.self,
+                .init(
+                    projectId: projectId, tenantId: tenantId, requestType: requestType, email: recipient, oobCode: made.code.oobCode,
+                    oobLink: made.link, newEmail: made.code.newEmail, secondFactor: secondFactor
+                ),
+                requestID: requestID
+            )
+        } catch let error as RPCError where error.code == .deliveryFailed {
+            throw IdentityToolkitError.unavailable
+        } catch is RPCTransportError {
+            throw IdentityToolkitError.unavailable
+        }
+    }
+
+    func forget(_ oobCode: String, projectId: String, tenantId: String?, requestID: String) async {
+        guard forgetsUsedCodes else { return }
+        _ = try? await challenges.call(
+            ForgetOutboxOobCode.self, .init(projectId: projectId, tenantId: tenantId, oobCode: oobCode), requestID: requestID
+        )
+    }
+}
+
+/// Addresses compare case-insensitively (factor-registry keeps them that way).
+enum EmailAddressText {
+    static func differ(_ one: String, _ other: String) -> Bool { one.lowercased() != other.lowercased() }
+}

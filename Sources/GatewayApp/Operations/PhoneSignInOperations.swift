@@ -1,0 +1,126 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// The phone as a first factor (contract §2.13, issue 24): `v1/accounts:sendVerificationCode` sends
+/// a code with the same app verification, test numbers, region policy and send limits as an MFA
+/// SMS; `v1/accounts:signInWithPhoneNumber` finishes with `{sessionInfo, code}` (or a
+/// `temporaryProof`), signing in the number's account (created the first time), or with `idToken`
+/// linking the number to the signed-in user. A user with second factors can never use a phone as
+/// the first factor. Tenants are refused (`UNSUPPORTED_TENANT_OPERATION`), as the contract says.
+struct PhoneSignInOperations: Sendable {
+    let registry: RPCClient
+    let sessions: RPCClient
+    let challenges: RPCClient
+    let phone: PhoneChallenges
+
+    /// What the phone session's check is for; it has no user yet.
+    static let purpose = "phoneSignIn"
+
+    func sendVerificationCode(_ request: PublicRequest) async throws -> JSONValue {
+        let body = request.body
+        let settings = try await prelude(request)
+        // Production answers this, not MISSING_…, for an absent number too.
+        guard let number = body["phoneNumber"]?.stringValue, PhoneNumber.isValid(number) else {
+            throw IdentityToolkitError.business(PhoneNumber.invalidFormat)
+        }
+        // No code for a number whose account has second factors: it could never sign in with it.
+        let holders = try await PeerCall.call(
+            registry, FindAccounts.self, .init(projectId: request.callerProjectId, phoneNumbers: [number]), requestID: request.requestID
+        )
+        if holders.accounts.contains(where: { $0.mfaInfo?.isEmpty == false }) {
+            throw IdentityToolkitError.business(PhoneNumber.unsupportedFirstFactor)
+        }
+        let sessionInfo = try await phone.start(
+            number: number, purpose: Self.purpose, localId: "", proof: body, settings: settings, projectId: request.callerProjectId,
+            tenantId: nil, request: request
+        )
+        return ["sessionInfo": .string(sessionInfo)]
+    }
+
+    func signInWithPhoneNumber(_ request: PublicRequest) async throws -> JSONValue {
+        let body = request.body
+        _ = try await prelude(request)
+        let projectId = request.callerProjectId
+        let number: String
+        var proven = false
+        if let proof = MfaSignInOperations.nonEmpty(body["temporaryProof"]) {
+            guard let given = body["phoneNumber"]?.stringValue, PhoneNumber.isValid(given) else {
+                throw IdentityToolkitError.business(PhoneNumber.invalidFormat)
+            }
+            _ = try await PeerCall.call(
+                challenges, RedeemPhoneProof.self, .init(projectId: projectId, phoneNumber: given, temporaryProof: proof),
+                requestID: request.requestID
+            )
+            (number, proven) = (given, true)
+        } else {
+            guard let sessionInfo = MfaSignInOperations.nonEmpty(body["sessionInfo"]) else {
+                throw IdentityToolkitError.business("MISSING_SESSION_INFO")
+            }
+            guard let code = MfaSignInOperations.nonEmpty(body["code"]) else { throw IdentityToolkitError.business("MISSING_CODE") }
+            number = try await phone.verify(
+                sessionInfo: sessionInfo, code: code, purpose: Self.purpose, localId: "", projectId: projectId, tenantId: nil,
+                attempt: nil, request: request
+            )
+        }
+        if body["idToken"] != nil, !proven {
+            return try await link(number, request: request)
+        }
+        let signIn = try await PeerCall.call(
+            registry, SignInWithPhone.self, .init(projectId: projectId, phoneNumber: number, clientAddress: request.clientAddress),
+            requestID: request.requestID
+        )
+        return try await answer(
+            signIn.account, number: number, isNewUser: signIn.isNewUser, authTime: signIn.lastLoginAt, projectId: projectId,
+            request: request
+        )
+    }
+
+    /// The verified number becomes the signed-in user's. Another account's number is not taken:
+    /// the answer is a `temporaryProof` with which the client may sign in to that account instead
+    /// (the SDKs raise "credential already in use" with it).
+    private func link(_ number: String, request: PublicRequest) async throws -> JSONValue {
+        let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
+        let (projectId, localId) = (user.token.projectId, user.account.localId)
+        if user.account.mfaInfo?.isEmpty == false { throw IdentityToolkitError.business(PhoneNumber.unsupportedFirstFactor) }
+        let linked: Account
+        do {
+            linked = try await PeerCall.call(
+                registry, UpdateAccount.self, .init(projectId: projectId, localId: localId, phoneNumber: number),
+                requestID: request.requestID
+            )
+        } catch let error as IdentityToolkitError where error.message == "PHONE_NUMBER_EXISTS" {
+            let proof = try await PeerCall.call(
+                challenges, IssuePhoneProof.self, .init(projectId: projectId, phoneNumber: number), requestID: request.requestID
+            )
+            return ["temporaryProof": .string(proof.temporaryProof), "phoneNumber": .string(number)]
+        }
+        return try await answer(linked, number: number, isNewUser: false, authTime: user.token.authTime, projectId: projectId, request: request)
+    }
+
+    private func answer(
+        _ account: Account, number: String, isNewUser: Bool, authTime: Int64, projectId: String, request: PublicRequest
+    ) async throws -> JSONValue {
+        let tokens = try await PeerCall.call(
+            sessions, IssueSession.self,
+            .init(projectId: projectId, localId: account.localId, signInProvider: "phone", authTime: authTime, user: SessionUser(account)),
+            requestID: request.requestID
+        )
+        return [
+            "kind": "identitytoolkit#VerifyPhoneNumberResponse", "idToken": .string(tokens.idToken),
+            "refreshToken": .string(tokens.refreshToken), "expiresIn": .string(tokens.expiresIn), "localId": .string(account.localId),
+            "isNewUser": .bool(isNewUser), "phoneNumber": .string(number),
+        ]
+    }
+
+    /// `PROJECT_DISABLED` first, then the tenant refusal.
+    private func prelude(_ request: PublicRequest) async throws -> AuthSettings {
+        let tenantId = request.body["tenantId"]?.stringValue
+        let settings = try await ScopeSettings.enabled(
+            registry, projectId: request.callerProjectId, tenantId: tenantId, requestID: request.requestID
+        )
+        if tenantId != nil { throw IdentityToolkitError.business("UNSUPPORTED_TENANT_OPERATION") }
+        return settings
+    }
+}

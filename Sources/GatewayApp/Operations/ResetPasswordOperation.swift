@@ -1,0 +1,43 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// `v1/accounts:resetPassword` (issue 24). With `{oobCode}` alone it says what any out-of-band code
+/// is for without using it (the SDKs' `checkActionCode` / `verifyPasswordResetCode`); with
+/// `{oobCode, newPassword}` it uses a `PASSWORD_RESET` code: the new password, the email verified,
+/// every earlier session ended. It never signs anyone in: a user with second factors still passes
+/// one at the next sign-in.
+struct ResetPasswordOperation: Sendable {
+    let registry: RPCClient
+    let codes: OobCodeApplication
+
+    func handle(_ request: PublicRequest) async throws -> JSONValue {
+        let body = request.body
+        let projectId = request.callerProjectId
+        let tenantId = body["tenantId"]?.stringValue
+        _ = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        guard let oobCode = body["oobCode"]?.stringValue, !oobCode.isEmpty else {
+            throw IdentityToolkitError.business("MISSING_OOB_CODE")
+        }
+        var response: [String: JSONValue] = ["kind": "identitytoolkit#ResetPasswordResponse"]
+        guard let newPassword = body["newPassword"]?.stringValue else {
+            let info = try await PeerCall.call(
+                registry, InspectOobCode.self, .init(projectId: projectId, tenantId: tenantId, oobCode: oobCode),
+                requestID: request.requestID
+            )
+            response["requestType"] = .string(info.requestType)
+            response["email"] = .string(info.email)
+            if let newEmail = info.newEmail { response["newEmail"] = .string(newEmail) }
+            if let factor = info.enrollment { response["mfaInfo"] = MfaInfo.entry(factor, masked: true) }
+            return .object(response)
+        }
+        let applied = try await codes.apply(
+            oobCode, requestTypes: ["PASSWORD_RESET"], newPassword: newPassword, projectId: projectId, tenantId: tenantId,
+            apiKey: request.apiKey, requestID: request.requestID
+        )
+        response["requestType"] = "PASSWORD_RESET"
+        response["email"] = .string(applied.info?.email ?? applied.account.email ?? "")
+        return .object(response)
+    }
+}

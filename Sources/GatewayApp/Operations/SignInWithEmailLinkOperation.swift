@@ -1,0 +1,69 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// `v1/accounts:signInWithEmailLink` (issue 24): the `EMAIL_SIGNIN` code for the address it was
+/// sent to signs that account in (creating it the first time, `isNewUser`). An account with second
+/// factors gets the MFA branch exactly as after a password: a pending credential and the factors as
+/// hints, no tokens. The session's first factor is `password`, as Identity Platform names it.
+struct SignInWithEmailLinkOperation: Sendable {
+    let registry: RPCClient
+    let sessions: RPCClient
+    let mail: OutOfBandMail
+
+    func handle(_ request: PublicRequest) async throws -> JSONValue {
+        let body = request.body
+        let projectId = request.callerProjectId
+        let tenantId = body["tenantId"]?.stringValue
+        let settings = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        if !settings.enableEmailLinkSignin { throw IdentityToolkitError.business("OPERATION_NOT_ALLOWED") }
+        guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError.business("MISSING_EMAIL") }
+        guard EmailSyntax.isPlausible(email) else { throw IdentityToolkitError.business("INVALID_EMAIL") }
+        guard let oobCode = body["oobCode"]?.stringValue, !oobCode.isEmpty else {
+            throw IdentityToolkitError.business("MISSING_OOB_CODE")
+        }
+        // With `idToken` the address is linked to that user (an anonymous account's upgrade).
+        let user = body["idToken"] != nil ? try await SignedInUser.resolve(request, registry: registry, sessions: sessions) : nil
+        let signIn = try await PeerCall.call(
+            registry, SignInWithEmailLink.self,
+            .init(
+                projectId: projectId, tenantId: tenantId, oobCode: oobCode, email: email,
+                secondFactorKinds: SecondFactorPolicy.requiredKinds(settings), linkTo: user?.account.localId
+            ),
+            requestID: request.requestID
+        )
+        await mail.forget(oobCode, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        let account = signIn.account
+        var response: [String: JSONValue] = [
+            "kind": "identitytoolkit#EmailLinkSigninResponse", "localId": .string(account.localId),
+            "email": .string(account.email ?? email), "isNewUser": .bool(signIn.isNewUser),
+        ]
+        if signIn.secondFactorRequired == true {
+            let pending = try await PeerCall.call(
+                sessions, IssuePendingCredential.self,
+                .init(projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: "password"),
+                requestID: request.requestID
+            )
+            response["mfaPendingCredential"] = .string(pending.mfaPendingCredential)
+            response["mfaInfo"] = MfaInfo.hints(account.mfaInfo ?? [])
+            return .object(response)
+        }
+        // A link keeps the sign-in it was made in (its first and second factor), so linking never
+        // makes a session that a factor's withdrawal would not end.
+        let tokens = try await PeerCall.call(
+            sessions, IssueSession.self,
+            .init(
+                projectId: projectId, tenantId: tenantId, localId: account.localId,
+                signInProvider: user?.token.signInProvider ?? "password", secondFactor: user?.token.secondFactor,
+                secondFactorIdentifier: user?.token.secondFactorIdentifier, authTime: user?.token.authTime ?? signIn.lastLoginAt,
+                user: SessionUser(account)
+            ),
+            requestID: request.requestID
+        )
+        response["idToken"] = .string(tokens.idToken)
+        response["refreshToken"] = .string(tokens.refreshToken)
+        response["expiresIn"] = .string(tokens.expiresIn)
+        return .object(response)
+    }
+}
