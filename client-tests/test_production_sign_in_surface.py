@@ -1,0 +1,132 @@
+"""The sign-in surface of issue 24 in production mode: a stack started as docker-compose.yml starts it,
+whose mail goes out over SMTP with STARTTLS and whose SMS and reCAPTCHA checks go over HTTPS, to local
+stand-ins with their own CA (trusted through `email.smtp.trustRoots`, `sms.http.trustRoots`,
+`appVerification.recaptcha.trustRoots`, as a deployment trusts a public one). No development route
+is there: every code is read from the message that was delivered."""
+
+import re
+import ssl
+import tempfile
+import urllib.parse
+from pathlib import Path
+
+import pytest
+import requests
+from aiosmtpd.controller import Controller
+
+from app_verification_servers import Siteverify, self_signed
+from conftest import free_port
+from production_stack import running
+from test_email_over_smtp import Inbox
+from test_mfa_sms import ProviderAPI
+from test_outside_https import serve_tls
+
+V1 = "/identitytoolkit.googleapis.com/v1/accounts:"
+
+
+@pytest.fixture(scope="module")
+def production_surface():
+    with tempfile.TemporaryDirectory(prefix="mfa-py-surface-") as work:
+        cert, key = self_signed(Path(work))
+        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        tls.load_cert_chain(str(cert), str(key))
+        inbox, smtp_port = Inbox(), free_port()
+        relay = Controller(inbox, hostname="127.0.0.1", port=smtp_port, tls_context=tls, require_starttls=True)
+        relay.start()
+        sms_port, siteverify_port = free_port(), free_port()
+        servers = [serve_tls(ProviderAPI, sms_port, cert, key), serve_tls(Siteverify, siteverify_port, cert, key)]
+        challenge_issuer = {
+            "EMAIL_SMTP_HOST": "127.0.0.1", "EMAIL_SMTP_PORT": str(smtp_port), "EMAIL_SMTP_SECURITY": "startTLS",
+            "EMAIL_SMTP_FROM": "accounts@example.com", "EMAIL_SMTP_TRUST_ROOTS": str(cert), "EMAIL_APP_NAME": "Demo App",
+            "SMS_SENDER": "http", "SMS_HTTP_BASE_URL": f"https://127.0.0.1:{sms_port}", "SMS_HTTP_ACCOUNT_ID": "AC1",
+            "SMS_HTTP_AUTH_TOKEN": "provider-secret", "SMS_HTTP_FROM": "+15550001111", "SMS_HTTP_TRUST_ROOTS": str(cert),
+            "APP_VERIFICATION_RECAPTCHA_SECRET": "recaptcha-secret", "APP_VERIFICATION_RECAPTCHA_ACTION": "sms",
+            "APP_VERIFICATION_RECAPTCHA_ENDPOINT": f"https://127.0.0.1:{siteverify_port}/recaptcha/api/siteverify",
+            "APP_VERIFICATION_RECAPTCHA_TRUST_ROOTS": str(cert),
+        }
+        try:
+            with running(extra_env={"challenge-issuer": challenge_issuer}) as stack:
+                yield stack, inbox
+        finally:
+            relay.stop()
+            for server in servers:
+                server.shutdown()
+
+
+def call(stack, operation, **body):
+    return requests.post(f"{stack.gateway}{V1}{operation}?key={stack.api_key}", json=body, timeout=30)
+
+
+def admin(stack):
+    return {"Authorization": f"Bearer {stack.admin_token}"}
+
+
+def mailed_code(inbox, recipient, mode):
+    """The code of the newest mail to `recipient` whose link is of `mode`."""
+    for message in reversed(inbox.messages):
+        if message["To"] == recipient:
+            link = re.search(r"https?://\S+", message.get_body(("plain",)).get_content()).group(0)
+            query = urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)
+            if query["mode"] == [mode]:
+                return query["oobCode"][0]
+    raise AssertionError(f"no {mode} mail to {recipient}")
+
+
+def test_a_password_reset_is_mailed_over_tls_and_ends_every_session(production_surface):
+    stack, inbox = production_surface
+    email = f"reset-{free_port()}-{len(inbox.messages)}@example.com"
+    signed_up = call(stack, "signUp", email=email, password="secret-pw", returnSecureToken=True).json()
+    assert call(stack, "sendOobCode", requestType="PASSWORD_RESET", email=email).status_code == 200
+    code = mailed_code(inbox, email, "resetPassword")
+    assert call(stack, "resetPassword", oobCode=code).json()["requestType"] == "PASSWORD_RESET"
+    assert call(stack, "resetPassword", oobCode=code, newPassword="brand-new-pw").status_code == 200
+    assert call(stack, "lookup", idToken=signed_up["idToken"]).json()["error"]["message"] == "TOKEN_EXPIRED"
+    assert "idToken" in call(stack, "signInWithPassword", email=email, password="brand-new-pw").json()
+    # Production's email enumeration protection: an unknown address is answered alike and mailed nothing.
+    before = len(inbox.messages)
+    unknown = call(stack, "sendOobCode", requestType="PASSWORD_RESET", email=f"nobody-{before}@example.com")
+    assert unknown.status_code == 200 and len(inbox.messages) == before
+
+
+def test_a_direct_email_change_is_refused_and_a_verified_one_works(production_surface):
+    stack, inbox = production_surface
+    email, new_email = f"change-{free_port()}@example.com", f"changed-{free_port()}@example.com"
+    signed_up = call(stack, "signUp", email=email, password="secret-pw", returnSecureToken=True).json()
+    direct = call(stack, "update", idToken=signed_up["idToken"], email=new_email)
+    assert direct.json()["error"]["message"] == "OPERATION_NOT_ALLOWED : Please verify the new email before changing email."
+    sent = call(stack, "sendOobCode", requestType="VERIFY_AND_CHANGE_EMAIL", idToken=signed_up["idToken"], newEmail=new_email)
+    assert sent.status_code == 200, sent.text
+    applied = call(stack, "update", oobCode=mailed_code(inbox, new_email, "verifyAndChangeEmail"))
+    assert applied.json()["email"] == new_email
+    # The old address was told, with the way back.
+    restored = call(stack, "update", oobCode=mailed_code(inbox, email, "recoverEmail"))
+    assert restored.json()["email"] == email
+
+
+def test_phone_sign_in_sends_its_sms_over_https_after_a_recaptcha_check(production_surface):
+    stack, _ = production_surface
+    number = f"+1555{free_port():07d}"
+    sent = call(stack, "sendVerificationCode", phoneNumber=number, recaptchaToken="good")
+    assert sent.status_code == 200, sent.text
+    text = next(m for m in reversed(ProviderAPI.received) if m["form"]["To"] == [number])["form"]["Body"][0]
+    code = re.match(r"(\d{6}) ", text).group(1)
+    signed_in = call(stack, "signInWithPhoneNumber", sessionInfo=sent.json()["sessionInfo"], code=code).json()
+    assert signed_in["isNewUser"] is True and signed_in["phoneNumber"] == number
+    refused = call(stack, "sendVerificationCode", phoneNumber=number, recaptchaToken="forged")
+    assert refused.status_code == 400
+
+
+def test_email_link_sign_in_works_once_the_project_enables_it(production_surface):
+    stack, inbox = production_surface
+    email = f"link-{free_port()}@example.com"
+    body = dict(requestType="EMAIL_SIGNIN", email=email, continueUrl="http://localhost/finish", canHandleCodeInApp=True)
+    assert call(stack, "sendOobCode", **body).json()["error"]["message"] == "OPERATION_NOT_ALLOWED"
+    config = f"{stack.gateway}/v2/projects/demo-project/config?updateMask=signIn.email.passwordRequired"
+    enabled = requests.patch(config, headers=admin(stack), json={"signIn": {"email": {"passwordRequired": False}}}, timeout=30)
+    assert enabled.status_code == 200, enabled.text
+    try:
+        assert call(stack, "sendOobCode", **body).status_code == 200
+        signed_in = call(stack, "signInWithEmailLink", email=email, oobCode=mailed_code(inbox, email, "signIn")).json()
+        assert signed_in["isNewUser"] is True and "idToken" in signed_in
+    finally:
+        requests.patch(config, headers=admin(stack), json={"signIn": {"email": {"passwordRequired": True}}}, timeout=30)
