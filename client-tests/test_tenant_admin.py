@@ -2,6 +2,7 @@
 patch with updateMask, delete; schemas in every data service exist before create returns and are gone after
 delete; tenant settings enforced per request; isolation; hostile ids and names."""
 
+import json
 import secrets
 
 import jwt
@@ -199,3 +200,21 @@ def test_tenant_routes_are_admin_only(stack):
     assert error(requests.get(tenants_url(stack) + "?key=k", timeout=30)).startswith("INSUFFICIENT_PERMISSION")
     assert requests.post(tenants_url(stack) + "?key=k", json={}, timeout=30).status_code == 400
     assert requests.get(tenants_url(stack), timeout=30).status_code == 403
+
+
+def test_the_readmes_curl_examples_work_as_pasted(stack):
+    """`curl -d '{…}'` sends JSON as a form (curl's default content type): the README's first admin
+    examples, run with curl itself, must not answer `Unknown name "{…"`."""
+    import subprocess
+
+    def curl(*arguments):
+        out = subprocess.run(["curl", "-s", "-H", "Authorization: Bearer owner", *arguments],
+                             check=True, capture_output=True, text=True, timeout=30).stdout
+        return json.loads(out)
+
+    created = curl("-X", "POST", "-d", '{"displayName":"Acme","allowPasswordSignup":true}',
+                   f"{stack.gateway}/v2/projects/demo-project/tenants")
+    assert created["displayName"] == "Acme" and created["allowPasswordSignup"] is True, created
+    patched = curl("-X", "PATCH", "-d", '{"mfa":{"state":"ENABLED","enabledProviders":["PHONE_SMS"]}}',
+                   f"{stack.gateway}/v2/projects/demo-project/config?updateMask=mfa.state,mfa.enabledProviders")
+    assert patched["mfa"]["state"] == "ENABLED", patched

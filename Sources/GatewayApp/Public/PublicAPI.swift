@@ -111,7 +111,9 @@ struct PublicAPI: Sendable {
     }
 
     /// The body as JSON: a JSON object, a form (`application/x-www-form-urlencoded`, which the JS
-    /// SDK uses for token refresh), or nothing (`{}`).
+    /// SDK uses for token refresh), or nothing (`{}`). A form body that is a JSON object is read as
+    /// JSON: that is `curl -d '{…}'` without a content type, the first thing a newcomer pastes, and
+    /// no form field can start with `{`.
     static func readBody(_ request: Request) async throws -> JSONValue {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > maximumBodyBytes {
             throw IdentityToolkitError.payloadTooLarge
@@ -125,7 +127,8 @@ struct PublicAPI: Sendable {
         let bytes = Array(buffer.readableBytesView)
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .object([:]) }
         let contentType = request.headers[.contentType]?.lowercased() ?? ""
-        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+        let object = bytes.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) } == UInt8(ascii: "{")
+        if contentType.hasPrefix("application/x-www-form-urlencoded"), !object {
             return formBody(String(decoding: bytes, as: UTF8.self))
         }
         do {
