@@ -39,6 +39,12 @@ public enum FactorRegistryApp {
             try await registry.updateProjectConfig(params)
         }
         parts.methods.register(ResolveSettings.self, callers: gatewayOnly) { params, _ in try await registry.resolve(params) }
+        parts.methods.register(WatchSettings.self, callers: gatewayOnly) { params, _ in
+            // Below the callers' RPC timeout (10 s by default), so a quiet watch ends as an answer.
+            let wait = Duration.milliseconds(min(max(params.waitMilliseconds, 0), 8_000))
+            let now = await settingsCache.change(after: params.generation, within: wait)
+            return .init(generation: now.generation, listening: now.listening)
+        }
         let projects = TenantRepository(client: database, logger: host.logger, activeProjects: activeProjects, cache: settingsCache)
         parts.methods.register(ResolveAPIKey.self, callers: gatewayOnly) { params, _ in
             guard params.apiKey.utf8.count <= 128, let projectId = try await projects.project(forAPIKey: params.apiKey) else {

@@ -58,10 +58,26 @@ public enum GatewayApp {
             registry: registry, sessions: sessions, challenges: challenges, phone: phone, recentLogin: recentLogin, mail: mail,
             logger: host.logger
         )
-        let mfaSignIn = MfaSignInOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
+        let cachedSettings = CachedSettings(registry: registry)
+        parts.background.append(
+            PeriodicService("settings watch", every: .seconds(1), start: .immediately, logger: host.logger) {
+                try await cachedSettings.follow()
+            }
+        )
+        let mfaSignIn = MfaSignInOperations(
+            registry: registry, sessions: sessions, challenges: challenges, phone: phone,
+            keys: PendingCredentialKeys(sessions: sessions), cachedSettings: cachedSettings
+        )
         let phoneSignIn = PhoneSignInOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
         let projectConfig = ProjectConfigOperations(registry: registry, emailPrivacyByDefault: emailPrivacyByDefault)
         let tenants = TenantOperations(registry: registry)
+        // A change made here is seen by this gateway's next request, whatever the watch's timing.
+        let clearingSettings: (@escaping PublicOperationHandler) -> PublicOperationHandler = { handler in
+            { request in
+                defer { cachedSettings.clear() }
+                return try await handler(request)
+            }
+        }
         let api = PublicAPI(
             router: OperationRouter(schemas: schemas),
             validator: RequestValidator(schemas: schemas),
@@ -81,12 +97,12 @@ public enum GatewayApp {
                 "identitytoolkit.accounts.mfaSignIn.start": mfaSignIn.start,
                 "identitytoolkit.accounts.mfaSignIn.finalize": mfaSignIn.finalize,
                 "identitytoolkit.projects.getConfig": projectConfig.get,
-                "identitytoolkit.projects.updateConfig": projectConfig.update,
-                "identitytoolkit.projects.tenants.create": tenants.create,
+                "identitytoolkit.projects.updateConfig": clearingSettings(projectConfig.update),
+                "identitytoolkit.projects.tenants.create": clearingSettings(tenants.create),
                 "identitytoolkit.projects.tenants.get": tenants.get,
                 "identitytoolkit.projects.tenants.list": tenants.list,
-                "identitytoolkit.projects.tenants.patch": tenants.patch,
-                "identitytoolkit.projects.tenants.delete": tenants.delete,
+                "identitytoolkit.projects.tenants.patch": clearingSettings(tenants.patch),
+                "identitytoolkit.projects.tenants.delete": clearingSettings(tenants.delete),
                 "identitytoolkit.accounts.sendOobCode": sendOobCode,
                 "identitytoolkit.accounts.sendVerificationCode": phoneSignIn.sendVerificationCode,
                 "identitytoolkit.accounts.signInWithPhoneNumber": phoneSignIn.signInWithPhoneNumber,

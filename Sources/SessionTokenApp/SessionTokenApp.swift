@@ -48,6 +48,7 @@ public enum SessionTokenApp {
         let pendingLifetime = Duration.seconds(reader.int(forKey: "mfa.pendingCredentialLifetimeSeconds", default: 600))
         let sessions = SessionRepository(client: database, logger: host.logger, retryWindow: pendingLifetime)
         let finishing = FinishingTokens(masterKey: masterKey)
+        let sealKey = PendingCredentialKey(masterKey: masterKey)
         parts.methods.register(IssueSession.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
             let token =
                 params.consumePendingCredential.map {
@@ -66,8 +67,12 @@ public enum SessionTokenApp {
             try customTokens.verify(params)
         }
         let pending = PendingCredentials(
-            client: database, logger: host.logger, lifetime: pendingLifetime, sessions: sessions, finishing: finishing
+            client: database, logger: host.logger, lifetime: pendingLifetime, sessions: sessions, finishing: finishing,
+            sealKey: sealKey
         )
+        parts.methods.register(PendingCredentialSealKey.self, callers: .only([ServiceName.gateway.rawValue])) { _, _ in
+            .init(key: sealKey.base64)
+        }
         parts.methods.register(IssuePendingCredential.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
             try await pending.issue(params)
         }

@@ -10,7 +10,7 @@ public enum FactorRegistryAPI {
         VerifyPassword.self, GetAccount.self, DeleteAccount.self, CreateAccount.self, FindAccounts.self,
         UpdateAccount.self, RecordSignIn.self, ListAccounts.self, DeleteAccounts.self, DeleteAllAccounts.self, CreateOobCode.self,
         ApplyOobCode.self, InspectOobCode.self, SignInWithEmailLink.self, SignInWithPhone.self, ImportAccounts.self, GetProjectConfig.self, UpdateProjectConfig.self, UpdateTenant.self,
-        ResolveSettings.self, AddEnrollment.self, RemoveEnrollment.self, ReplaceEnrollments.self, ResolveAPIKey.self,
+        ResolveSettings.self, WatchSettings.self, AddEnrollment.self, RemoveEnrollment.self, ReplaceEnrollments.self, ResolveAPIKey.self,
     ]
 }
 

@@ -87,6 +87,35 @@ public enum ResolveSettings: RPCMethod {
     }
 }
 
+/// `settings.watch`: a long poll the gateway keeps open to follow changes of any project's or
+/// tenant's settings, so it may cache what `settings.resolve` answered. Returns as soon as the
+/// answering instance's settings generation differs from `generation` (a change since the caller
+/// last asked; `nil` asks for the current one at once), else after `waitMilliseconds`. `listening`
+/// false: this instance does not hear changes right now, and nothing it answers may be cached.
+public enum WatchSettings: RPCMethod {
+    public static let name = "settings.watch"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public var generation: UInt64?
+        public var waitMilliseconds: Int
+
+        public init(generation: UInt64?, waitMilliseconds: Int) {
+            self.generation = generation
+            self.waitMilliseconds = waitMilliseconds
+        }
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var generation: UInt64
+        public var listening: Bool
+
+        public init(generation: UInt64, listening: Bool) {
+            self.generation = generation
+            self.listening = listening
+        }
+    }
+}
+
 extension RPCErrorCode {
     /// The settings changed since the caller read them; read again and retry.
     public static let settingsConflict = RPCErrorCode(1004)

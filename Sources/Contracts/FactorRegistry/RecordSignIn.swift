@@ -21,16 +21,46 @@ public enum RecordSignIn: RPCMethod {
         public var requiredEnrollment: String?
         /// The kind of that factor (`phone`, `totp`).
         public var requiredKind: String?
+        /// When the sign-in happened, in milliseconds since the epoch: the caller's clock, which the
+        /// session's `auth_time` shares. Absent: now, by the database's clock.
+        public var signedInAt: Int64?
+        /// `check`: record nothing, only answer (the account and its checks, before the second
+        /// factor's own check has passed). `asynchronous`: commit without waiting for the flush,
+        /// for a sign-in whose session is the durable record.
+        public var mode: Mode?
+
+        public enum Mode: String, Codable, Sendable, Hashable {
+            case check
+            case asynchronous
+        }
 
         public init(
-            projectId: String, tenantId: String? = nil, localId: String, requiredEnrollment: String? = nil, requiredKind: String? = nil
+            projectId: String, tenantId: String? = nil, localId: String, requiredEnrollment: String? = nil, requiredKind: String? = nil,
+            signedInAt: Int64? = nil, mode: Mode? = nil
         ) {
             self.projectId = projectId
             self.tenantId = tenantId
             self.localId = localId
             self.requiredEnrollment = requiredEnrollment
             self.requiredKind = requiredKind
+            self.signedInAt = signedInAt
+            self.mode = mode
         }
+
+        /// How factor-registry writes it.
+        public var recording: Recording {
+            switch mode {
+            case .check: .checkOnly
+            case .asynchronous: .at(millis: signedInAt, asynchronous: true)
+            case nil: signedInAt.map { .at(millis: $0, asynchronous: false) } ?? .now
+            }
+        }
+    }
+
+    public enum Recording: Sendable, Hashable {
+        case now
+        case at(millis: Int64?, asynchronous: Bool)
+        case checkOnly
     }
 
     /// The account after the sign-in, `lastLoginAt` its time. `mfaInfo` is not read and always

@@ -28,6 +28,23 @@ public enum IssuePendingCredential: RPCMethod {
     }
 }
 
+/// `pendingCredential.sealKey`: the key pending credentials are sealed with (base64 of 32 bytes),
+/// so the gateway can read a credential's facts without a call per sign-in. Asked for again when
+/// a credential names a key id the gateway does not hold (session-token's master key rotated).
+public enum PendingCredentialSealKey: RPCMethod {
+    public static let name = "pendingCredential.sealKey"
+
+    public struct Params: Codable, Sendable, Hashable {
+        public init() {}
+    }
+
+    public struct Result: Codable, Sendable, Hashable {
+        public var key: String
+
+        public init(key: String) { self.key = key }
+    }
+}
+
 /// `pendingCredential.inspect`: whose sign-in a pending credential continues. Unknown, expired or
 /// already used: `INVALID_MFA_PENDING_CREDENTIAL`. With `finishing` (a finalize asks), a credential
 /// used up by a finalize whose answer was lost still answers, while the session it started stands,

@@ -150,21 +150,43 @@ extension AccountRepository {
     /// without its enrollments or password hash; `nil` when it does not exist or lacks the
     /// enrollment. One narrow statement: the hottest flow's, about half the general update's cost.
     func recordSignIn(
-        in schema: TenantSchema, localId: String, requiredEnrollment: String?, requiredKind: String?
+        in schema: TenantSchema, localId: String, requiredEnrollment: String?, requiredKind: String?,
+        record: RecordSignIn.Recording = .now
     ) async throws -> Account? {
         let accounts = schema.qualified("accounts")
-        let rows = try await client.query(
-            cached: """
-            UPDATE \(unescaped: accounts) SET last_login_at = now()
-            WHERE local_id = \(localId)
-              AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
-                  SELECT 1 FROM \(unescaped: schema.qualified("mfa_enrollments")) e
-                  WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
-                    AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
-            RETURNING \(unescaped: Self.profileColumns("NULL::text")), NULL::text
-            """,
-            logger: logger
-        )
+        let rows: CachedRows
+        switch record {
+        case .checkOnly:
+            rows = try await client.query(
+                cached: """
+                SELECT \(unescaped: Self.profileColumns("NULL::text")), NULL::text FROM \(unescaped: accounts)
+                WHERE local_id = \(localId) AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
+                    SELECT 1 FROM \(unescaped: schema.qualified("mfa_enrollments")) e
+                    WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
+                      AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
+                """,
+                logger: logger
+            )
+        case .now, .at:
+            let millis: Int64? = if case .at(let millis, _) = record { millis } else { nil }
+            // An asynchronous commit (decision of issue 26) returns before its WAL record is
+            // flushed: the session issued beside it is the sign-in's durable record.
+            let asynchronous = if case .at(_, let asynchronous) = record { asynchronous } else { false }
+            rows = try await client.query(
+                cached: """
+                UPDATE \(unescaped: accounts) SET last_login_at = CASE WHEN \(millis)::bigint IS NULL THEN now()
+                    ELSE greatest(last_login_at, to_timestamp(\(millis)::bigint / 1000.0)) END
+                WHERE local_id = \(localId)
+                  AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
+                      SELECT 1 FROM \(unescaped: schema.qualified("mfa_enrollments")) e
+                      WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
+                        AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
+                  AND (NOT \(asynchronous) OR (SELECT set_config('synchronous_commit', 'off', true)) = 'off')
+                RETURNING \(unescaped: Self.profileColumns("NULL::text")), NULL::text
+                """,
+                logger: logger
+            )
+        }
         for try await row in rows.decode(Row.self) { return Self.credentials(from: row).account }
         return nil
     }

@@ -185,7 +185,7 @@ struct AccountService: Sendable {
         guard
             let account = try await accounts.recordSignIn(
                 in: schema, localId: params.localId, requiredEnrollment: params.requiredEnrollment,
-                requiredKind: params.requiredKind
+                requiredKind: params.requiredKind, record: params.recording
             )
         else {
             // Nothing recorded: the account is gone, or it lacks the required enrollment.

@@ -39,6 +39,16 @@ final class SettingsCache: Sendable {
         var entries: [Key: (entry: Entry, storedAt: ContinuousClock.Instant)] = [:]
         var generation: UInt64 = 0
         var listening = false
+        /// Callers of `change(after:within:)`, resumed by the next change.
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+
+        /// Every change moves the generation and wakes the waiters.
+        mutating func advance() {
+            generation &+= 1
+            for waiter in waiters.values { waiter.resume() }
+            waiters.removeAll()
+        }
     }
 
     private let state = Mutex(State())
@@ -82,7 +92,7 @@ final class SettingsCache: Sendable {
     /// A project's row or one of its tenants' changed.
     func invalidate(projectId: String) {
         state.withLock { state in
-            state.generation &+= 1
+            state.advance()
             state.entries = state.entries.filter { $0.key.projectId != projectId }
         }
     }
@@ -90,7 +100,7 @@ final class SettingsCache: Sendable {
     /// A change whose project is not known here (a tenant changed by id alone).
     func invalidateAll() {
         state.withLock { state in
-            state.generation &+= 1
+            state.advance()
             state.entries.removeAll()
         }
     }
@@ -98,9 +108,40 @@ final class SettingsCache: Sendable {
     /// The listening connection started (`true`) or stopped listening (`false`).
     func setListening(_ listening: Bool) {
         state.withLock { state in
-            state.generation &+= 1
+            state.advance()
             state.entries.removeAll()
             state.listening = listening
         }
+    }
+
+    /// What a gateway's own settings cache follows (`settings.watch`): returns as soon as the
+    /// generation is not `generation` (a change since the caller last asked), or after `limit`
+    /// with nothing changed. While this process is not listening nothing it answers may be cached.
+    func change(after generation: UInt64?, within limit: Duration) async -> (generation: UInt64, listening: Bool) {
+        let id: UInt64? = state.withLock { state in
+            guard state.listening, state.generation == generation else { return nil }
+            state.nextWaiter &+= 1
+            return state.nextWaiter
+        }
+        if let id {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state in
+                    guard state.generation == generation, state.listening else { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow {
+                    continuation.resume()
+                    return
+                }
+                // Started once the waiter is in place, so it cannot miss it; left to run out after
+                // a change resumed the waiter first (it then finds nothing to resume).
+                Task {
+                    try? await Task.sleep(for: limit)
+                    self.state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+                }
+            }
+        }
+        return state.withLock { ($0.generation, $0.listening) }
     }
 }

@@ -7,11 +7,17 @@ import ServiceKit
 /// `v2/accounts/mfaSignIn:start|finalize` (contract §2.11-§2.12): the second half of a sign-in that
 /// stopped at the MFA branch. Finishing uses the pending credential up (one session per credential)
 /// and records the sign-in (`lastLoginAt`, the ID token's `auth_time`).
+///
+/// A complete request whose credential opens (its facts sealed in it) makes at most two calls in
+/// sequence, with the settings from the gateway's cache (issue 26); anything else takes the
+/// sequential path, which checks in the contract's order one call after another.
 struct MfaSignInOperations: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
     let challenges: RPCClient
     let phone: PhoneChallenges
+    let keys: PendingCredentialKeys
+    let cachedSettings: CachedSettings
 
     func start(_ request: PublicRequest) async throws -> JSONValue {
         let body = request.body
@@ -23,8 +29,11 @@ struct MfaSignInOperations: Sendable {
             let settled = try await settledSignIn(credential, request: request)
         {
             guard settled.settings.mfaConfig.smsEnabled else { throw SecondFactorPolicy.smsDisabled }
-            let found = try await self.account(of: settled.pending, request: request)
-            (settings, pending, account, enrollmentId) = (settled.settings, settled.pending, found, enrollment)
+            // Hop 1: the credential still unused beside its account; hop 2 sends the code.
+            async let live = Self.outcome { try await requireLive(credential, request: request) }
+            let found = await Self.outcome { try await self.account(of: settled.pending, request: request) }
+            try await live.get()
+            (settings, pending, account, enrollmentId) = (settled.settings, settled.pending, try found.get(), enrollment)
         } else {
             let projectId: String
             (settings, projectId) = try await prelude(request)
@@ -54,20 +63,31 @@ struct MfaSignInOperations: Sendable {
     func finalize(_ request: PublicRequest) async throws -> JSONValue {
         let body = request.body
         let totp = body["totpVerificationInfo"] != nil && body["phoneVerificationInfo"] == nil
-        // A complete TOTP request checks its code before reading the account (the sequential order
-        // reads it first); any doubt about the request sends it down the sequential path, which
-        // answers in contract order.
-        if totp, let credential = Self.nonEmpty(body["mfaPendingCredential"]), let enrollmentId = Self.nonEmpty(body["mfaEnrollmentId"]),
-            let code = Self.nonEmpty(body["totpVerificationInfo"]?["verificationCode"]),
-            let settled = try await settledSignIn(credential, finishing: true, request: request)
-        {
-            guard let adjacentIntervals = settled.settings.mfaConfig.totpAdjacentIntervals else { throw SecondFactorPolicy.totpDisabled }
-            let check = TotpCheck(
-                code: code, credential: credential, enrollmentId: enrollmentId, adjacentIntervals: adjacentIntervals,
-                pending: settled.pending
+        // A complete request whose credential opens takes two hops (issue 26): the factor's check
+        // beside the account's, then the session beside the sign-in's record. Any doubt about the
+        // request sends it down the sequential path, which answers in contract order.
+        if let credential = Self.nonEmpty(body["mfaPendingCredential"]), let facts = await sealedFacts(credential, request: request) {
+            let settings = try await cachedSettings.enabled(
+                projectId: facts.projectId, tenantId: facts.tenantId, requestID: request.requestID
             )
-            try await verifyTotpBeforeAccount(check, request: request)
-            return try await finish(credential, pending: settled.pending, secondFactor: "totp", enrollmentId: enrollmentId, request: request)
+            if totp, let enrollmentId = Self.nonEmpty(body["mfaEnrollmentId"]),
+                let code = Self.nonEmpty(body["totpVerificationInfo"]?["verificationCode"])
+            {
+                guard let adjacentIntervals = settings.mfaConfig.totpAdjacentIntervals else { throw SecondFactorPolicy.totpDisabled }
+                let check = TotpCheck(
+                    code: code, credential: credential, enrollmentId: enrollmentId, adjacentIntervals: adjacentIntervals,
+                    pending: facts.pending
+                )
+                return try await finishTotp(check, request: request)
+            }
+            if !totp, let info = body["phoneVerificationInfo"], info["androidVerificationProof"] == nil,
+                let code = Self.nonEmpty(info["code"]), let sessionInfo = Self.nonEmpty(info["sessionInfo"])
+            {
+                guard settings.mfaConfig.smsEnabled else { throw SecondFactorPolicy.smsDisabled }
+                return try await finishPhone(
+                    credential, pending: facts.pending, sessionInfo: sessionInfo, code: code, request: request
+                )
+            }
         }
         let (settings, projectId) = try await prelude(request)
         if totp {
@@ -139,20 +159,143 @@ struct MfaSignInOperations: Sendable {
         return found
     }
 
-    /// The code check of a complete request, made before the account is read. The account's own
-    /// checks come first in contract order, so a refusal is answered with theirs when one applies;
-    /// a good code still signs nobody in unless the account has the enrollment (`finish` requires
-    /// it in the statement that records the sign-in). What the check recorded on a factor the
-    /// account no longer lists (a step, a failure) changes nothing anyone can use.
-    private func verifyTotpBeforeAccount(_ check: TotpCheck, request: PublicRequest) async throws {
-        do {
-            try await checkTotpCode(check, request: request)
-        } catch {
-            guard Self.totpEnrollment(check.enrollmentId, of: try await account(of: check.pending, request: request)) != nil else {
-                throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND")
-            }
-            throw error
+    /// The fast TOTP finalize: the code checked beside the account (hop 1), then the session beside
+    /// the sign-in's record (hop 2). A refusal is answered in contract order: the credential's
+    /// own validity, then the account's checks, then the code's.
+    private func finishTotp(_ check: TotpCheck, request: PublicRequest) async throws -> JSONValue {
+        async let accountCheck = Self.outcome {
+            try await checkedAccount(check.pending, enrollmentId: check.enrollmentId, kind: "totp", request: request)
         }
+        let code = await Self.outcome { try await checkTotpCode(check, request: request) }
+        let account = await accountCheck
+        if case .failure(let refusal) = code {
+            try await requireLive(check.credential, request: request)
+            _ = try account.get()
+            throw refusal
+        }
+        if case .failure = account { try await requireLive(check.credential, request: request) }
+        return try await finishFast(
+            check.credential, pending: check.pending, account: try account.get(), secondFactor: "totp",
+            enrollmentId: check.enrollmentId, request: request
+        )
+    }
+
+    /// The fast SMS finalize: the code checked beside the account read (hop 1), the enrollment
+    /// found by the number the code proved, then the session beside the record (hop 2).
+    private func finishPhone(
+        _ credential: String, pending: InspectPendingCredential.Result, sessionInfo: String, code: String, request: PublicRequest
+    ) async throws -> JSONValue {
+        async let accountRead = Self.outcome { try await self.account(of: pending, request: request) }
+        let verified = await Self.outcome {
+            try await phone.verify(
+                sessionInfo: sessionInfo, code: code, purpose: "signIn", localId: pending.localId, projectId: pending.projectId,
+                tenantId: pending.tenantId, attempt: FinalizeAttempt.signIn(finishing: credential), request: request
+            )
+        }
+        let read = await accountRead
+        let number: String
+        switch verified {
+        case .failure(let refusal):
+            try await requireLive(credential, request: request)
+            throw refusal
+        case .success(let proved): number = proved
+        }
+        guard case .success(let found) = read, let enrollment = Self.phoneEnrollment(number, of: found) else {
+            try await requireLive(credential, request: request)
+            _ = try read.get()
+            throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND")
+        }
+        return try await finishFast(
+            credential, pending: pending, account: found, secondFactor: "phone", enrollmentId: enrollment.mfaEnrollmentId,
+            request: request
+        )
+    }
+
+    /// Hop 2 of a fast finalize: the session (using the credential up, a durable commit) beside
+    /// the sign-in's record on the account (`lastLoginAt`, an asynchronous commit: the session is
+    /// the sign-in's durable record). Both carry the same time, the ID token's `auth_time`. The
+    /// record requires the factor again, so a factor withdrawn between the hops refuses the answer.
+    private func finishFast(
+        _ credential: String, pending: InspectPendingCredential.Result, account: Account, secondFactor: String,
+        enrollmentId: String, request: PublicRequest
+    ) async throws -> JSONValue {
+        if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
+        let signedInAt = Int64(Date().timeIntervalSince1970 * 1000)
+        async let recorded = Self.outcome {
+            try await PeerCall.call(
+                registry, RecordSignIn.self,
+                .init(
+                    projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId,
+                    requiredEnrollment: enrollmentId, requiredKind: secondFactor, signedInAt: signedInAt, mode: .asynchronous
+                ),
+                requestID: request.requestID
+            )
+        }
+        let tokens = await Self.outcome {
+            try await PeerCall.call(
+                sessions, IssueSession.self,
+                .init(
+                    projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId,
+                    signInProvider: pending.signInProvider, secondFactor: secondFactor, secondFactorIdentifier: enrollmentId,
+                    authTime: signedInAt / 1000, user: SessionUser(account), consumePendingCredential: credential
+                ),
+                requestID: request.requestID
+            )
+        }
+        let issued = try tokens.get()
+        do {
+            _ = try await recorded.get()
+        } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" {
+            throw IdentityToolkitError.business("INVALID_MFA_PENDING_CREDENTIAL")
+        }
+        return ["idToken": .string(issued.idToken), "refreshToken": .string(issued.refreshToken)]
+    }
+
+    /// The account of a pending sign-in with the factor it names, read without recording anything.
+    private func checkedAccount(
+        _ pending: InspectPendingCredential.Result, enrollmentId: String, kind: String, request: PublicRequest
+    ) async throws -> Account {
+        do {
+            return try await PeerCall.call(
+                registry, RecordSignIn.self,
+                .init(
+                    projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId,
+                    requiredEnrollment: enrollmentId, requiredKind: kind, mode: .check
+                ),
+                requestID: request.requestID
+            )
+        } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" {
+            throw IdentityToolkitError.business("INVALID_MFA_PENDING_CREDENTIAL")
+        }
+    }
+
+    /// On a refused code only (never on the hot path): a credential used up or unknown to
+    /// session-token is refused as such first, as the sequential order does.
+    private func requireLive(_ credential: String, request: PublicRequest) async throws {
+        _ = try await PeerCall.call(
+            sessions, InspectPendingCredential.self, .init(mfaPendingCredential: credential, finishing: true),
+            requestID: request.requestID
+        )
+    }
+
+    /// The facts of a sealed credential of the caller's project whose tenant is the body's (when
+    /// the body names one); `nil` sends the request down the sequential path.
+    private func sealedFacts(_ credential: String, request: PublicRequest) async -> SealedPendingCredential? {
+        guard let facts = await keys.open(credential, requestID: request.requestID), facts.projectId == request.callerProjectId,
+            (request.body["tenantId"]?.stringValue ?? facts.tenantId) == facts.tenantId
+        else { return nil }
+        return facts
+    }
+
+    private static func outcome<T: Sendable>(_ body: () async throws -> T) async -> Result<T, any Error> {
+        do { return .success(try await body()) } catch { return .failure(error) }
+    }
+
+    private static func phoneEnrollment(_ number: String, of account: Account) -> Enrollment? {
+        // Found by number, real or masked (iOS finishes with the masked one).
+        account.mfaInfo?.first(where: {
+            $0.kind == "phone" && ($0.phoneNumber == number || $0.phoneNumber.map(PhoneNumber.masked) == number)
+        })
     }
 
     /// One TOTP sign-in check: the code, the factor, and the sign-in (pending credential) it finishes.
@@ -216,26 +359,15 @@ struct MfaSignInOperations: Sendable {
         return ["idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken)]
     }
 
-    /// The settings and pending sign-in of a request whose input is complete: the credential first
-    /// (reading it changes nothing), then its scope's settings. `nil` when the credential does not
-    /// check out or names another scope than the settings' (the body's tenant wins there): the
-    /// caller then takes the sequential path, which answers in contract order. `PROJECT_DISABLED`
-    /// comes first, as always.
-    private func settledSignIn(_ credential: String, finishing: Bool = false, request: PublicRequest) async throws
+    /// The settings and pending sign-in of a request whose credential opens (sealed facts, the
+    /// settings from the gateway's cache): no call. `nil` sends the request down the sequential
+    /// path, which answers in contract order. `PROJECT_DISABLED` comes first, as always.
+    private func settledSignIn(_ credential: String, request: PublicRequest) async throws
         -> (settings: AuthSettings, pending: InspectPendingCredential.Result)?
     {
-        guard
-            let pending = try? await PeerCall.call(
-                sessions, InspectPendingCredential.self, .init(mfaPendingCredential: credential, finishing: finishing),
-                requestID: request.requestID
-            ),
-            pending.projectId == request.callerProjectId,
-            (request.body["tenantId"]?.stringValue ?? RoutingHint.tenant(ofScopedToken: credential)) == pending.tenantId
-        else { return nil }
-        let settings = try await ScopeSettings.enabled(
-            registry, projectId: pending.projectId, tenantId: pending.tenantId, requestID: request.requestID
-        )
-        return (settings, pending)
+        guard let facts = await sealedFacts(credential, request: request) else { return nil }
+        let settings = try await cachedSettings.enabled(projectId: facts.projectId, tenantId: facts.tenantId, requestID: request.requestID)
+        return (settings, facts.pending)
     }
 
     static func nonEmpty(_ value: JSONValue?) -> String? {
@@ -280,5 +412,12 @@ struct MfaSignInOperations: Sendable {
         } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" {
             throw IdentityToolkitError.business("INVALID_MFA_PENDING_CREDENTIAL")
         }
+    }
+}
+
+extension SealedPendingCredential {
+    /// The facts as session-token's `pendingCredential.inspect` would answer them.
+    var pending: InspectPendingCredential.Result {
+        .init(projectId: projectId, tenantId: tenantId, localId: localId, signInProvider: signInProvider)
     }
 }

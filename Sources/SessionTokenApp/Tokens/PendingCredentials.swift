@@ -7,7 +7,8 @@ import ServiceKit
 import TenantStore
 
 /// MFA pending credentials: what a first-factor sign-in hands out instead of tokens when the user
-/// has second factors. Stored by hash in the tenant's schema, expiring, used once.
+/// has second factors. Sealed facts (`SealedPendingCredential`), stored by hash in the tenant's
+/// schema, expiring, used once.
 struct PendingCredentials: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -15,13 +16,21 @@ struct PendingCredentials: Sendable {
     /// For a finalize's retry: the session a used credential started (`inspect(_:finishing:)`).
     let sessions: SessionRepository
     let finishing: FinishingTokens
+    let sealKey: PendingCredentialKey
 
     static let invalid = RPCError(code: .invalidPendingCredential, identityToolkitError: "INVALID_MFA_PENDING_CREDENTIAL")
 
     func issue(_ params: IssuePendingCredential.Params) async throws -> IssuePendingCredential.Result {
         let schema = try TenantSchemaCatalog.schema(for: TenantScope(projectId: params.projectId, tenantId: params.tenantId))
-        let credential = PendingCredential.make(projectId: params.projectId, tenantId: params.tenantId)
         let seconds = Double(lifetime.components.seconds)
+        // The facts ride sealed in the credential (the gateway reads them without a call); the
+        // stored hash is what makes it usable, and only once.
+        let credential = PendingCredential(
+            value: try SealedPendingCredential(
+                projectId: params.projectId, tenantId: params.tenantId, localId: params.localId,
+                signInProvider: params.signInProvider, expiresAt: Int64(Date().timeIntervalSince1970) + Int64(seconds)
+            ).seal(with: sealKey)
+        )
         try await client.query(
             cached: """
             INSERT INTO \(unescaped: schema.qualified("mfa_pending_credentials"))

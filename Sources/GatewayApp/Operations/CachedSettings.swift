@@ -1,0 +1,119 @@
+import Contracts
+import Foundation
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+import Synchronization
+
+/// The settings of each project and tenant as factor-registry last answered them, kept by the
+/// gateway so that the hot flows (a second-factor sign-in, a refresh) skip the settings call
+/// (issue 26: two hops at most).
+///
+/// How stale an entry can be, stated: the gateway keeps a long poll open to factor-registry
+/// (`settings.watch`), which answers as soon as any setting changes (its own `LISTEN` on
+/// `mfa_settings` hears every change, by any instance or by hand in psql); the answer empties
+/// this cache. So a change is seen here one notification and one RPC answer after it commits
+/// (about a millisecond on one machine). Entries are used only while the poll runs and
+/// factor-registry says it is listening: when either stops, every read goes to factor-registry
+/// again until both are back. Changes made through this gateway's admin API empty the cache before
+/// their answer leaves, and an entry is never older than `lifetime` (the same bound
+/// factor-registry keeps for a notification lost on a connection that looks alive).
+final class CachedSettings: Sendable {
+    private struct Key: Hashable {
+        let projectId: String
+        let tenantId: String?
+    }
+
+    private struct State {
+        var entries: [Key: (settings: AuthSettings, storedAt: ContinuousClock.Instant)] = [:]
+        /// factor-registry's generation, as its last watch answer gave it; `nil`: not following.
+        var following: UInt64?
+        /// Moves on every change seen, so a read that started before one does not store after it.
+        var epoch: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    let registry: RPCClient
+    let lifetime: Duration
+    let capacity: Int
+    /// How long one watch waits on factor-registry before it answers "nothing changed".
+    let watchWait: Duration
+
+    init(registry: RPCClient, lifetime: Duration = .seconds(5), capacity: Int = 2_000, watchWait: Duration = .seconds(4)) {
+        self.registry = registry
+        self.lifetime = lifetime
+        self.capacity = capacity
+        self.watchWait = watchWait
+    }
+
+    /// The scope's settings, `PROJECT_DISABLED` first (as `ScopeSettings.enabled`).
+    func enabled(projectId: String, tenantId: String?, requestID: String) async throws -> AuthSettings {
+        let key = Key(projectId: projectId, tenantId: tenantId)
+        let now = ContinuousClock.now
+        let cached: AuthSettings? = state.withLock { state in
+            guard state.following != nil, let entry = state.entries[key], now - entry.storedAt < lifetime else { return nil }
+            return entry.settings
+        }
+        let settings: AuthSettings
+        if let cached {
+            settings = cached
+        } else {
+            let epoch: UInt64? = state.withLock { $0.following == nil ? nil : $0.epoch }
+            settings = try await ScopeSettings.resolve(registry, projectId: projectId, tenantId: tenantId, requestID: requestID)
+            if let epoch {
+                state.withLock { state in
+                    guard state.following != nil, state.epoch == epoch else { return }
+                    guard state.entries[key] != nil || state.entries.count < capacity else { return }
+                    state.entries[key] = (settings, now)
+                }
+            }
+        }
+        if settings.disableAuth { throw IdentityToolkitError.business("PROJECT_DISABLED") }
+        return settings
+    }
+
+    /// A change made through this gateway: forget everything at once.
+    func clear() {
+        state.withLock { state in
+            state.epoch &+= 1
+            state.entries.removeAll()
+        }
+    }
+
+    /// Follows factor-registry's changes until a watch fails (then the cache is off and the error
+    /// is thrown; the caller tries again later). Runs for as long as the gateway does.
+    func follow() async throws {
+        do {
+            var generation: UInt64? = nil
+            while !Task.isCancelled {
+                let answer = try await registry.call(
+                    WatchSettings.self,
+                    .init(generation: generation, waitMilliseconds: Int(watchWait.components.seconds * 1000)),
+                    requestID: "settings-watch"
+                )
+                state.withLock { state in
+                    if state.following != answer.generation || !answer.listening {
+                        state.epoch &+= 1
+                        state.entries.removeAll()
+                    }
+                    state.following = answer.listening ? answer.generation : nil
+                }
+                // Not listening: ask again after a pause rather than at once.
+                if !answer.listening { try await Task.sleep(for: .seconds(1)) }
+                generation = answer.generation
+            }
+        } catch {
+            stopFollowing()
+            throw error
+        }
+        stopFollowing()
+    }
+
+    private func stopFollowing() {
+        state.withLock { state in
+            state.following = nil
+            state.epoch &+= 1
+            state.entries.removeAll()
+        }
+    }
+}
