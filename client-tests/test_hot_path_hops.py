@@ -3,7 +3,8 @@ after the gateway has the request (the factor's check beside the account's, then
 the sign-in's record), reading the pending credential's sealed facts itself and the scope's settings
 from its own cache. Counted from the outside on each service's /metrics, then the cache's promise:
 a change made through the admin API applies to the very next request, one made in the database
-within a second, and an altered credential is refused."""
+within a second, and an altered credential is refused. A refresh whose token names its user makes two
+calls: the account, then the rotation that checks it."""
 
 import os
 import re
@@ -143,3 +144,19 @@ def test_an_altered_sealed_credential_is_refused_and_spends_no_code(stack):
     # The refused request spent nothing: the same code still finishes the real sign-in.
     assert finalize_totp(stack, user, pending, code).status_code == 200
 
+
+
+@four_processes
+def test_a_refresh_makes_two_calls_and_reads_no_settings(stack):
+    user = verified_user(stack)
+    first = requests.post(f"{stack.gateway}/securetoken.googleapis.com/v1/token?key=k",
+                          json={"grantType": "refresh_token", "refreshToken": user["refreshToken"]}, timeout=30)
+    assert first.status_code == 200, first.text
+
+    answer, calls = calls_during(stack, lambda: requests.post(
+        f"{stack.gateway}/securetoken.googleapis.com/v1/token?key=k",
+        json={"grantType": "refresh_token", "refreshToken": first.json()["refresh_token"]}, timeout=30))
+
+    assert answer.status_code == 200, answer.text
+    # The refresh token names its user: the account, then session-token's checked rotation.
+    assert calls == {"account.get": 1, "session.refresh": 1}

@@ -59,6 +59,7 @@ public enum GatewayApp {
             logger: host.logger
         )
         let cachedSettings = CachedSettings(registry: registry)
+        let sealKeys = TokenSealKeys(sessions: sessions)
         parts.background.append(
             PeriodicService("settings watch", every: .seconds(1), start: .immediately, logger: host.logger) {
                 try await cachedSettings.follow()
@@ -66,7 +67,7 @@ public enum GatewayApp {
         )
         let mfaSignIn = MfaSignInOperations(
             registry: registry, sessions: sessions, challenges: challenges, phone: phone,
-            keys: PendingCredentialKeys(sessions: sessions), cachedSettings: cachedSettings
+            keys: sealKeys, cachedSettings: cachedSettings
         )
         let phoneSignIn = PhoneSignInOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
         let projectConfig = ProjectConfigOperations(registry: registry, emailPrivacyByDefault: emailPrivacyByDefault)
@@ -130,7 +131,7 @@ public enum GatewayApp {
                 "identitytoolkit.projects.tenants.accounts.batchGet": admin.batchGet,
                 "identitytoolkit.projects.tenants.accounts.delete": admin.delete,
                 "securetoken.token": SecureTokenOperation(
-                    registry: registry, sessions: sessions,
+                    registry: registry, sessions: sessions, keys: sealKeys, cachedSettings: cachedSettings,
                     projectNumber: reader.string(forKey: "project.number", default: "12345")
                 ).handle,
             ],

@@ -47,13 +47,16 @@ public enum SessionTokenApp {
         )
         let pendingLifetime = Duration.seconds(reader.int(forKey: "mfa.pendingCredentialLifetimeSeconds", default: 600))
         let sessions = SessionRepository(client: database, logger: host.logger, retryWindow: pendingLifetime)
-        let finishing = FinishingTokens(masterKey: masterKey)
-        let sealKey = PendingCredentialKey(masterKey: masterKey)
+        let sealKey = TokenSealKey(masterKey: masterKey)
+        let finishing = FinishingTokens(masterKey: masterKey, sealKey: sealKey)
         parts.methods.register(IssueSession.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
             let token =
-                params.consumePendingCredential.map {
-                    finishing.token(finishing: $0, projectId: params.projectId, tenantId: params.tenantId)
-                } ?? RefreshToken.make(projectId: params.projectId, tenantId: params.tenantId)
+                try params.consumePendingCredential.map {
+                    try finishing.token(finishing: $0, projectId: params.projectId, tenantId: params.tenantId, localId: params.localId)
+                } ?? RefreshToken(
+                    value: SealedRefreshToken(projectId: params.projectId, tenantId: params.tenantId, localId: params.localId)
+                        .seal(with: sealKey)
+                )
             var answered = params
             answered.authTime = try await sessions.startFamily(params, token: token)
             let idToken = try issuer.sign(issuer.claims(for: answered))
@@ -70,7 +73,7 @@ public enum SessionTokenApp {
             client: database, logger: host.logger, lifetime: pendingLifetime, sessions: sessions, finishing: finishing,
             sealKey: sealKey
         )
-        parts.methods.register(PendingCredentialSealKey.self, callers: .only([ServiceName.gateway.rawValue])) { _, _ in
+        parts.methods.register(PublishTokenSealKey.self, callers: .only([ServiceName.gateway.rawValue])) { _, _ in
             .init(key: sealKey.base64)
         }
         parts.methods.register(IssuePendingCredential.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
@@ -85,7 +88,7 @@ public enum SessionTokenApp {
         parts.methods.register(ForgetAccountSessions.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
             .init(deleted: try await sessions.forget(params))
         }
-        let refreshSessions = RefreshSessions(client: database, logger: host.logger)
+        let refreshSessions = RefreshSessions(client: database, logger: host.logger, sealKey: sealKey)
         let limiter = RateLimiter(client: database, logger: host.logger)
         // A device refreshes about once an hour; many share an address behind NAT.
         let generous = host.settings.mode == .development
@@ -104,7 +107,13 @@ public enum SessionTokenApp {
         }
         parts.methods.register(RefreshSession.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
             let presented = RefreshToken(value: params.refreshToken)
+            if params.account != nil, let address = params.clientAddress,
+                !(try await limiter.take("refresh:\(address)", rule: refreshesPerAddress))
+            {
+                throw RPCError(code: .invalidRefreshToken, identityToolkitError: "TOO_MANY_ATTEMPTS_TRY_LATER")
+            }
             let family = try await refreshSessions.family(of: presented)
+            if let account = params.account { try RefreshSessions.check(family, against: account) }
             let next = try await refreshSessions.rotate(presented, family: family)
             // The refreshed token repeats the sign-in: first factor, second factor, auth_time.
             let claims = issuer.claims(

@@ -54,10 +54,38 @@ public enum RefreshSession: RPCMethod {
     public struct Params: Codable, Sendable, Hashable {
         public var refreshToken: String
         public var user: SessionUser
+        /// With `account`: what `session.inspectRefresh` checks happens here first (the address's
+        /// limit, reuse detection), then the account's checks in contract order (a deleted account's
+        /// uid given again `INVALID_REFRESH_TOKEN`, `USER_DISABLED`, `TOKEN_EXPIRED`), so a refresh
+        /// whose user the gateway read from the token itself makes one call here (issue 26).
+        public var clientAddress: String?
+        public var account: AccountState?
 
-        public init(refreshToken: String, user: SessionUser) {
+        public init(refreshToken: String, user: SessionUser, clientAddress: String? = nil, account: AccountState? = nil) {
             self.refreshToken = refreshToken
             self.user = user
+            self.clientAddress = clientAddress
+            self.account = account
+        }
+    }
+
+    /// The account as factor-registry answered it, for the session's checks.
+    public struct AccountState: Codable, Sendable, Hashable {
+        public var localId: String
+        /// Milliseconds since the epoch.
+        public var createdAt: Int64?
+        public var disabled: Bool
+        /// Seconds since the epoch: sessions that began before it are over.
+        public var validSince: Int64?
+        /// The second factors the account has (their enrollment ids).
+        public var secondFactors: [String]
+
+        public init(localId: String, createdAt: Int64?, disabled: Bool, validSince: Int64?, secondFactors: [String]) {
+            self.localId = localId
+            self.createdAt = createdAt
+            self.disabled = disabled
+            self.validSince = validSince
+            self.secondFactors = secondFactors
         }
     }
 

@@ -28,11 +28,11 @@ public enum IssuePendingCredential: RPCMethod {
     }
 }
 
-/// `pendingCredential.sealKey`: the key pending credentials are sealed with (base64 of 32 bytes),
+/// `tokenSeal.key`: the key pending credentials are sealed with (base64 of 32 bytes),
 /// so the gateway can read a credential's facts without a call per sign-in. Asked for again when
 /// a credential names a key id the gateway does not hold (session-token's master key rotated).
-public enum PendingCredentialSealKey: RPCMethod {
-    public static let name = "pendingCredential.sealKey"
+public enum PublishTokenSealKey: RPCMethod {
+    public static let name = "tokenSeal.key"
 
     public struct Params: Codable, Sendable, Hashable {
         public init() {}

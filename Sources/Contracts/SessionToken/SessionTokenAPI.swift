@@ -6,7 +6,7 @@ public enum SessionTokenAPI {
     public static let allMethods: [any RPCMethod.Type] = [
         Discover.self, GetServiceStatus.self, Ping.self, ProvisionTenantSchema.self, DropTenantSchema.self,
         PublishSigningKeys.self, IssueSession.self, InspectRefreshToken.self, RefreshSession.self,
-        VerifyIDToken.self, VerifyCustomToken.self, IssuePendingCredential.self, PendingCredentialSealKey.self, InspectPendingCredential.self,
+        VerifyIDToken.self, VerifyCustomToken.self, IssuePendingCredential.self, PublishTokenSealKey.self, InspectPendingCredential.self,
         RevokeFactorSessions.self, ForgetAccountSessions.self,
     ]
 }

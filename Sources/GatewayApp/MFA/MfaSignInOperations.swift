@@ -16,7 +16,7 @@ struct MfaSignInOperations: Sendable {
     let sessions: RPCClient
     let challenges: RPCClient
     let phone: PhoneChallenges
-    let keys: PendingCredentialKeys
+    let keys: TokenSealKeys
     let cachedSettings: CachedSettings
 
     func start(_ request: PublicRequest) async throws -> JSONValue {
@@ -281,7 +281,7 @@ struct MfaSignInOperations: Sendable {
     /// The facts of a sealed credential of the caller's project whose tenant is the body's (when
     /// the body names one); `nil` sends the request down the sequential path.
     private func sealedFacts(_ credential: String, request: PublicRequest) async -> SealedPendingCredential? {
-        guard let facts = await keys.open(credential, requestID: request.requestID), facts.projectId == request.callerProjectId,
+        guard let facts = await keys.pendingCredential(credential, requestID: request.requestID), facts.projectId == request.callerProjectId,
             (request.body["tenantId"]?.stringValue ?? facts.tenantId) == facts.tenantId
         else { return nil }
         return facts

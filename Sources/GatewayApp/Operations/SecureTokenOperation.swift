@@ -10,9 +10,16 @@ import ServiceKit
 /// `INVALID_REFRESH_TOKEN` (unknown, revoked, reused, or its user gone), `USER_DISABLED`, and
 /// `TOKEN_EXPIRED` for a sign-in older than the user's `validSince` or one whose second factor the
 /// user no longer has.
+///
+/// A token that names its user (`SealedRefreshToken`) makes two calls in sequence: the account from
+/// factor-registry, then session-token's rotation, which makes the checks above itself with the
+/// account's state (issue 26); the scope's settings come from the gateway's cache. Any other token,
+/// or a scope whose sign-in is disabled, takes the sequential path, one check after another.
 struct SecureTokenOperation: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
+    let keys: TokenSealKeys
+    let cachedSettings: CachedSettings
     /// Sent as `project_id` (Google sends the project number there; the emulator sends "12345").
     let projectNumber: String
 
@@ -25,6 +32,7 @@ struct SecureTokenOperation: Sendable {
         guard let refreshToken = body["refreshToken"]?.stringValue, !refreshToken.isEmpty else {
             throw IdentityToolkitError.business("MISSING_REFRESH_TOKEN")
         }
+        if let answer = try await refreshNamingItsUser(refreshToken, request: request) { return answer }
         let session = try await PeerCall.call(
             sessions, InspectRefreshToken.self, .init(refreshToken: refreshToken, clientAddress: request.clientAddress),
             requestID: request.requestID
@@ -66,8 +74,41 @@ struct SecureTokenOperation: Sendable {
             ),
             requestID: request.requestID
         )
-        // The token endpoint answers in snake_case.
-        return [
+        return answer(tokens)
+    }
+
+    /// The two-call refresh, or `nil` for the sequential path: a token not sealed by session-token,
+    /// another project's key, a scope whose sign-in is disabled, an account that is gone (each
+    /// answered there in contract order, the token's own validity first).
+    private func refreshNamingItsUser(_ refreshToken: String, request: PublicRequest) async throws -> JSONValue? {
+        guard let named = await keys.refreshToken(refreshToken, requestID: request.requestID) else { return nil }
+        if case .apiKey(let projectId) = request.caller, projectId != named.projectId { return nil }
+        guard
+            let settings = try? await cachedSettings.enabled(
+                projectId: named.projectId, tenantId: named.tenantId, requestID: request.requestID
+            ), !settings.disableAuth,
+            let account = try? await PeerCall.call(
+                registry, GetAccount.self, .init(projectId: named.projectId, tenantId: named.tenantId, localId: named.localId),
+                requestID: request.requestID
+            )
+        else { return nil }
+        let tokens = try await PeerCall.call(
+            sessions, RefreshSession.self,
+            .init(
+                refreshToken: refreshToken, user: SessionUser(account), clientAddress: request.clientAddress,
+                account: .init(
+                    localId: account.localId, createdAt: Int64(account.createdAt), disabled: account.disabled,
+                    validSince: account.validSince, secondFactors: account.mfaInfo?.map(\.mfaEnrollmentId) ?? []
+                )
+            ),
+            requestID: request.requestID
+        )
+        return answer(tokens)
+    }
+
+    /// The token endpoint answers in snake_case.
+    private func answer(_ tokens: RefreshSession.Result) -> JSONValue {
+        [
             "id_token": .string(tokens.idToken), "access_token": .string(tokens.idToken),
             "expires_in": .string(tokens.expiresIn), "refresh_token": .string(tokens.refreshToken),
             "token_type": "Bearer", "user_id": .string(tokens.localId), "project_id": .string(projectNumber),

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ServiceKit
 
 /// The refresh token of the session that finishes a pending sign-in (`mfaSignIn:finalize`) is not
 /// random: it is HMAC-SHA256 of the pending credential under a key derived from the master key.
@@ -9,16 +10,23 @@ import Foundation
 /// master key nobody can compute it, so the credential alone does not reveal the token.
 struct FinishingTokens: Sendable {
     private let key: SymmetricKey
+    let sealKey: TokenSealKey
 
-    init(masterKey: SymmetricKey) {
+    init(masterKey: SymmetricKey, sealKey: TokenSealKey) {
+        self.sealKey = sealKey
         key = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: masterKey, info: Data("mfa-backend refresh token finishing a pending credential".utf8),
             outputByteCount: 32
         )
     }
 
-    func token(finishing credential: String, projectId: String, tenantId: String?) -> RefreshToken {
+    /// The token sealed like every refresh token (`SealedRefreshToken`), its secret bytes and nonce
+    /// taken from the HMAC instead of the random generator.
+    func token(finishing credential: String, projectId: String, tenantId: String?, localId: String) throws -> RefreshToken {
         let secret = HMAC<SHA256>.authenticationCode(for: Data(credential.utf8), using: key)
-        return RefreshToken(projectId: projectId, tenantId: tenantId, secret: Data(secret))
+        return RefreshToken(
+            value: try SealedRefreshToken(projectId: projectId, tenantId: tenantId, localId: localId)
+                .seal(with: sealKey, derivedFrom: Data(secret))
+        )
     }
 }

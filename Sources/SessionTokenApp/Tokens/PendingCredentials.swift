@@ -16,7 +16,7 @@ struct PendingCredentials: Sendable {
     /// For a finalize's retry: the session a used credential started (`inspect(_:finishing:)`).
     let sessions: SessionRepository
     let finishing: FinishingTokens
-    let sealKey: PendingCredentialKey
+    let sealKey: TokenSealKey
 
     static let invalid = RPCError(code: .invalidPendingCredential, identityToolkitError: "INVALID_MFA_PENDING_CREDENTIAL")
 
@@ -62,8 +62,10 @@ struct PendingCredentials: Sendable {
         for try await (localId, provider) in rows.decode((String, String).self) {
             return .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: localId, signInProvider: provider)
         }
-        if retry {
-            let token = finishing.token(finishing: text, projectId: scope.projectId, tenantId: scope.tenantId)
+        if retry, let facts = SealedPendingCredential.open(text, keys: [sealKey]) {
+            let token = try finishing.token(
+                finishing: text, projectId: scope.projectId, tenantId: scope.tenantId, localId: facts.localId
+            )
             if let finished = try await sessions.finished(by: token.hash, in: schema) {
                 return .init(
                     projectId: scope.projectId, tenantId: scope.tenantId, localId: finished.localId,

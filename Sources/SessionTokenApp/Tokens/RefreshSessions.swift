@@ -10,6 +10,7 @@ import TenantStore
 struct RefreshSessions: Sendable {
     let client: PostgresClient
     let logger: Logger
+    let sealKey: TokenSealKey
 
     static let invalid = RPCError(code: .invalidRefreshToken, identityToolkitError: "INVALID_REFRESH_TOKEN")
     static let expired = RPCError(code: .invalidRefreshToken, identityToolkitError: "TOKEN_EXPIRED")
@@ -72,13 +73,28 @@ struct RefreshSessions: Sendable {
         throw Self.invalid
     }
 
+    /// The account's checks of a refresh, in contract order, as the gateway's sequential path makes
+    /// them after `session.inspectRefresh`: a session from before the account existed is a deleted
+    /// account's whose uid was given again; then `USER_DISABLED`; then `TOKEN_EXPIRED` for a sign-in
+    /// older than `validSince` or one whose second factor the account no longer has (decision 4).
+    static func check(_ family: Family, against account: RefreshSession.AccountState) throws {
+        guard account.localId == family.localId else { throw invalid }
+        if let createdAt = account.createdAt, family.authTime < createdAt / 1000 { throw invalid }
+        if account.disabled { throw RPCError(code: .invalidRefreshToken, identityToolkitError: "USER_DISABLED") }
+        if let validSince = account.validSince, family.signedInAt < validSince { throw expired }
+        if let factor = family.secondFactorIdentifier, !account.secondFactors.contains(factor) { throw expired }
+    }
+
     /// Replaces `token` by a new one of the same family. The old token rotates at most once: of two
     /// concurrent rotations, one wins and the other is treated as reuse (the family is revoked).
     func rotate(_ token: RefreshToken, family: Family) async throws -> RefreshToken {
         let schema = try TenantSchema(projectId: family.projectId, tenantId: family.tenantId)
         let tokens = schema.qualified("refresh_tokens")
         let families = schema.qualified("session_families")
-        let next = RefreshToken.make(projectId: family.projectId, tenantId: family.tenantId)
+        let next = RefreshToken(
+            value: try SealedRefreshToken(projectId: family.projectId, tenantId: family.tenantId, localId: family.localId)
+                .seal(with: sealKey)
+        )
         let (oldHash, newHash) = (token.hash, next.hash)
         let logger = self.logger
         // One statement: the old token is marked rotated and its successor recorded, or neither.

@@ -8,25 +8,13 @@ typealias PendingCredential = ScopedToken
 
 /// An opaque token: `<scope>.<secret>`. The scope (base64url of `projectId` or
 /// `projectId/tenantId`) lets the service find the tenant schema that holds the token; the secret is
-/// 32 bytes from the system CSPRNG. Only SHA-256 of the whole token is stored.
+/// sealed facts and random bytes (`SealedPendingCredential`, `SealedRefreshToken`; earlier versions
+/// made 32 random bytes, which still look up). Only SHA-256 of the whole token is stored.
 struct ScopedToken: Sendable, Hashable {
     let value: String
 
-    static func make(projectId: String, tenantId: String?) -> ScopedToken {
-        var generator = SystemRandomNumberGenerator()
-        return ScopedToken(
-            projectId: projectId, tenantId: tenantId, secret: Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        )
-    }
-
     init(value: String) {
         self.value = value
-    }
-
-    /// A token of the scope with a given 32-byte secret (`make`'s random one, or a derived one).
-    init(projectId: String, tenantId: String?, secret: Data) {
-        let scope = tenantId.map { "\(projectId)/\($0)" } ?? projectId
-        self.value = Base64URL.encode(Data(scope.utf8)) + "." + Base64URL.encode(secret)
     }
 
     var hash: Data { Data(SHA256.hash(data: Data(value.utf8))) }
