@@ -3,8 +3,8 @@ import Foundation
 import ServiceKit
 import Testing
 
-@Suite("Sealed pending credentials")
-struct SealedPendingCredentialTests {
+@Suite("Sealed tokens")
+struct TokenSealTests {
     static let key = TokenSealKey(masterKey: SymmetricKey(size: .bits256))
     static let facts = SealedPendingCredential(
         projectId: "demo-project", tenantId: "tenant-a", localId: "uid-1", signInProvider: "password", expiresAt: 1_800_000_000
@@ -39,5 +39,24 @@ struct SealedPendingCredentialTests {
         #expect(received.id == Self.key.id)
         #expect(SealedPendingCredential.open(try Self.facts.seal(with: Self.key), keys: [received]) == Self.facts)
         #expect(TokenSealKey(base64: "c2hvcnQ=") == nil)
+    }
+
+    @Test("a refresh token names its user; one derived from the same seed is the same token")
+    func refreshTokens() throws {
+        let named = SealedRefreshToken(projectId: "demo-project", tenantId: nil, localId: "uid-2")
+        let random = try named.seal(with: Self.key)
+        #expect(SealedRefreshToken.open(random, keys: [Self.key]) == named)
+        #expect(try named.seal(with: Self.key) != random)
+        let seed = Data((0..<32).map { UInt8($0) })
+        #expect(try named.seal(with: Self.key, derivedFrom: seed) == named.seal(with: Self.key, derivedFrom: seed))
+        #expect(try named.seal(with: Self.key, derivedFrom: seed) != named.seal(with: Self.key, derivedFrom: Data(seed.reversed())))
+    }
+
+    @Test("a pending credential does not open as a refresh token, nor the other way round")
+    func kindsStayApart() throws {
+        let credential = try Self.facts.seal(with: Self.key)
+        #expect(SealedRefreshToken.open(credential, keys: [Self.key]) == nil)
+        let refresh = try SealedRefreshToken(projectId: "demo-project", tenantId: "tenant-a", localId: "uid-1").seal(with: Self.key)
+        #expect(SealedPendingCredential.open(refresh, keys: [Self.key]) == nil)
     }
 }
