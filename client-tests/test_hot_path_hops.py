@@ -52,6 +52,16 @@ def mfa_totp_user(stack, tenant=None):
     return user, totp, enrolled
 
 
+def cached_tenant_sign_in(stack, name):
+    """A TOTP user in a new tenant after one sign-in (the gateway now holds the tenant's settings),
+    and a second sign-in waiting for its code."""
+    mfa = {"state": "ENABLED", "providerConfigs": [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 1}}]}
+    tenant = create_tenant(stack, name, mfaConfig=mfa)
+    user, totp, _ = mfa_totp_user(stack, tenant=tenant)
+    assert finalize_totp(stack, user, sign_in_pending(stack, user), later_code(totp, 1)).status_code == 200
+    return tenant, user, totp, sign_in_pending(stack, user)
+
+
 def finalize_totp(stack, user, pending, code):
     extra = {"tenantId": user["tenant"]} if user["tenant"] else {}
     return v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
@@ -97,11 +107,7 @@ def test_an_sms_sign_in_starts_in_two_calls_and_finishes_in_four(stack):
 
 
 def test_a_settings_change_through_the_admin_api_applies_to_the_next_finalize(stack):
-    mfa = {"state": "ENABLED", "providerConfigs": [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 1}}]}
-    tenant = create_tenant(stack, "CacheAdmin", mfaConfig=mfa)
-    user, totp, _ = mfa_totp_user(stack, tenant=tenant)
-    assert finalize_totp(stack, user, sign_in_pending(stack, user), later_code(totp, 1)).status_code == 200
-    pending = sign_in_pending(stack, user)
+    tenant, user, totp, pending = cached_tenant_sign_in(stack, "CacheAdmin")
 
     patched = requests.patch(f"{stack.gateway}/v2/projects/demo-project/tenants/{tenant}?updateMask=mfaConfig",
                              json={"mfaConfig": {"state": "ENABLED", "enabledProviders": ["PHONE_SMS"], "providerConfigs": []}},
@@ -113,11 +119,7 @@ def test_a_settings_change_through_the_admin_api_applies_to_the_next_finalize(st
 
 
 def test_a_settings_change_made_in_the_database_reaches_the_gateway_within_a_second(stack):
-    mfa = {"state": "ENABLED", "providerConfigs": [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 1}}]}
-    tenant = create_tenant(stack, "CacheDatabase", mfaConfig=mfa)
-    user, totp, _ = mfa_totp_user(stack, tenant=tenant)
-    assert finalize_totp(stack, user, sign_in_pending(stack, user), later_code(totp, 1)).status_code == 200
-    pending = sign_in_pending(stack, user)
+    tenant, user, totp, pending = cached_tenant_sign_in(stack, "CacheDatabase")
 
     # By hand, as an operator in psql would: the trigger's notification is all the gateway hears.
     parts = urllib.parse.urlsplit(stack.postgres)
