@@ -137,12 +137,9 @@ struct MfaSignInOperations: Sendable {
             )
             let account: Account
             (pending, account) = try await pendingSignIn(credential, projectId: projectId, finishing: true, request: request)
-            // Found by number, real or masked (iOS finishes with the masked one).
-            guard
-                let found = account.mfaInfo?.first(where: {
-                    $0.kind == "phone" && ($0.phoneNumber == number || $0.phoneNumber.map(PhoneNumber.masked) == number)
-                })
-            else { throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND") }
+            guard let found = Self.phoneEnrollment(number, of: account) else {
+                throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND")
+            }
             enrollment = found
         }
         return try await finish(
