@@ -120,7 +120,7 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
-                "JSONRPC", "Contracts", "TenantStore", "CMalloc",
+                "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
@@ -158,7 +158,7 @@ let package = Package(
         .target(
             name: "FactorRegistryApp",
             dependencies: [
-                "ServiceKit", "Contracts", "TenantStore",
+                "ServiceKit", "Contracts", "IdentityToolkit", "TenantStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
@@ -167,7 +167,7 @@ let package = Package(
         .target(
             name: "ChallengeIssuerApp",
             dependencies: [
-                "ServiceKit", "Contracts", "TenantStore", "PluginKit", "EmailSMTP", "FactorTOTP", "FactorSMS", "SMSHTTP",
+                "ServiceKit", "Contracts", "IdentityToolkit", "TenantStore", "PluginKit", "EmailSMTP", "FactorTOTP", "FactorSMS", "SMSHTTP",
                 "VerifierRecaptcha", "VerifierPlayIntegrity", "APNsPush",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -178,7 +178,7 @@ let package = Package(
         .target(
             name: "SessionTokenApp",
             dependencies: [
-                "ServiceKit", "Contracts", "TenantStore", "RS256Signing",
+                "ServiceKit", "Contracts", "IdentityToolkit", "TenantStore", "RS256Signing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

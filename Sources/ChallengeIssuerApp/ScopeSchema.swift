@@ -1,4 +1,5 @@
 import Contracts
+import IdentityToolkit
 import JSONRPC
 import TenantStore
 
@@ -9,7 +10,7 @@ enum ScopeSchema {
         do {
             return try TenantSchema(projectId: projectId, tenantId: tenantId)
         } catch {
-            throw RPCError(code: .invalidTenantScope, identityToolkitError: "TENANT_NOT_FOUND")
+            throw RPCError(code: .invalidTenantScope, business: IdentityToolkitError(.tenantNotFound))
         }
     }
 }

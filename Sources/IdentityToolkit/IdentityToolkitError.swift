@@ -7,6 +7,8 @@ import JSONRPC
 public struct IdentityToolkitError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The HTTP status, also sent as `error.code`.
     public let httpStatus: Int
+    /// The business error's code (`nil` for the HTTP-level errors: payload, API key, 404, 5xx).
+    public let code: Code?
     public let message: String
     /// The gRPC-style status (`INVALID_ARGUMENT`, …); absent on business errors.
     public let status: String?
@@ -15,6 +17,7 @@ public struct IdentityToolkitError: Error, Sendable, Hashable, CustomStringConve
 
     public init(httpStatus: Int, message: String, status: String?, reason: String, extraErrorFields: [String: JSONValue] = [:]) {
         self.httpStatus = httpStatus
+        self.code = nil
         self.message = message
         self.status = status
         self.reason = reason
@@ -35,8 +38,25 @@ public struct IdentityToolkitError: Error, Sendable, Hashable, CustomStringConve
     }
 
     /// A business error (`CODE` or `CODE : detail`): HTTP 400, no status, reason `invalid`.
-    public static func business(_ message: String) -> IdentityToolkitError {
-        IdentityToolkitError(httpStatus: 400, message: message, status: nil, reason: "invalid")
+    public init(_ code: Code, detail: String? = nil) {
+        self.httpStatus = 400
+        self.code = code
+        self.message = detail.map { "\(code.rawValue) : \($0)" } ?? code.rawValue
+        self.status = nil
+        self.reason = "invalid"
+        self.extraErrorFields = [:]
+    }
+
+    /// The business error a peer sent as its wire message (`CODE` or `CODE : detail`). Every peer
+    /// builds its message from the catalogue; one that did not still reaches the client as the 400
+    /// it was meant to be, without a code to compare.
+    public init(businessMessage message: String) {
+        let parts = message.split(separator: " : ", maxSplits: 1, omittingEmptySubsequences: false)
+        if let code = Code(rawValue: String(parts[0])) {
+            self.init(code, detail: parts.count > 1 ? String(parts[1]) : nil)
+        } else {
+            self.init(httpStatus: 400, message: message, status: nil, reason: "invalid")
+        }
     }
 
     /// A schema or JSON error: HTTP 400 `INVALID_ARGUMENT`; the message starts `Invalid JSON payload received.`

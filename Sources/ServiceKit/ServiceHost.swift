@@ -4,6 +4,7 @@ import Contracts
 import Foundation
 import Hummingbird
 import HummingbirdHTTP2
+import IdentityToolkit
 import JSONRPC
 import Logging
 import NIOCore
@@ -237,7 +238,7 @@ extension ServiceHost {
             return RPCError(code: .dependencyUnavailable, message: "The database did not answer")
         }
         guard TenantSchema.isMissing(error) else { return nil }
-        return RPCError(code: .tenantSchemaMissing, identityToolkitError: "TENANT_NOT_FOUND")
+        return RPCError(code: .tenantSchemaMissing, business: IdentityToolkitError(.tenantNotFound))
     }
 
     /// PostgreSQL could not be reached (connection refused or lost, the pool gave up): not a fault

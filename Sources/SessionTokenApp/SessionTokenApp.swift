@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import IdentityToolkit
 import JSONRPC
 import ServiceKit
 import TenantStore
@@ -97,7 +98,7 @@ public enum SessionTokenApp {
         )
         parts.methods.register(InspectRefreshToken.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
             if let address = params.clientAddress, !(try await limiter.take("refresh:\(address)", rule: refreshesPerAddress)) {
-                throw RPCError(code: .invalidRefreshToken, identityToolkitError: "TOO_MANY_ATTEMPTS_TRY_LATER")
+                throw RPCError(code: .invalidRefreshToken, business: IdentityToolkitError(.tooManyAttemptsTryLater))
             }
             let family = try await refreshSessions.family(of: RefreshToken(value: params.refreshToken))
             return .init(
@@ -110,7 +111,7 @@ public enum SessionTokenApp {
             if params.account != nil, let address = params.clientAddress,
                 !(try await limiter.take("refresh:\(address)", rule: refreshesPerAddress))
             {
-                throw RPCError(code: .invalidRefreshToken, identityToolkitError: "TOO_MANY_ATTEMPTS_TRY_LATER")
+                throw RPCError(code: .invalidRefreshToken, business: IdentityToolkitError(.tooManyAttemptsTryLater))
             }
             let family = try await refreshSessions.family(of: presented)
             if let account = params.account { try RefreshSessions.check(family, against: account) }
@@ -138,9 +139,9 @@ public enum SessionTokenApp {
                     secondFactorIdentifier: claims.secondFactorIdentifier
                 )
             } catch IDTokenIssuer.VerificationFailure.expired {
-                throw RPCError(code: .invalidIDToken, identityToolkitError: "TOKEN_EXPIRED")
+                throw RPCError(code: .invalidIDToken, business: IdentityToolkitError(.tokenExpired))
             } catch {
-                throw RPCError(code: .invalidIDToken, identityToolkitError: "INVALID_ID_TOKEN")
+                throw RPCError(code: .invalidIDToken, business: IdentityToolkitError(.invalidIDToken))
             }
         }
         parts.prepare.append {

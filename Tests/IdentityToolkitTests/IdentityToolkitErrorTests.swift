@@ -6,7 +6,7 @@ import Testing
 struct IdentityToolkitErrorTests {
     @Test("a business error is HTTP 400 with reason invalid and no status")
     func business() {
-        let envelope = IdentityToolkitError.business("EMAIL_EXISTS").envelope
+        let envelope = IdentityToolkitError(.emailExists).envelope
         #expect(
             envelope == [
                 "error": [

@@ -1,15 +1,20 @@
 import Contracts
+import IdentityToolkit
 import JSONRPC
 
 /// The Identity Toolkit answers of challenge checks.
 enum ChallengeRejection {
-    static func error(_ message: String) -> RPCError {
-        RPCError(code: .challengeRejected, identityToolkitError: message)
+    static func error(_ code: IdentityToolkitError.Code, detail: String? = nil) -> RPCError {
+        error(IdentityToolkitError(code, detail: detail))
     }
 
-    static let invalidSession = error("INVALID_SESSION_INFO")
-    static let sessionExpired = error("SESSION_EXPIRED")
-    static let invalidCode = error("INVALID_CODE")
-    static let tooManyAttempts = error("TOO_MANY_ATTEMPTS_TRY_LATER")
-    static let enrollmentNotFound = error("MFA_ENROLLMENT_NOT_FOUND")
+    static func error(_ error: IdentityToolkitError) -> RPCError {
+        RPCError(code: .challengeRejected, business: error)
+    }
+
+    static let invalidSession = error(.invalidSessionInfo)
+    static let sessionExpired = error(.sessionExpired)
+    static let invalidCode = error(.invalidCode)
+    static let tooManyAttempts = error(.tooManyAttemptsTryLater)
+    static let enrollmentNotFound = error(.mfaEnrollmentNotFound)
 }

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import IdentityToolkit
 import JSONRPC
 import Logging
 import PostgresNIO
@@ -13,11 +14,11 @@ struct PhoneProofs: Sendable {
     let logger: Logger
     let lifetime: Duration = .seconds(300)
 
-    static let invalid = ChallengeRejection.error("INVALID_TEMPORARY_PROOF")
+    static let invalid = ChallengeRejection.error(.invalidTemporaryProof)
 
     func issue(_ params: IssuePhoneProof.Params) async throws -> IssuePhoneProof.Result {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
-        guard PhoneNumber.isValid(params.phoneNumber) else { throw ChallengeRejection.error(PhoneNumber.invalidFormat) }
+        guard PhoneNumber.isValid(params.phoneNumber) else { throw ChallengeRejection.error(.invalidPhoneNumberFormat) }
         let proof = SessionInfo.make()
         guard let key = SessionInfo.key(proof) else { throw RPCError.internalError() }
         let seconds = Double(lifetime.components.seconds)

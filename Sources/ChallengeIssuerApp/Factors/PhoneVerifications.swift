@@ -1,6 +1,7 @@
 import Contracts
 import FactorSMS
 import Foundation
+import IdentityToolkit
 import JSONRPC
 import Logging
 import PluginKit
@@ -35,13 +36,13 @@ struct PhoneVerifications: Sendable {
     /// phone as a first factor (`sendVerificationCode`), for nobody yet (`localId` empty).
     static let purposes: Set<String> = ["enroll", "signIn", "phoneSignIn"]
 
-    static let disabled = ChallengeRejection.error("OPERATION_NOT_ALLOWED : SMS based MFA not enabled.")
+    static let disabled = ChallengeRejection.error(.smsMFADisabled)
 
     func start(_ params: StartPhoneVerification.Params) async throws -> StartPhoneVerification.Result {
         guard let provider else { throw Self.disabled }
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         guard Self.purposes.contains(params.purpose), PhoneNumber.isValid(params.phoneNumber) else {
-            throw ChallengeRejection.error(PhoneNumber.invalidFormat)
+            throw ChallengeRejection.error(.invalidPhoneNumberFormat)
         }
         let now = Date()
         let issued: IssuedChallenge
@@ -92,7 +93,7 @@ struct PhoneVerifications: Sendable {
 
     /// `MISSING_APP_CREDENTIAL` without proof; the first verifier that handles the proof decides.
     func checkProof(_ proof: AppProof, context: AppVerificationContext) async throws {
-        guard !proof.isEmpty else { throw ChallengeRejection.error("MISSING_APP_CREDENTIAL") }
+        guard !proof.isEmpty else { throw ChallengeRejection.error(.missingAppCredential) }
         for verifier in verifiers {
             switch await verifier.verify(proof, context: context) {
             case .verified:
@@ -100,10 +101,10 @@ struct PhoneVerifications: Sendable {
                 if verifier.name == "play-integrity", let token = proof.playIntegrityToken ?? proof.safetyNetToken,
                     !(try await limiter.take("play-integrity:\(token)", rule: attestationOnce))
                 {
-                    throw ChallengeRejection.error("INVALID_APP_CREDENTIAL")
+                    throw ChallengeRejection.error(.invalidAppCredential)
                 }
                 return
-            case .rejected(let captcha): throw ChallengeRejection.error(captcha ? "CAPTCHA_CHECK_FAILED" : "INVALID_APP_CREDENTIAL")
+            case .rejected(let captcha): throw ChallengeRejection.error(captcha ? .captchaCheckFailed : .invalidAppCredential)
             case .notApplicable: continue
             case .unavailable(let reason):
                 logger.error("app verifier unavailable", metadata: ["verifier": "\(verifier.name)", "reason": "\(reason)"])
@@ -111,8 +112,8 @@ struct PhoneVerifications: Sendable {
             }
         }
         // Nobody vouched for it: a reCAPTCHA that no verifier accepted failed its check.
-        if proof.recaptchaToken?.isEmpty == false { throw ChallengeRejection.error("CAPTCHA_CHECK_FAILED") }
-        throw ChallengeRejection.error("INVALID_APP_CREDENTIAL")
+        if proof.recaptchaToken?.isEmpty == false { throw ChallengeRejection.error(.captchaCheckFailed) }
+        throw ChallengeRejection.error(.invalidAppCredential)
     }
 
     enum Outcome: Sendable {

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import IdentityToolkit
 import JSONRPC
 import Logging
 import PluginKit
@@ -24,7 +25,7 @@ struct TotpFactors: Sendable {
     /// Wrong codes per factor per day (finding 8), on top of the window above.
     let budget: GuessingBudget
 
-    static let disabled = ChallengeRejection.error("OPERATION_NOT_ALLOWED : TOTP based MFA not enabled.")
+    static let disabled = ChallengeRejection.error(.totpMFADisabled)
 
     func startEnrollment(_ params: StartTotpEnrollment.Params) async throws -> StartTotpEnrollment.Result {
         guard let provider else { throw Self.disabled }

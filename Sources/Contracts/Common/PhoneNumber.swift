@@ -1,8 +1,7 @@
 /// E.164 phone numbers as the contract requires them (decision 7): `+`, then 1 to 15 digits, no
 /// spaces or punctuation. Anything else is `INVALID_PHONE_NUMBER : Invalid format.`
+/// (`IdentityToolkitError.invalidPhoneNumberFormat`).
 public enum PhoneNumber {
-    public static let invalidFormat = "INVALID_PHONE_NUMBER : Invalid format."
-
     public static func isValid(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard bytes.count >= 2, bytes.count <= 16, bytes[0] == UInt8(ascii: "+") else { return false }

@@ -35,9 +35,3 @@ public enum SignInWithPhone: RPCMethod {
         }
     }
 }
-
-extension PhoneNumber {
-    /// The contract's answer when a phone would become the first factor of a user with second factors.
-    public static let unsupportedFirstFactor =
-        "UNSUPPORTED_FIRST_FACTOR : A phone number cannot be set as a first factor on an SMS based MFA user."
-}

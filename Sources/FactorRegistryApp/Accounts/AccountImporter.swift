@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import IdentityToolkit
 import JSONRPC
 
 /// `account.import` (Admin SDK `importUsers`, contract §2.17). Whole-request problems refuse the
@@ -14,18 +15,18 @@ struct AccountImporter: Sendable {
 
     func run(_ params: ImportAccounts.Params) async throws -> ImportAccounts.Result {
         let schema = try await service.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
-        guard !params.users.isEmpty else { throw AccountService.rejected("MISSING_USER_ACCOUNT") }
+        guard !params.users.isEmpty else { throw AccountService.rejected(.missingUserAccount) }
         guard params.users.count <= Self.maximumAccounts else {
-            throw AccountService.rejected("MAXIMUM_USER_COUNT_EXCEEDED : at most 1000 accounts per request")
+            throw AccountService.rejected(.maximumUserCountExceeded, detail: "at most 1000 accounts per request")
         }
         let scrypt = try Self.scryptParameters(params)
         if !params.allowOverwrite, let repeated = Self.firstRepeat(params.users.compactMap(\.localId)) {
-            throw AccountService.rejected("DUPLICATE_LOCAL_ID : \(repeated)")
+            throw AccountService.rejected(.duplicateLocalID, detail: repeated)
         }
         if params.sanityCheck,
             let repeated = Self.firstRepeat(params.users.compactMap { $0.email.map(EmailAddress.normalized) })
         {
-            throw AccountService.rejected("DUPLICATE_EMAIL : \(repeated)")
+            throw AccountService.rejected(.duplicateEmail, detail: repeated)
         }
         var failures: [ImportAccounts.Failure] = []
         for (index, user) in params.users.enumerated() {
@@ -82,18 +83,15 @@ struct AccountImporter: Sendable {
     static func scryptParameters(_ params: ImportAccounts.Params) throws -> ScryptParameters? {
         guard params.users.contains(where: { $0.passwordHash != nil }) else { return nil }
         guard let hash = params.hash else {
-            throw AccountService.rejected("INVALID_HASH_ALGORITHM : hashAlgorithm is required with passwordHash")
+            throw AccountService.rejected(.invalidHashAlgorithm, detail: "hashAlgorithm is required with passwordHash")
         }
         guard hash.algorithm == "STANDARD_SCRYPT" else {
-            throw AccountService.rejected(
-                "INVALID_HASH_ALGORITHM : \(hash.algorithm.prefix(40)) is not supported; import STANDARD_SCRYPT hashes"
-            )
+            throw AccountService.rejected(.invalidHashAlgorithm, detail: "\(hash.algorithm.prefix(40)) is not supported; import STANDARD_SCRYPT hashes")
         }
         guard let rounds = hash.cpuMemCost, let blockSize = hash.blockSize, let parallelism = hash.parallelization,
             PasswordHasher.acceptable(rounds: rounds, blockSize: blockSize, parallelism: parallelism, keyLength: hash.dkLen ?? 32)
         else {
-            throw AccountService.rejected(
-                "INVALID_HASH_ALGORITHM : STANDARD_SCRYPT needs cpuMemCost (a power of two), blockSize, parallelization "
+            throw AccountService.rejected(.invalidHashAlgorithm, detail: "STANDARD_SCRYPT needs cpuMemCost (a power of two), blockSize, parallelization "
                     + "and dkLen within this server's limits"
             )
         }

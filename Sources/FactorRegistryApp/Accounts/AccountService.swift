@@ -1,4 +1,5 @@
 import Contracts
+import IdentityToolkit
 import JSONRPC
 import Logging
 import TenantStore
@@ -18,9 +19,9 @@ struct AccountService: Sendable {
         try await limits.admit(address: params.clientAddress)
         let emailPassword = params.email != nil || params.password != nil
         if emailPassword {
-            guard let email = params.email, !email.isEmpty else { throw Self.rejected("MISSING_EMAIL") }
-            guard let password = params.password, !password.isEmpty else { throw Self.rejected("MISSING_PASSWORD") }
-            guard EmailAddress.isValid(email) else { throw Self.rejected("INVALID_EMAIL") }
+            guard let email = params.email, !email.isEmpty else { throw Self.rejected(.missingEmail) }
+            guard let password = params.password, !password.isEmpty else { throw Self.rejected(.missingPassword) }
+            guard EmailAddress.isValid(email) else { throw Self.rejected(.invalidEmail) }
             try Self.checkPassword(password)
         }
         try Self.checkDisplayName(params.displayName)
@@ -33,7 +34,7 @@ struct AccountService: Sendable {
                 displayName: params.displayName, signedIn: true
             )
         } catch is AccountRepository.EmailTaken {
-            throw Self.rejected("EMAIL_EXISTS")
+            throw Self.rejected(.emailExists)
         }
     }
 
@@ -45,17 +46,17 @@ struct AccountService: Sendable {
         let budget = try await limits.failureBudget(schema, email: params.email, address: params.clientAddress)
         guard params.password.utf8.count <= PasswordHasher.maximumPasswordBytes else {
             await limits.spendFailure(budget)
-            throw Self.rejected("INVALID_PASSWORD")
+            throw Self.rejected(.invalidPassword)
         }
         guard let stored = try await accounts.credentials(in: schema, email: params.email) else {
             _ = try await hashers.standard.verify(params.password, against: hashers.decoy(for: params.projectId))
             await limits.spendFailure(budget)
-            throw Self.rejected("EMAIL_NOT_FOUND")
+            throw Self.rejected(.emailNotFound)
         }
-        if stored.account.disabled { throw Self.rejected("USER_DISABLED") }
+        if stored.account.disabled { throw Self.rejected(.userDisabled) }
         guard let hash = stored.passwordHash, try await hashers.standard.verify(params.password, against: hash) else {
             await limits.spendFailure(budget)
-            throw Self.rejected("INVALID_PASSWORD")
+            throw Self.rejected(.invalidPassword)
         }
         let kinds = Set(params.secondFactorKinds ?? [])
         if stored.account.mfaInfo?.contains(where: { kinds.contains($0.kind) }) == true {
@@ -68,13 +69,13 @@ struct AccountService: Sendable {
     /// §2.13: the phone as a first factor, after challenge-issuer verified the number.
     func signInWithPhone(_ params: SignInWithPhone.Params) async throws -> SignInWithPhone.Result {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
-        guard PhoneNumber.isValid(params.phoneNumber) else { throw Self.rejected(PhoneNumber.invalidFormat) }
+        guard PhoneNumber.isValid(params.phoneNumber) else { throw Self.rejected(.invalidPhoneNumberFormat) }
         try await limits.admit(address: params.clientAddress)
         // Two first sign-ins with one new number race to create it: the loser signs in to the winner's.
         for _ in 0..<2 {
             if let existing = try await accounts.accounts(in: schema, localIds: [], emails: [], phoneNumbers: [params.phoneNumber]).first {
-                if existing.mfaInfo?.isEmpty == false { throw Self.rejected(PhoneNumber.unsupportedFirstFactor) }
-                if existing.disabled { throw Self.rejected("USER_DISABLED") }
+                if existing.mfaInfo?.isEmpty == false { throw Self.rejected(.phoneFirstFactorOnMFAUser) }
+                if existing.disabled { throw Self.rejected(.userDisabled) }
                 let lastLoginAt = try await accounts.recordSignIn(in: schema, localId: existing.localId)
                 return .init(account: existing, isNewUser: false, lastLoginAt: lastLoginAt)
             }
@@ -88,7 +89,7 @@ struct AccountService: Sendable {
                 continue
             }
         }
-        throw Self.rejected("PHONE_NUMBER_EXISTS")
+        throw Self.rejected(.phoneNumberExists)
     }
 
     /// §2.1, privileged path (Admin SDK `createUser`).
@@ -96,13 +97,13 @@ struct AccountService: Sendable {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         let localId = params.localId ?? RandomIdentifier.make()
         guard !localId.isEmpty, localId.utf8.count <= 128 else {
-            throw Self.rejected("INVALID_LOCAL_ID : localId must be 1 to 128 bytes")
+            throw Self.rejected(.invalidLocalID, detail: "localId must be 1 to 128 bytes")
         }
         if params.localId != nil, try await accounts.account(in: schema, localId: localId) != nil {
-            throw Self.rejected("DUPLICATE_LOCAL_ID")
+            throw Self.rejected(.duplicateLocalID)
         }
-        if let phone = params.phoneNumber, !PhoneNumber.isValid(phone) { throw Self.rejected(PhoneNumber.invalidFormat) }
-        if let email = params.email, !EmailAddress.isValid(email) { throw Self.rejected("INVALID_EMAIL") }
+        if let phone = params.phoneNumber, !PhoneNumber.isValid(phone) { throw Self.rejected(.invalidPhoneNumberFormat) }
+        if let email = params.email, !EmailAddress.isValid(email) { throw Self.rejected(.invalidEmail) }
         if let password = params.password {
             try Self.checkPassword(password)
         }
@@ -116,11 +117,11 @@ struct AccountService: Sendable {
                 disabled: params.disabled ?? false, phoneNumber: params.phoneNumber, photoUrl: params.photoUrl
             )
         } catch is AccountRepository.EmailTaken {
-            throw Self.rejected("EMAIL_EXISTS")
+            throw Self.rejected(.emailExists)
         } catch is AccountRepository.LocalIDTaken {
-            throw Self.rejected("DUPLICATE_LOCAL_ID")
+            throw Self.rejected(.duplicateLocalID)
         } catch is AccountRepository.PhoneNumberTaken {
-            throw Self.rejected("PHONE_NUMBER_EXISTS")
+            throw Self.rejected(.phoneNumberExists)
         }
     }
 
@@ -128,7 +129,7 @@ struct AccountService: Sendable {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         let phoneNumbers = params.phoneNumbers ?? []
         guard params.localIds.count + params.emails.count + phoneNumbers.count <= 1000 else {
-            throw Self.rejected("INVALID_ARGUMENT : at most 1000 identifiers")
+            throw Self.rejected(.invalidArgument, detail: "at most 1000 identifiers")
         }
         return .init(
             accounts: try await accounts.accounts(
@@ -141,7 +142,7 @@ struct AccountService: Sendable {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         var changes = AccountRepository.Changes()
         if let email = params.email {
-            guard EmailAddress.isValid(email) else { throw Self.rejected("INVALID_EMAIL") }
+            guard EmailAddress.isValid(email) else { throw Self.rejected(.invalidEmail) }
             changes.email = email
             changes.revokeSessions = true
         }
@@ -151,7 +152,7 @@ struct AccountService: Sendable {
             changes.revokeSessions = true
         }
         if let phone = params.phoneNumber {
-            guard PhoneNumber.isValid(phone) else { throw Self.rejected(PhoneNumber.invalidFormat) }
+            guard PhoneNumber.isValid(phone) else { throw Self.rejected(.invalidPhoneNumberFormat) }
             changes.phoneNumber = phone
         }
         changes.deletePhoneNumber = params.deletePhoneNumber ?? false
@@ -170,13 +171,13 @@ struct AccountService: Sendable {
         }
         do {
             guard let account = try await accounts.update(in: schema, localId: params.localId, changes) else {
-                throw Self.rejected("USER_NOT_FOUND")
+                throw Self.rejected(.userNotFound)
             }
             return account
         } catch is AccountRepository.EmailTaken {
-            throw Self.rejected("EMAIL_EXISTS")
+            throw Self.rejected(.emailExists)
         } catch is AccountRepository.PhoneNumberTaken {
-            throw Self.rejected("PHONE_NUMBER_EXISTS")
+            throw Self.rejected(.phoneNumberExists)
         }
     }
 
@@ -190,9 +191,9 @@ struct AccountService: Sendable {
         else {
             // Nothing recorded: the account is gone, or it lacks the required enrollment.
             if params.requiredEnrollment != nil, try await accounts.account(in: schema, localId: params.localId) != nil {
-                throw Self.rejected("MFA_ENROLLMENT_NOT_FOUND")
+                throw Self.rejected(.mfaEnrollmentNotFound)
             }
-            throw Self.rejected("USER_NOT_FOUND")
+            throw Self.rejected(.userNotFound)
         }
         return account
     }
@@ -203,15 +204,15 @@ struct AccountService: Sendable {
 
     /// Developer claims must be a JSON object of at most 1000 bytes using no reserved name.
     static func checkClaims(_ text: String) throws {
-        guard text.utf8.count <= ReservedClaims.maximumBytes else { throw rejected("CLAIMS_TOO_LARGE") }
-        guard case .object(let members)? = try? JSONCoding.parse(Array(text.utf8)) else { throw rejected("INVALID_CLAIMS") }
+        guard text.utf8.count <= ReservedClaims.maximumBytes else { throw rejected(.claimsTooLarge) }
+        guard case .object(let members)? = try? JSONCoding.parse(Array(text.utf8)) else { throw rejected(.invalidClaims) }
         if let reserved = members.keys.sorted().first(where: ReservedClaims.names.contains) {
-            throw rejected("FORBIDDEN_CLAIM : \(reserved)")
+            throw rejected(.forbiddenClaim, detail: reserved)
         }
     }
 
     func deleteMany(_ params: DeleteAccounts.Params) async throws -> DeleteAccounts.Result {
-        guard (1...1000).contains(params.localIds.count) else { throw Self.rejected("LOCAL_ID_LIST_EXCEEDS_LIMIT") }
+        guard (1...1000).contains(params.localIds.count) else { throw Self.rejected(.localIDListExceedsLimit) }
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         let kept = try await accounts.delete(in: schema, localIds: params.localIds, onlyDisabled: !params.force)
         return .init(
@@ -225,7 +226,7 @@ struct AccountService: Sendable {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         let limit = params.maxResults ?? 20
         guard (1...1000).contains(limit) else {
-            throw Self.rejected("INVALID_ARGUMENT : maxResults must be 1 to 1000")
+            throw Self.rejected(.invalidArgument, detail: "maxResults must be 1 to 1000")
         }
         let page = try await accounts.page(in: schema, afterLocalId: params.pageToken, limit: limit)
         return .init(accounts: page, nextPageToken: page.count == limit ? page.last?.localId : nil)
@@ -240,14 +241,14 @@ struct AccountService: Sendable {
     func get(_ params: GetAccount.Params) async throws -> Account {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         guard let account = try await accounts.account(in: schema, localId: params.localId) else {
-            throw Self.rejected("USER_NOT_FOUND")
+            throw Self.rejected(.userNotFound)
         }
         return account
     }
 
     func delete(_ params: DeleteAccount.Params) async throws {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
-        guard try await accounts.delete(in: schema, localId: params.localId) else { throw Self.rejected("USER_NOT_FOUND") }
+        guard try await accounts.delete(in: schema, localId: params.localId) else { throw Self.rejected(.userNotFound) }
     }
 
     /// The schema of an active project or tenant; `TENANT_NOT_FOUND` otherwise.
@@ -268,27 +269,31 @@ struct AccountService: Sendable {
     /// `WEAK_PASSWORD` below 6 characters; above 4096 bytes too, since hashing them only costs us CPU.
     static func checkPassword(_ password: String) throws {
         guard password.count >= minimumPasswordLength else {
-            throw rejected("WEAK_PASSWORD : Password should be at least 6 characters")
+            throw rejected(.weakPassword, detail: "Password should be at least 6 characters")
         }
         guard password.utf8.count <= PasswordHasher.maximumPasswordBytes else {
-            throw rejected("WEAK_PASSWORD : Password should be at most 4096 bytes")
+            throw rejected(.weakPassword, detail: "Password should be at most 4096 bytes")
         }
     }
 
     static func checkDisplayName(_ name: String?) throws {
         if let name, name.utf8.count > 256 {
-            throw rejected("INVALID_DISPLAY_NAME : Display name should be at most 256 bytes")
+            throw rejected(.invalidDisplayName, detail: "Display name should be at most 256 bytes")
         }
     }
 
     /// A photo URL is stored as given (clients show it), but not without bound.
     static func checkPhotoUrl(_ url: String?) throws {
         if let url, url.utf8.count > 2048 {
-            throw rejected("INVALID_PHOTO_URL : Photo URL should be at most 2048 bytes")
+            throw rejected(.invalidPhotoURL, detail: "Photo URL should be at most 2048 bytes")
         }
     }
 
-    static func rejected(_ identityToolkitError: String) -> RPCError {
-        RPCError(code: .accountRejected, identityToolkitError: identityToolkitError)
+    static func rejected(_ code: IdentityToolkitError.Code, detail: String? = nil) -> RPCError {
+        rejected(IdentityToolkitError(code, detail: detail))
+    }
+
+    static func rejected(_ error: IdentityToolkitError) -> RPCError {
+        RPCError(code: .accountRejected, business: error)
     }
 }

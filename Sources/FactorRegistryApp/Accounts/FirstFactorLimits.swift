@@ -1,5 +1,6 @@
 import Configuration
 import Contracts
+import IdentityToolkit
 import ServiceKit
 import TenantStore
 
@@ -59,5 +60,5 @@ struct FirstFactorLimits: Sendable {
         guard try await limiter.take("mails:\(schema.name):\(recipient)", rule: mailsPerAccount) else { throw Self.tooMany }
     }
 
-    static let tooMany = AccountService.rejected("TOO_MANY_ATTEMPTS_TRY_LATER")
+    static let tooMany = AccountService.rejected(.tooManyAttemptsTryLater)
 }

@@ -1,4 +1,5 @@
 import Contracts
+import IdentityToolkit
 import JSONRPC
 import ServiceKit
 import Synchronization
@@ -26,5 +27,5 @@ final class HashingQueue: Sendable {
         return try await BlockingWork.run(body)
     }
 
-    static let full = RPCError(code: .accountRejected, identityToolkitError: "TOO_MANY_ATTEMPTS_TRY_LATER")
+    static let full = RPCError(code: .accountRejected, business: IdentityToolkitError(.tooManyAttemptsTryLater))
 }

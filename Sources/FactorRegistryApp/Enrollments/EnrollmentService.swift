@@ -1,4 +1,5 @@
 import Contracts
+import IdentityToolkit
 import JSONRPC
 
 /// `enrollment.add` and `enrollment.remove`, with the contract's checks and strings.
@@ -14,11 +15,11 @@ struct EnrollmentService: Sendable {
         guard !enrollment.mfaEnrollmentId.isEmpty, enrollment.mfaEnrollmentId.utf8.count <= 128,
             ["phone", "totp"].contains(enrollment.kind)
         else {
-            throw AccountService.rejected("INVALID_ARGUMENT : malformed enrollment")
+            throw AccountService.rejected(.invalidArgument, detail: "malformed enrollment")
         }
         if enrollment.kind == "phone" {
             guard let phone = enrollment.phoneNumber, PhoneNumber.isValid(phone) else {
-                throw AccountService.rejected(PhoneNumber.invalidFormat)
+                throw AccountService.rejected(.invalidPhoneNumberFormat)
             }
         }
         try AccountService.checkDisplayName(enrollment.displayName)
@@ -28,14 +29,14 @@ struct EnrollmentService: Sendable {
         case .added, .alreadyAdded:
             break
         case .accountMissing:
-            throw AccountService.rejected("USER_NOT_FOUND")
+            throw AccountService.rejected(.userNotFound)
         case .phoneAlreadyEnrolled:
-            throw AccountService.rejected("SECOND_FACTOR_EXISTS : Phone number already enrolled as second factor for this account.")
+            throw AccountService.rejected(.secondFactorExists, detail: "Phone number already enrolled as second factor for this account.")
         case .limitReached:
-            throw AccountService.rejected("SECOND_FACTOR_LIMIT_EXCEEDED")
+            throw AccountService.rejected(.secondFactorLimitExceeded)
         }
         guard let account = try await accounts.accounts.account(in: schema, localId: params.localId) else {
-            throw AccountService.rejected("USER_NOT_FOUND")
+            throw AccountService.rejected(.userNotFound)
         }
         return account
     }
@@ -44,10 +45,10 @@ struct EnrollmentService: Sendable {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         let enrollments = try Self.checkedPhoneFactors(params.enrollments, maximum: maximum)
         guard try await self.enrollments.replace(in: schema, localId: params.localId, enrollments) else {
-            throw AccountService.rejected("USER_NOT_FOUND")
+            throw AccountService.rejected(.userNotFound)
         }
         guard let account = try await accounts.accounts.account(in: schema, localId: params.localId) else {
-            throw AccountService.rejected("USER_NOT_FOUND")
+            throw AccountService.rejected(.userNotFound)
         }
         return account
     }
@@ -58,22 +59,22 @@ struct EnrollmentService: Sendable {
         var kept: [Enrollment] = []
         for item in items {
             guard let number = item.phoneNumber, PhoneNumber.isValid(number) else {
-                throw AccountService.rejected("INVALID_MFA_PHONE_NUMBER : Invalid format.")
+                throw AccountService.rejected(.invalidMFAPhoneNumber, detail: "Invalid format.")
             }
             if numbers.insert(number).inserted { kept.append(item) }
         }
         var ids: Set<String> = []
         for item in kept {
             guard !item.mfaEnrollmentId.isEmpty else {
-                throw AccountService.rejected("INVALID_MFA_ENROLLMENT_ID : mfaEnrollmentId must be defined.")
+                throw AccountService.rejected(.invalidMFAEnrollmentID, detail: "mfaEnrollmentId must be defined.")
             }
             guard item.mfaEnrollmentId.utf8.count <= 128 else {
-                throw AccountService.rejected("INVALID_MFA_ENROLLMENT_ID : mfaEnrollmentId must be at most 128 bytes.")
+                throw AccountService.rejected(.invalidMFAEnrollmentID, detail: "mfaEnrollmentId must be at most 128 bytes.")
             }
-            guard ids.insert(item.mfaEnrollmentId).inserted else { throw AccountService.rejected("DUPLICATE_MFA_ENROLLMENT_ID") }
+            guard ids.insert(item.mfaEnrollmentId).inserted else { throw AccountService.rejected(.duplicateMFAEnrollmentID) }
             try AccountService.checkDisplayName(item.displayName)
         }
-        guard kept.count <= maximum else { throw AccountService.rejected("SECOND_FACTOR_LIMIT_EXCEEDED") }
+        guard kept.count <= maximum else { throw AccountService.rejected(.secondFactorLimitExceeded) }
         return kept.map { Enrollment(mfaEnrollmentId: $0.mfaEnrollmentId, kind: "phone", displayName: $0.displayName,
                                      phoneNumber: $0.phoneNumber, enrolledAt: $0.enrolledAt) }
     }
@@ -81,10 +82,10 @@ struct EnrollmentService: Sendable {
     func remove(_ params: RemoveEnrollment.Params) async throws -> Account {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         guard try await enrollments.remove(in: schema, localId: params.localId, enrollmentId: params.mfaEnrollmentId) else {
-            throw AccountService.rejected("MFA_ENROLLMENT_NOT_FOUND")
+            throw AccountService.rejected(.mfaEnrollmentNotFound)
         }
         guard let account = try await accounts.accounts.account(in: schema, localId: params.localId) else {
-            throw AccountService.rejected("USER_NOT_FOUND")
+            throw AccountService.rejected(.userNotFound)
         }
         return account
     }

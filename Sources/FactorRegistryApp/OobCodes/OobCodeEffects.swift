@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import IdentityToolkit
 import Logging
 import PostgresNIO
 import TenantStore
@@ -27,7 +28,7 @@ struct OobCodeEffects: Sendable {
         let state = try await connection.query(
             "SELECT disabled FROM \(unescaped: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
         )
-        for try await disabled in state.decode(Bool.self) where disabled { throw AccountService.rejected("USER_DISABLED") }
+        for try await disabled in state.decode(Bool.self) where disabled { throw AccountService.rejected(.userDisabled) }
         let codeEmail = code.email.isEmpty ? nil : EmailAddress.normalized(code.email)
         let query: PostgresQuery
         switch code.requestType {
@@ -68,7 +69,7 @@ struct OobCodeEffects: Sendable {
             return Outcome(applied: false)
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
             // Another account took the address meanwhile: nothing changes, the code stays usable.
-            throw AccountService.rejected("EMAIL_EXISTS")
+            throw AccountService.rejected(.emailExists)
         }
     }
 
@@ -122,9 +123,9 @@ struct OobCodeEffects: Sendable {
                 return SignedIn(localId: localId, created: false, lastLoginAt: seconds, secondFactorRequired: false)
             }
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
-            throw AccountService.rejected("EMAIL_EXISTS")
+            throw AccountService.rejected(.emailExists)
         }
-        throw AccountService.rejected("USER_NOT_FOUND")
+        throw AccountService.rejected(.userNotFound)
     }
 
     /// An email link's sign-in: the account with the address has it verified (and the sign-in
@@ -142,7 +143,7 @@ struct OobCodeEffects: Sendable {
             logger: logger
         )
         for try await (localId, disabled, kinds) in found.decode((String, Bool, [String]).self) {
-            if disabled { throw AccountService.rejected("USER_DISABLED") }
+            if disabled { throw AccountService.rejected(.userDisabled) }
             let required = kinds.contains { secondFactorKinds.contains($0) }
             let rows = try await connection.query(
                 """

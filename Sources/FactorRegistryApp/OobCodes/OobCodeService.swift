@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import IdentityToolkit
 import JSONRPC
 
 /// `oobCode.create`, `oobCode.inspect`, `oobCode.apply` and `emailLink.signIn` (contract §2.4,
@@ -16,7 +17,7 @@ struct OobCodeService: Sendable {
 
     func create(_ params: CreateOobCode.Params) async throws -> CreateOobCode.Result {
         guard Self.supportedRequestTypes.contains(params.requestType) else {
-            throw AccountService.rejected("INVALID_REQ_TYPE : \(params.requestType) is not supported")
+            throw AccountService.rejected(.invalidReqType, detail: "\(params.requestType) is not supported")
         }
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         // Counted before the look-up: asking about unknown addresses costs the same.
@@ -27,7 +28,7 @@ struct OobCodeService: Sendable {
         } else if let email = params.email, !email.isEmpty {
             account = try await accounts.accounts.credentials(in: schema, email: email)?.account
         } else {
-            throw AccountService.rejected("MISSING_EMAIL")
+            throw AccountService.rejected(.missingEmail)
         }
         // What the code records: the address it is about, and the one it changes to or back from.
         var email: String
@@ -35,28 +36,28 @@ struct OobCodeService: Sendable {
         switch params.requestType {
         case "EMAIL_SIGNIN":
             // Signing in creates the account, so there may be none yet.
-            guard let given = params.email, EmailAddress.isValid(given) else { throw AccountService.rejected("INVALID_EMAIL") }
+            guard let given = params.email, EmailAddress.isValid(given) else { throw AccountService.rejected(.invalidEmail) }
             email = account?.email ?? given
         case "VERIFY_AND_CHANGE_EMAIL":
-            guard let account else { throw AccountService.rejected("USER_NOT_FOUND") }
+            guard let account else { throw AccountService.rejected(.userNotFound) }
             guard let target = params.newEmail, EmailAddress.isValid(target) else {
-                throw AccountService.rejected("INVALID_NEW_EMAIL")
+                throw AccountService.rejected(.invalidNewEmail)
             }
             if let holder = try await accounts.accounts.credentials(in: schema, email: target), holder.account.localId != account.localId {
-                throw AccountService.rejected("EMAIL_EXISTS")
+                throw AccountService.rejected(.emailExists)
             }
             (email, newEmail) = (account.email ?? "", target)
         case "RECOVER_EMAIL":
-            guard account != nil else { throw AccountService.rejected("USER_NOT_FOUND") }
-            guard let restored = params.email, let undone = params.newEmail else { throw AccountService.rejected("MISSING_EMAIL") }
+            guard account != nil else { throw AccountService.rejected(.userNotFound) }
+            guard let restored = params.email, let undone = params.newEmail else { throw AccountService.rejected(.missingEmail) }
             (email, newEmail) = (restored, undone)
         default:
-            guard let account else { throw AccountService.rejected("USER_NOT_FOUND") }
-            guard let current = account.email else { throw AccountService.rejected("MISSING_EMAIL") }
+            guard let account else { throw AccountService.rejected(.userNotFound) }
+            guard let current = account.email else { throw AccountService.rejected(.missingEmail) }
             email = current
             if params.requestType == "REVERT_SECOND_FACTOR_ADDITION" {
                 guard let id = params.enrollmentId, account.mfaInfo?.contains(where: { $0.mfaEnrollmentId == id }) == true else {
-                    throw AccountService.rejected("MFA_ENROLLMENT_NOT_FOUND")
+                    throw AccountService.rejected(.mfaEnrollmentNotFound)
                 }
             }
         }
@@ -74,9 +75,9 @@ struct OobCodeService: Sendable {
     func inspect(_ params: InspectOobCode.Params) async throws -> OobCodeInfo {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         guard Self.isWellFormed(params.oobCode), let stored = try await codes.find(in: schema, code: params.oobCode) else {
-            throw AccountService.rejected("INVALID_OOB_CODE")
+            throw AccountService.rejected(.invalidOOBCode)
         }
-        guard stored.live else { throw AccountService.rejected("EXPIRED_OOB_CODE") }
+        guard stored.live else { throw AccountService.rejected(.expiredOOBCode) }
         var enrollment: Enrollment?
         if let id = stored.enrollmentId, let localId = stored.localId {
             enrollment = try await accounts.accounts.account(in: schema, localId: localId)?.mfaInfo?.first { $0.mfaEnrollmentId == id }
@@ -86,7 +87,7 @@ struct OobCodeService: Sendable {
 
     func apply(_ params: ApplyOobCode.Params) async throws -> ApplyOobCode.Result {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
-        guard Self.isWellFormed(params.oobCode) else { throw AccountService.rejected("INVALID_OOB_CODE") }
+        guard Self.isWellFormed(params.oobCode) else { throw AccountService.rejected(.invalidOOBCode) }
         let types = Set(params.requestTypes ?? ["VERIFY_EMAIL"]).subtracting(["EMAIL_SIGNIN"])
         // A new password is checked and hashed before the code is touched: a weak one leaves it usable.
         var hashed: String?
@@ -97,33 +98,33 @@ struct OobCodeService: Sendable {
         let passwordHash = hashed
         let effects = OobCodeEffects(schema: schema, logger: codes.logger)
         let use = try await codes.use(in: schema, code: params.oobCode, types: types) { stored, connection in
-            if stored.requestType == "PASSWORD_RESET", passwordHash == nil { throw AccountService.rejected("MISSING_NEW_PASSWORD") }
+            if stored.requestType == "PASSWORD_RESET", passwordHash == nil { throw AccountService.rejected(.missingNewPassword) }
             return try await effects.perform(stored, newPasswordHash: passwordHash, on: connection)
         }
         switch use {
         case .used(let stored, let outcome):
             guard outcome.applied, let localId = stored.localId,
                 let account = try await accounts.accounts.account(in: schema, localId: localId)
-            else { throw AccountService.rejected("INVALID_OOB_CODE") }
+            else { throw AccountService.rejected(.invalidOOBCode) }
             return .init(
                 requestType: stored.requestType, account: account,
                 info: OobCodeInfo(requestType: stored.requestType, email: stored.email, newEmail: stored.newEmail, enrollment: outcome.removed)
             )
         case .expired:
-            throw AccountService.rejected("EXPIRED_OOB_CODE")
+            throw AccountService.rejected(.expiredOOBCode)
         case .unknown, .otherType:
-            throw AccountService.rejected("INVALID_OOB_CODE")
+            throw AccountService.rejected(.invalidOOBCode)
         }
     }
 
     func signInWithEmailLink(_ params: SignInWithEmailLink.Params) async throws -> SignInWithEmailLink.Result {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
-        guard Self.isWellFormed(params.oobCode) else { throw AccountService.rejected("INVALID_OOB_CODE") }
+        guard Self.isWellFormed(params.oobCode) else { throw AccountService.rejected(.invalidOOBCode) }
         let effects = OobCodeEffects(schema: schema, logger: codes.logger)
         let kinds = Set(params.secondFactorKinds ?? [])
         let use = try await codes.use(in: schema, code: params.oobCode, types: ["EMAIL_SIGNIN"]) { stored, connection in
             guard EmailAddress.normalized(stored.email) == EmailAddress.normalized(params.email) else {
-                throw AccountService.rejected("INVALID_EMAIL : The email provided does not match the sign-in email address.")
+                throw AccountService.rejected(.invalidEmail, detail: "The email provided does not match the sign-in email address.")
             }
             if let localId = params.linkTo { return try await effects.link(email: stored.email, to: localId, on: connection) }
             return try await effects.signIn(email: stored.email, secondFactorKinds: kinds, on: connection)
@@ -131,16 +132,16 @@ struct OobCodeService: Sendable {
         switch use {
         case .used(_, let signedIn):
             guard let account = try await accounts.accounts.account(in: schema, localId: signedIn.localId) else {
-                throw AccountService.rejected("INVALID_OOB_CODE")
+                throw AccountService.rejected(.invalidOOBCode)
             }
             return .init(
                 account: account, isNewUser: signedIn.created, lastLoginAt: signedIn.lastLoginAt,
                 secondFactorRequired: signedIn.secondFactorRequired ? true : nil
             )
         case .expired:
-            throw AccountService.rejected("EXPIRED_OOB_CODE")
+            throw AccountService.rejected(.expiredOOBCode)
         case .unknown, .otherType:
-            throw AccountService.rejected("INVALID_OOB_CODE")
+            throw AccountService.rejected(.invalidOOBCode)
         }
     }
 

@@ -1,4 +1,5 @@
 import Contracts
+import IdentityToolkit
 import JSONRPC
 
 /// Checks settings before they are stored, and puts them in canonical form (`STATE_UNSPECIFIED`
@@ -18,31 +19,31 @@ enum SettingsValidator {
         }
         guard settings.authorizedDomains.count <= 100,
             settings.authorizedDomains.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 253 && $0.allSatisfy(isDomainCharacter) })
-        else { throw invalid("INVALID_CONFIG : authorizedDomains must be at most 100 host names") }
+        else { throw invalid(.invalidConfig, detail: "authorizedDomains must be at most 100 host names") }
         result.authorizedDomains = unique(settings.authorizedDomains.map { $0.lowercased() })
         return result
     }
 
     static func canonical(_ mfa: MultiFactorConfig) throws -> MultiFactorConfig {
         let state = mfa.state == "STATE_UNSPECIFIED" ? "DISABLED" : mfa.state
-        guard states.contains(state) else { throw invalid("INVALID_CONFIG : mfa state must be DISABLED, ENABLED or MANDATORY") }
+        guard states.contains(state) else { throw invalid(.invalidConfig, detail: "mfa state must be DISABLED, ENABLED or MANDATORY") }
         // Kept as given (repeats dropped): the list reads back exactly as it was written, and
         // `PROVIDER_UNSPECIFIED` enables nothing (`smsEnabled` asks for PHONE_SMS).
         let providers = unique(mfa.enabledProviders)
         guard providers.allSatisfy({ $0 == "PHONE_SMS" || $0 == "PROVIDER_UNSPECIFIED" }) else {
-            throw invalid("INVALID_CONFIG : enabledProviders may only contain PHONE_SMS")
+            throw invalid(.invalidConfig, detail: "enabledProviders may only contain PHONE_SMS")
         }
-        guard mfa.providerConfigs.count <= 10 else { throw invalid("INVALID_CONFIG : at most 10 providerConfigs") }
+        guard mfa.providerConfigs.count <= 10 else { throw invalid(.invalidConfig, detail: "at most 10 providerConfigs") }
         let configs = try mfa.providerConfigs.map { config -> MultiFactorProviderConfig in
             let state = config.state == "MFA_STATE_UNSPECIFIED" || config.state == "STATE_UNSPECIFIED" ? "DISABLED" : config.state
             guard states.contains(state) else {
-                throw invalid("INVALID_CONFIG : providerConfigs state must be DISABLED, ENABLED or MANDATORY")
+                throw invalid(.invalidConfig, detail: "providerConfigs state must be DISABLED, ENABLED or MANDATORY")
             }
             guard let totp = config.totpProviderConfig else {
-                throw invalid("INVALID_CONFIG : each providerConfigs entry needs a totpProviderConfig")
+                throw invalid(.invalidConfig, detail: "each providerConfigs entry needs a totpProviderConfig")
             }
             if let intervals = totp.adjacentIntervals, !adjacentIntervals.contains(intervals) {
-                throw invalid("INVALID_CONFIG : adjacentIntervals must be between 0 and 10")
+                throw invalid(.invalidConfig, detail: "adjacentIntervals must be between 0 and 10")
             }
             return MultiFactorProviderConfig(state: state, totpProviderConfig: totp)
         }
@@ -52,14 +53,14 @@ enum SettingsValidator {
     /// At most 10 numbers, each E.164 with a 6-digit code. The messages never repeat the number.
     static func checkTestPhoneNumbers(_ numbers: [String: String]) throws {
         guard numbers.count <= maximumTestPhoneNumbers else {
-            throw invalid("MAXIMUM_TEST_PHONE_NUMBER_EXCEEDED : at most 10 test phone numbers")
+            throw invalid(.maximumTestPhoneNumberExceeded, detail: "at most 10 test phone numbers")
         }
         for (number, code) in numbers {
             guard PhoneNumber.isValid(number) else {
-                throw invalid("INVALID_TESTING_PHONE_NUMBER : test phone numbers must be E.164 (+ and 1 to 15 digits)")
+                throw invalid(.invalidTestingPhoneNumber, detail: "test phone numbers must be E.164 (+ and 1 to 15 digits)")
             }
             guard code.utf8.count == 6, code.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-                throw invalid("INVALID_TESTING_PHONE_NUMBER : a test phone number's code must be exactly 6 digits")
+                throw invalid(.invalidTestingPhoneNumber, detail: "a test phone number's code must be exactly 6 digits")
             }
         }
     }
@@ -67,7 +68,7 @@ enum SettingsValidator {
     static func canonical(_ regions: SmsRegionConfig) throws -> SmsRegionConfig? {
         switch (regions.allowByDefault, regions.allowlistOnly) {
         case (.some, .some):
-            throw invalid("INVALID_CONFIG : smsRegionConfig takes allowByDefault or allowlistOnly, not both")
+            throw invalid(.invalidConfig, detail: "smsRegionConfig takes allowByDefault or allowlistOnly, not both")
         case (.some(let denylist), nil):
             return SmsRegionConfig(allowByDefault: .init(disallowedRegions: try checkRegions(denylist.disallowedRegions)))
         case (nil, .some(let allowlist)):
@@ -80,7 +81,7 @@ enum SettingsValidator {
     static func checkRegions(_ regions: [String]) throws -> [String] {
         let codes = unique(regions.map { $0.uppercased() })
         guard codes.count <= 300, codes.allSatisfy(CallingCodes.regions.contains) else {
-            throw invalid("INVALID_CONFIG : smsRegionConfig regions must be ISO 3166 alpha-2 codes of countries with phone service")
+            throw invalid(.invalidConfig, detail: "smsRegionConfig regions must be ISO 3166 alpha-2 codes of countries with phone service")
         }
         return codes
     }
@@ -94,7 +95,7 @@ enum SettingsValidator {
         return values.filter { seen.insert($0).inserted }
     }
 
-    static func invalid(_ message: String) -> RPCError {
-        RPCError(code: .invalidSettings, identityToolkitError: message)
+    static func invalid(_ code: IdentityToolkitError.Code, detail: String? = nil) -> RPCError {
+        RPCError(code: .invalidSettings, business: IdentityToolkitError(code, detail: detail))
     }
 }

@@ -1,12 +1,13 @@
 import Contracts
+import IdentityToolkit
 import JSONRPC
 
 /// The registry's failures as the wire sees them: each carries its Identity Toolkit string.
 enum TenantRegistryError {
-    static let tenantNotFound = RPCError(code: .tenantNotFound, identityToolkitError: "TENANT_NOT_FOUND")
-    static let projectNotFound = RPCError(code: .projectNotFound, identityToolkitError: "CONFIGURATION_NOT_FOUND")
+    static let tenantNotFound = RPCError(code: .tenantNotFound, business: IdentityToolkitError(.tenantNotFound))
+    static let projectNotFound = RPCError(code: .projectNotFound, business: IdentityToolkitError(.configurationNotFound))
     static func invalid(_ detail: String) -> RPCError {
-        RPCError(code: .invalidTenantRequest, identityToolkitError: "INVALID_ARGUMENT : \(detail)")
+        RPCError(code: .invalidTenantRequest, business: IdentityToolkitError(.invalidArgument, detail: detail))
     }
     static let provisioningFailed = RPCError(
         code: .tenantProvisioningFailed,

@@ -76,7 +76,7 @@ struct TenantOperations: Sendable {
 
     private func current(_ request: PublicRequest) async throws -> Tenant {
         let scope = try AdminScope(request)
-        guard let tenantId = scope.tenantId else { throw IdentityToolkitError.business("TENANT_NOT_FOUND") }
+        guard let tenantId = scope.tenantId else { throw IdentityToolkitError(.tenantNotFound) }
         return try await PeerCall.call(
             registry, GetTenant.self, .init(projectId: scope.projectId, tenantId: tenantId), requestID: request.requestID
         )

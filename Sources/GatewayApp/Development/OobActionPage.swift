@@ -63,7 +63,7 @@ struct OobActionPage: Sendable {
             var success: [String: JSONValue] = ["success": .string(Self.successes[requestType] ?? "Done.")]
             if let email = applied.account.email { success["email"] = .string(email) }
             return PublicAPI.json(200, ["authEmulator": .object(success)])
-        } catch let error as IdentityToolkitError where ["INVALID_OOB_CODE", "EXPIRED_OOB_CODE"].contains(error.message) {
+        } catch let error as IdentityToolkitError where [.invalidOOBCode, .expiredOOBCode].contains(error.code) {
             let (what, again) = Self.requests[requestType] ?? ("verify your email", "Try verifying your email again.")
             return PublicAPI.json(
                 400,

@@ -25,15 +25,15 @@ struct MfaEnrollmentOperations: Sendable {
         let settings = try await prelude(request)
         let totp = body["totpEnrollmentInfo"] != nil && body["phoneEnrollmentInfo"] == nil
         if totp {
-            guard settings.mfaConfig.totpAdjacentIntervals != nil else { throw SecondFactorPolicy.totpDisabled }
+            guard settings.mfaConfig.totpAdjacentIntervals != nil else { throw IdentityToolkitError.totpMFADisabled }
         } else {
-            guard settings.mfaConfig.smsEnabled else { throw SecondFactorPolicy.smsDisabled }
+            guard settings.mfaConfig.smsEnabled else { throw IdentityToolkitError.smsMFADisabled }
         }
         let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
         try SecondFactorPolicy.checkFirstFactor(user.token.signInProvider)
         try recentLogin.require(user)
         guard user.account.emailVerified else {
-            throw IdentityToolkitError.business("UNVERIFIED_EMAIL : Need to verify email first before enrolling second factors.")
+            throw IdentityToolkitError(.unverifiedEmail, detail: "Need to verify email first before enrolling second factors.")
         }
         if totp {
             let started = try await PeerCall.call(
@@ -51,15 +51,13 @@ struct MfaEnrollmentOperations: Sendable {
             ]
         }
         guard let info = body["phoneEnrollmentInfo"], info != .null else {
-            throw IdentityToolkitError.business("INVALID_ARGUMENT : ((Missing phoneEnrollmentInfo.))")
+            throw IdentityToolkitError(.invalidArgument, detail: "((Missing phoneEnrollmentInfo.))")
         }
         guard let number = info["phoneNumber"]?.stringValue, PhoneNumber.isValid(number) else {
-            throw IdentityToolkitError.business(PhoneNumber.invalidFormat)
+            throw IdentityToolkitError.invalidPhoneNumberFormat
         }
         if user.account.mfaInfo?.contains(where: { $0.phoneNumber == number }) == true {
-            throw IdentityToolkitError.business(
-                "SECOND_FACTOR_EXISTS : Phone number already enrolled as second factor for this account."
-            )
+            throw IdentityToolkitError.phoneAlreadyEnrolled
         }
         let sessionInfo = try await phone.start(
             number: number, purpose: "enroll", localId: user.account.localId, proof: info, settings: settings,
@@ -76,9 +74,9 @@ struct MfaEnrollmentOperations: Sendable {
         let totp = body["totpVerificationInfo"] != nil && body["phoneVerificationInfo"] == nil
         let intervals = settings.mfaConfig.totpAdjacentIntervals
         if totp {
-            guard intervals != nil else { throw SecondFactorPolicy.totpDisabled }
+            guard intervals != nil else { throw IdentityToolkitError.totpMFADisabled }
         } else {
-            guard settings.mfaConfig.smsEnabled else { throw SecondFactorPolicy.smsDisabled }
+            guard settings.mfaConfig.smsEnabled else { throw IdentityToolkitError.smsMFADisabled }
         }
         // The enrollment this session becomes, the same on a retry (FinalizeAttempt); a retry finds
         // it already saved and passes the checks of a new factor.
@@ -93,10 +91,10 @@ struct MfaEnrollmentOperations: Sendable {
         if totp {
             let info = body["totpVerificationInfo"]
             guard let code = info?["verificationCode"]?.stringValue, !code.isEmpty else {
-                throw IdentityToolkitError.business("MISSING_CODE")
+                throw IdentityToolkitError(.missingCode)
             }
             guard let sessionInfo = info?["sessionInfo"]?.stringValue, !sessionInfo.isEmpty else {
-                throw IdentityToolkitError.business("MISSING_SESSION_INFO")
+                throw IdentityToolkitError(.missingSessionInfo)
             }
             if !retried { try checkLimit(user.account) }
             _ = try await PeerCall.call(
@@ -110,14 +108,14 @@ struct MfaEnrollmentOperations: Sendable {
             kind = "totp"
         } else {
             guard let info = body["phoneVerificationInfo"], info != .null else {
-                throw IdentityToolkitError.business("INVALID_ARGUMENT : ((Missing phoneVerificationInfo.))")
+                throw IdentityToolkitError(.invalidArgument, detail: "((Missing phoneVerificationInfo.))")
             }
             if info["androidVerificationProof"] != nil {
                 throw IdentityToolkitError.unsupported("androidVerificationProof is unsupported!")
             }
-            guard let code = info["code"]?.stringValue, !code.isEmpty else { throw IdentityToolkitError.business("MISSING_CODE") }
+            guard let code = info["code"]?.stringValue, !code.isEmpty else { throw IdentityToolkitError(.missingCode) }
             guard let sessionInfo = info["sessionInfo"]?.stringValue, !sessionInfo.isEmpty else {
-                throw IdentityToolkitError.business("MISSING_SESSION_INFO")
+                throw IdentityToolkitError(.missingSessionInfo)
             }
             if !retried { try checkLimit(user.account) }
             let number = try await phone.verify(
@@ -125,9 +123,7 @@ struct MfaEnrollmentOperations: Sendable {
                 tenantId: tenantId, attempt: enrollmentId, request: request
             )
             if user.account.mfaInfo?.contains(where: { $0.phoneNumber == number && $0.mfaEnrollmentId != enrollmentId }) == true {
-                throw IdentityToolkitError.business(
-                    "SECOND_FACTOR_EXISTS : Phone number already enrolled as second factor for this account."
-                )
+                throw IdentityToolkitError.phoneAlreadyEnrolled
             }
             kind = "phone"
             phoneNumber = number
@@ -211,7 +207,7 @@ struct MfaEnrollmentOperations: Sendable {
         let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
         guard let enrollmentId = request.body["mfaEnrollmentId"]?.stringValue, !enrollmentId.isEmpty,
             let withdrawn = user.account.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId })
-        else { throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND") }
+        else { throw IdentityToolkitError(.mfaEnrollmentNotFound) }
         let account = try await PeerCall.call(
             registry, RemoveEnrollment.self,
             .init(projectId: projectId, tenantId: tenantId, localId: localId, mfaEnrollmentId: enrollmentId),
@@ -243,7 +239,7 @@ struct MfaEnrollmentOperations: Sendable {
 
     private func checkLimit(_ account: Account) throws {
         if (account.mfaInfo?.count ?? 0) >= MfaEnrollmentOperations.maximumFactors {
-            throw IdentityToolkitError.business("SECOND_FACTOR_LIMIT_EXCEEDED")
+            throw IdentityToolkitError(.secondFactorLimitExceeded)
         }
     }
 

@@ -28,7 +28,7 @@ struct MfaSignInOperations: Sendable {
         if let credential = Self.nonEmpty(body["mfaPendingCredential"]), let enrollment = Self.nonEmpty(body["mfaEnrollmentId"]),
             let settled = try await settledSignIn(credential, request: request)
         {
-            guard settled.settings.mfaConfig.smsEnabled else { throw SecondFactorPolicy.smsDisabled }
+            guard settled.settings.mfaConfig.smsEnabled else { throw IdentityToolkitError.smsMFADisabled }
             // Hop 1: the credential still unused beside its account; hop 2 sends the code.
             async let live = Self.outcome { try await requireLive(credential, request: request) }
             let found = await Self.outcome { try await self.account(of: settled.pending, request: request) }
@@ -37,21 +37,21 @@ struct MfaSignInOperations: Sendable {
         } else {
             let projectId: String
             (settings, projectId) = try await prelude(request)
-            guard settings.mfaConfig.smsEnabled else { throw SecondFactorPolicy.smsDisabled }
+            guard settings.mfaConfig.smsEnabled else { throw IdentityToolkitError.smsMFADisabled }
             guard let credential = Self.nonEmpty(body["mfaPendingCredential"]) else {
-                throw IdentityToolkitError.business("MISSING_MFA_PENDING_CREDENTIAL : Request does not have MFA pending credential.")
+                throw IdentityToolkitError(.missingMFAPendingCredential, detail: "Request does not have MFA pending credential.")
             }
             guard let enrollment = Self.nonEmpty(body["mfaEnrollmentId"]) else {
-                throw IdentityToolkitError.business("MISSING_MFA_ENROLLMENT_ID : No second factor identifier is provided.")
+                throw IdentityToolkitError.missingMFAEnrollmentID
             }
             (pending, account) = try await pendingSignIn(credential, projectId: projectId, request: request)
             enrollmentId = enrollment
         }
         guard let enrollment = account.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId }) else {
-            throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND")
+            throw IdentityToolkitError(.mfaEnrollmentNotFound)
         }
         guard enrollment.kind == "phone", let number = enrollment.phoneNumber else {
-            throw IdentityToolkitError.business("INVALID_ARGUMENT : MFA provider not supported!")
+            throw IdentityToolkitError.mfaProviderNotSupported
         }
         let sessionInfo = try await phone.start(
             number: number, purpose: "signIn", localId: account.localId, proof: body["phoneSignInInfo"], settings: settings,
@@ -73,7 +73,7 @@ struct MfaSignInOperations: Sendable {
             if totp, let enrollmentId = Self.nonEmpty(body["mfaEnrollmentId"]),
                 let code = Self.nonEmpty(body["totpVerificationInfo"]?["verificationCode"])
             {
-                guard let adjacentIntervals = settings.mfaConfig.totpAdjacentIntervals else { throw SecondFactorPolicy.totpDisabled }
+                guard let adjacentIntervals = settings.mfaConfig.totpAdjacentIntervals else { throw IdentityToolkitError.totpMFADisabled }
                 let check = TotpCheck(
                     code: code, credential: credential, enrollmentId: enrollmentId, adjacentIntervals: adjacentIntervals,
                     pending: facts.pending
@@ -83,7 +83,7 @@ struct MfaSignInOperations: Sendable {
             if !totp, let info = body["phoneVerificationInfo"], info["androidVerificationProof"] == nil,
                 let code = Self.nonEmpty(info["code"]), let sessionInfo = Self.nonEmpty(info["sessionInfo"])
             {
-                guard settings.mfaConfig.smsEnabled else { throw SecondFactorPolicy.smsDisabled }
+                guard settings.mfaConfig.smsEnabled else { throw IdentityToolkitError.smsMFADisabled }
                 return try await finishPhone(
                     credential, pending: facts.pending, sessionInfo: sessionInfo, code: code, request: request
                 )
@@ -91,21 +91,21 @@ struct MfaSignInOperations: Sendable {
         }
         let (settings, projectId) = try await prelude(request)
         if totp {
-            guard settings.mfaConfig.totpAdjacentIntervals != nil else { throw SecondFactorPolicy.totpDisabled }
+            guard settings.mfaConfig.totpAdjacentIntervals != nil else { throw IdentityToolkitError.totpMFADisabled }
         } else {
-            guard settings.mfaConfig.smsEnabled else { throw SecondFactorPolicy.smsDisabled }
+            guard settings.mfaConfig.smsEnabled else { throw IdentityToolkitError.smsMFADisabled }
         }
         guard let credential = Self.nonEmpty(body["mfaPendingCredential"]) else {
-            throw IdentityToolkitError.business("MISSING_CREDENTIAL : Please set MFA Pending Credential.")
+            throw IdentityToolkitError(.missingCredential, detail: "Please set MFA Pending Credential.")
         }
         let enrollment: Enrollment
         let pending: InspectPendingCredential.Result
         if totp {
             guard let enrollmentId = Self.nonEmpty(body["mfaEnrollmentId"]) else {
-                throw IdentityToolkitError.business("MISSING_MFA_ENROLLMENT_ID : No second factor identifier is provided.")
+                throw IdentityToolkitError.missingMFAEnrollmentID
             }
             guard let code = Self.nonEmpty(body["totpVerificationInfo"]?["verificationCode"]) else {
-                throw IdentityToolkitError.business("MISSING_CODE")
+                throw IdentityToolkitError(.missingCode)
             }
             let account: Account
             (pending, account) = try await pendingSignIn(credential, projectId: projectId, finishing: true, request: request)
@@ -116,14 +116,14 @@ struct MfaSignInOperations: Sendable {
             enrollment = try await verifyTotp(check, account: account, request: request)
         } else {
             guard let info = body["phoneVerificationInfo"], info != .null else {
-                throw IdentityToolkitError.business("INVALID_ARGUMENT : MFA provider not supported!")
+                throw IdentityToolkitError.mfaProviderNotSupported
             }
             if info["androidVerificationProof"] != nil {
                 throw IdentityToolkitError.unsupported("androidVerificationProof is unsupported!")
             }
-            guard let code = Self.nonEmpty(info["code"]) else { throw IdentityToolkitError.business("MISSING_CODE") }
+            guard let code = Self.nonEmpty(info["code"]) else { throw IdentityToolkitError(.missingCode) }
             guard let sessionInfo = Self.nonEmpty(info["sessionInfo"]) else {
-                throw IdentityToolkitError.business("MISSING_SESSION_INFO")
+                throw IdentityToolkitError(.missingSessionInfo)
             }
             // The session names its user; the credential must be that user's (checked below).
             let inspected = try await PeerCall.call(
@@ -138,7 +138,7 @@ struct MfaSignInOperations: Sendable {
             let account: Account
             (pending, account) = try await pendingSignIn(credential, projectId: projectId, finishing: true, request: request)
             guard let found = Self.phoneEnrollment(number, of: account) else {
-                throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND")
+                throw IdentityToolkitError(.mfaEnrollmentNotFound)
             }
             enrollment = found
         }
@@ -150,7 +150,7 @@ struct MfaSignInOperations: Sendable {
     /// `MFA_ENROLLMENT_NOT_FOUND` unless the account has this TOTP factor, then the code check.
     private func verifyTotp(_ check: TotpCheck, account: Account, request: PublicRequest) async throws -> Enrollment {
         guard let found = Self.totpEnrollment(check.enrollmentId, of: account) else {
-            throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND")
+            throw IdentityToolkitError(.mfaEnrollmentNotFound)
         }
         try await checkTotpCode(check, request: request)
         return found
@@ -200,7 +200,7 @@ struct MfaSignInOperations: Sendable {
         guard case .success(let found) = read, let enrollment = Self.phoneEnrollment(number, of: found) else {
             try await requireLive(credential, request: request)
             _ = try read.get()
-            throw IdentityToolkitError.business("MFA_ENROLLMENT_NOT_FOUND")
+            throw IdentityToolkitError(.mfaEnrollmentNotFound)
         }
         return try await finishFast(
             credential, pending: pending, account: found, secondFactor: "phone", enrollmentId: enrollment.mfaEnrollmentId,
@@ -216,7 +216,7 @@ struct MfaSignInOperations: Sendable {
         _ credential: String, pending: InspectPendingCredential.Result, account: Account, secondFactor: String,
         enrollmentId: String, request: PublicRequest
     ) async throws -> JSONValue {
-        if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
+        if account.disabled { throw IdentityToolkitError(.userDisabled) }
         let signedInAt = Int64(Date().timeIntervalSince1970 * 1000)
         async let recorded = Self.outcome {
             try await PeerCall.call(
@@ -242,8 +242,8 @@ struct MfaSignInOperations: Sendable {
         let issued = try tokens.get()
         do {
             _ = try await recorded.get()
-        } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" {
-            throw IdentityToolkitError.business("INVALID_MFA_PENDING_CREDENTIAL")
+        } catch let error as IdentityToolkitError where error.code == .userNotFound {
+            throw IdentityToolkitError(.invalidMFAPendingCredential)
         }
         return ["idToken": .string(issued.idToken), "refreshToken": .string(issued.refreshToken)]
     }
@@ -261,8 +261,8 @@ struct MfaSignInOperations: Sendable {
                 ),
                 requestID: request.requestID
             )
-        } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" {
-            throw IdentityToolkitError.business("INVALID_MFA_PENDING_CREDENTIAL")
+        } catch let error as IdentityToolkitError where error.code == .userNotFound {
+            throw IdentityToolkitError(.invalidMFAPendingCredential)
         }
     }
 
@@ -339,10 +339,10 @@ struct MfaSignInOperations: Sendable {
                 ),
                 requestID: request.requestID
             )
-        } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" {
-            throw IdentityToolkitError.business("INVALID_MFA_PENDING_CREDENTIAL")
+        } catch let error as IdentityToolkitError where error.code == .userNotFound {
+            throw IdentityToolkitError(.invalidMFAPendingCredential)
         }
-        if signedIn.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
+        if signedIn.disabled { throw IdentityToolkitError(.userDisabled) }
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(
@@ -391,9 +391,9 @@ struct MfaSignInOperations: Sendable {
             sessions, InspectPendingCredential.self, .init(mfaPendingCredential: credential, finishing: finishing),
             requestID: request.requestID
         )
-        guard pending.projectId == projectId else { throw IdentityToolkitError.business("INVALID_MFA_PENDING_CREDENTIAL") }
+        guard pending.projectId == projectId else { throw IdentityToolkitError(.invalidMFAPendingCredential) }
         if let tenantId = request.body["tenantId"]?.stringValue, tenantId != pending.tenantId {
-            throw IdentityToolkitError.business("TENANT_ID_MISMATCH")
+            throw IdentityToolkitError(.tenantIDMismatch)
         }
         return (pending, try await account(of: pending, request: request))
     }
@@ -406,8 +406,8 @@ struct MfaSignInOperations: Sendable {
                 .init(projectId: pending.projectId, tenantId: pending.tenantId, localId: pending.localId),
                 requestID: request.requestID
             )
-        } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" {
-            throw IdentityToolkitError.business("INVALID_MFA_PENDING_CREDENTIAL")
+        } catch let error as IdentityToolkitError where error.code == .userNotFound {
+            throw IdentityToolkitError(.invalidMFAPendingCredential)
         }
     }
 }

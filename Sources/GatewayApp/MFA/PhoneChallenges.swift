@@ -10,9 +10,7 @@ struct PhoneChallenges: Sendable {
     let challenges: RPCClient
     let registry: RPCClient
 
-    static let regionRefused = IdentityToolkitError.business(
-        "OPERATION_NOT_ALLOWED : SMS unable to be sent until this region enabled by the app developer."
-    )
+    static let regionRefused = IdentityToolkitError(.operationNotAllowed, detail: "SMS unable to be sent until this region enabled by the app developer.")
 
     func start(
         number: String, purpose: String, localId: String, proof info: JSONValue?, settings: AuthSettings, projectId: String,

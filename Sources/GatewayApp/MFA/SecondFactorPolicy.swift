@@ -6,11 +6,7 @@ enum SecondFactorPolicy {
     /// First factors that can never carry a second factor.
     static let unsupportedFirstFactors: Set<String> = ["anonymous", "phone", "custom", "gc.apple.com"]
 
-    static let smsDisabled = IdentityToolkitError.business("OPERATION_NOT_ALLOWED : SMS based MFA not enabled.")
-    static let totpDisabled = IdentityToolkitError.business("OPERATION_NOT_ALLOWED : TOTP based MFA not enabled.")
-    static let unsupportedFirstFactor = IdentityToolkitError.business(
-        "UNSUPPORTED_FIRST_FACTOR : MFA is not available for the given first factor."
-    )
+    static let unsupportedFirstFactor = IdentityToolkitError(.unsupportedFirstFactor, detail: "MFA is not available for the given first factor.")
 
     /// The factor kinds whose enrollment makes a first-factor sign-in stop at the MFA branch.
     static func requiredKinds(_ settings: AuthSettings) -> [String] {

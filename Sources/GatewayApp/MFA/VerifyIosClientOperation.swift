@@ -15,7 +15,7 @@ struct VerifyIosClientOperation: Sendable {
         let tenantId: String? = nil
         _ = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         guard let appToken = request.body["appToken"]?.stringValue, !appToken.isEmpty else {
-            throw IdentityToolkitError.business("MISSING_APP_TOKEN")
+            throw IdentityToolkitError(.missingAppToken)
         }
         do {
             let receipt = try await PeerCall.call(

@@ -44,21 +44,21 @@ struct AccountOperations: Sendable {
             return try await admin.update(request)
         }
         guard body["idToken"] != nil || body["oobCode"] != nil else {
-            throw IdentityToolkitError.business("INVALID_REQ_TYPE : Unsupported request parameters.")
+            throw IdentityToolkitError(.invalidReqType, detail: "Unsupported request parameters.")
         }
-        if body["customAttributes"] != nil { throw IdentityToolkitError.business("INSUFFICIENT_PERMISSION") }
+        if body["customAttributes"] != nil { throw IdentityToolkitError(.insufficientPermission) }
         if body["idToken"] == nil, let oobCode = body["oobCode"]?.stringValue {
             return try await applyOobCode(oobCode, request)
         }
         let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
-        if body["disableUser"] != nil { throw IdentityToolkitError.business("OPERATION_NOT_ALLOWED") }
+        if body["disableUser"] != nil { throw IdentityToolkitError(.operationNotAllowed) }
         let email = body["email"]?.stringValue
         let password = body["password"]?.stringValue
         if email != nil || password != nil { try recentLogin.require(user) }
         // With email enumeration protection a new address must be proved first
         // (`sendOobCode VERIFY_AND_CHANGE_EMAIL`), as Identity Platform requires.
         if email != nil, user.settings.improvedEmailPrivacy ?? emailPrivacyByDefault {
-            throw IdentityToolkitError.business("OPERATION_NOT_ALLOWED : Please verify the new email before changing email.")
+            throw IdentityToolkitError(.operationNotAllowed, detail: "Please verify the new email before changing email.")
         }
         let deleted = AdminAccountOperations.strings(body["deleteAttribute"])
         let account = try await PeerCall.call(

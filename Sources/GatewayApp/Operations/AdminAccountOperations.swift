@@ -15,7 +15,7 @@ struct AdminAccountOperations: Sendable {
         let scope = try AdminScope(request)
         let body = request.body
         if body["idToken"] != nil, body["localId"] != nil {
-            throw IdentityToolkitError.business("UNEXPECTED_PARAMETER : User ID")
+            throw IdentityToolkitError.unexpectedUserID
         }
         let account = try await PeerCall.call(
             registry, CreateAccount.self,
@@ -70,7 +70,7 @@ struct AdminAccountOperations: Sendable {
     func delete(_ request: PublicRequest) async throws -> JSONValue {
         let scope = try AdminScope(request)
         guard let localId = request.body["localId"]?.stringValue, !localId.isEmpty else {
-            throw IdentityToolkitError.business("MISSING_LOCAL_ID")
+            throw IdentityToolkitError(.missingLocalID)
         }
         let account = AccountsToForget(projectId: scope.projectId, tenantId: scope.tenantId, localIds: [localId])
         try await erasure.deleting(account, requestID: request.requestID) {
@@ -88,7 +88,7 @@ struct AdminAccountOperations: Sendable {
         let scope = try AdminScope(request)
         let body = request.body
         guard let localId = body["localId"]?.stringValue, !localId.isEmpty else {
-            throw IdentityToolkitError.business("MISSING_LOCAL_ID")
+            throw IdentityToolkitError(.missingLocalID)
         }
         let deleted = Self.strings(body["deleteAttribute"])
         var validSince: Int64?
@@ -162,9 +162,9 @@ struct AdminAccountOperations: Sendable {
     func batchDelete(_ request: PublicRequest) async throws -> JSONValue {
         let scope = try AdminScope(request)
         let ids = Self.strings(request.body["localIds"])
-        guard !ids.isEmpty else { throw IdentityToolkitError.business("MISSING_LOCAL_ID") }
+        guard !ids.isEmpty else { throw IdentityToolkitError(.missingLocalID) }
         // factor-registry's limit, checked before anything is forgotten.
-        guard ids.count <= 1000 else { throw IdentityToolkitError.business("LOCAL_ID_LIST_EXCEEDS_LIMIT") }
+        guard ids.count <= 1000 else { throw IdentityToolkitError(.localIDListExceedsLimit) }
         let force = Self.bool(request.body["force"]) ?? false
         let delete = {
             try await PeerCall.call(
@@ -205,7 +205,7 @@ struct AdminAccountOperations: Sendable {
         let scope = try AdminScope(request)
         let body = request.body
         guard case .array(let items)? = body["users"], !items.isEmpty else {
-            throw IdentityToolkitError.business("MISSING_USER_ACCOUNT")
+            throw IdentityToolkitError(.missingUserAccount)
         }
         let users = items.map { item in
             ImportedAccount(

@@ -10,14 +10,14 @@ struct AdminScope: Sendable {
 
     init(_ request: PublicRequest) throws {
         guard request.caller == .admin else {
-            throw IdentityToolkitError.business("INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
+            throw IdentityToolkitError.targetProjectNeedsAdmin
         }
         projectId = request.pathParameters["targetProjectId"] ?? request.body["targetProjectId"]?.stringValue
             ?? request.defaultProjectId
         let pathTenant = request.pathParameters["tenantId"]
         let bodyTenant = request.body["tenantId"]?.stringValue
         if let pathTenant, let bodyTenant, pathTenant != bodyTenant {
-            throw IdentityToolkitError.business("TENANT_ID_MISMATCH")
+            throw IdentityToolkitError(.tenantIDMismatch)
         }
         tenantId = pathTenant ?? bodyTenant
     }

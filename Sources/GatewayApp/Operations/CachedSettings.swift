@@ -68,7 +68,7 @@ final class CachedSettings: Sendable {
                 }
             }
         }
-        if settings.disableAuth { throw IdentityToolkitError.business("PROJECT_DISABLED") }
+        if settings.disableAuth { throw IdentityToolkitError(.projectDisabled) }
         return settings
     }
 

@@ -11,7 +11,7 @@ enum PeerCall {
         do {
             return try await client.call(method, params, requestID: requestID)
         } catch let error as RPCError {
-            if let message = error.identityToolkitError { throw IdentityToolkitError.business(message) }
+            if let business = error.business { throw business }
             // The peer answered, but its own dependency (its database) did not.
             if error.code == .dependencyUnavailable { throw IdentityToolkitError.unavailable }
             throw error

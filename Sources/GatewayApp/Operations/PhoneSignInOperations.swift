@@ -23,14 +23,14 @@ struct PhoneSignInOperations: Sendable {
         let settings = try await prelude(request)
         // Production answers this, not MISSING_…, for an absent number too.
         guard let number = body["phoneNumber"]?.stringValue, PhoneNumber.isValid(number) else {
-            throw IdentityToolkitError.business(PhoneNumber.invalidFormat)
+            throw IdentityToolkitError.invalidPhoneNumberFormat
         }
         // No code for a number whose account has second factors: it could never sign in with it.
         let holders = try await PeerCall.call(
             registry, FindAccounts.self, .init(projectId: request.callerProjectId, phoneNumbers: [number]), requestID: request.requestID
         )
         if holders.accounts.contains(where: { $0.mfaInfo?.isEmpty == false }) {
-            throw IdentityToolkitError.business(PhoneNumber.unsupportedFirstFactor)
+            throw IdentityToolkitError.phoneFirstFactorOnMFAUser
         }
         let sessionInfo = try await phone.start(
             number: number, purpose: Self.purpose, localId: "", proof: body, settings: settings, projectId: request.callerProjectId,
@@ -47,7 +47,7 @@ struct PhoneSignInOperations: Sendable {
         var proven = false
         if let proof = MfaSignInOperations.nonEmpty(body["temporaryProof"]) {
             guard let given = body["phoneNumber"]?.stringValue, PhoneNumber.isValid(given) else {
-                throw IdentityToolkitError.business(PhoneNumber.invalidFormat)
+                throw IdentityToolkitError.invalidPhoneNumberFormat
             }
             _ = try await PeerCall.call(
                 challenges, RedeemPhoneProof.self, .init(projectId: projectId, phoneNumber: given, temporaryProof: proof),
@@ -56,9 +56,9 @@ struct PhoneSignInOperations: Sendable {
             (number, proven) = (given, true)
         } else {
             guard let sessionInfo = MfaSignInOperations.nonEmpty(body["sessionInfo"]) else {
-                throw IdentityToolkitError.business("MISSING_SESSION_INFO")
+                throw IdentityToolkitError(.missingSessionInfo)
             }
-            guard let code = MfaSignInOperations.nonEmpty(body["code"]) else { throw IdentityToolkitError.business("MISSING_CODE") }
+            guard let code = MfaSignInOperations.nonEmpty(body["code"]) else { throw IdentityToolkitError(.missingCode) }
             number = try await phone.verify(
                 sessionInfo: sessionInfo, code: code, purpose: Self.purpose, localId: "", projectId: projectId, tenantId: nil,
                 attempt: nil, request: request
@@ -83,14 +83,14 @@ struct PhoneSignInOperations: Sendable {
     private func link(_ number: String, request: PublicRequest) async throws -> JSONValue {
         let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
         let (projectId, localId) = (user.token.projectId, user.account.localId)
-        if user.account.mfaInfo?.isEmpty == false { throw IdentityToolkitError.business(PhoneNumber.unsupportedFirstFactor) }
+        if user.account.mfaInfo?.isEmpty == false { throw IdentityToolkitError.phoneFirstFactorOnMFAUser }
         let linked: Account
         do {
             linked = try await PeerCall.call(
                 registry, UpdateAccount.self, .init(projectId: projectId, localId: localId, phoneNumber: number),
                 requestID: request.requestID
             )
-        } catch let error as IdentityToolkitError where error.message == "PHONE_NUMBER_EXISTS" {
+        } catch let error as IdentityToolkitError where error.code == .phoneNumberExists {
             let proof = try await PeerCall.call(
                 challenges, IssuePhoneProof.self, .init(projectId: projectId, phoneNumber: number), requestID: request.requestID
             )
@@ -120,7 +120,7 @@ struct PhoneSignInOperations: Sendable {
         let settings = try await ScopeSettings.enabled(
             registry, projectId: request.callerProjectId, tenantId: tenantId, requestID: request.requestID
         )
-        if tenantId != nil { throw IdentityToolkitError.business("UNSUPPORTED_TENANT_OPERATION") }
+        if tenantId != nil { throw IdentityToolkitError(.unsupportedTenantOperation) }
         return settings
     }
 }

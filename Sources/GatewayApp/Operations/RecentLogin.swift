@@ -16,8 +16,6 @@ struct RecentLogin: Sendable {
     /// `recentLogin.projects`: per-project windows, `projectId=seconds`.
     let projectWindows: [String: Int64]
 
-    static let message = "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"
-
     init(window: Int64 = 300, projectWindows: [String: Int64] = [:]) {
         self.window = window
         self.projectWindows = projectWindows
@@ -42,6 +40,6 @@ struct RecentLogin: Sendable {
     /// Throws `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` unless `user` signed in within the window.
     func require(_ user: SignedInUser, now: Date = Date()) throws {
         let age = Int64(now.timeIntervalSince1970) - user.token.authTime
-        if age > window(for: user.token.projectId) { throw IdentityToolkitError.business(Self.message) }
+        if age > window(for: user.token.projectId) { throw IdentityToolkitError(.credentialTooOldLoginAgain) }
     }
 }

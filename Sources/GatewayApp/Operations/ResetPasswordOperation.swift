@@ -18,7 +18,7 @@ struct ResetPasswordOperation: Sendable {
         let tenantId = body["tenantId"]?.stringValue
         _ = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         guard let oobCode = body["oobCode"]?.stringValue, !oobCode.isEmpty else {
-            throw IdentityToolkitError.business("MISSING_OOB_CODE")
+            throw IdentityToolkitError(.missingOOBCode)
         }
         var response: [String: JSONValue] = ["kind": "identitytoolkit#ResetPasswordResponse"]
         guard let newPassword = body["newPassword"]?.stringValue else {

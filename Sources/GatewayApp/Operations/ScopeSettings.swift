@@ -21,7 +21,7 @@ enum ScopeSettings {
         -> AuthSettings
     {
         let settings = try await resolve(registry, projectId: projectId, tenantId: tenantId, requestID: requestID)
-        if settings.disableAuth { throw IdentityToolkitError.business("PROJECT_DISABLED") }
+        if settings.disableAuth { throw IdentityToolkitError(.projectDisabled) }
         return settings
     }
 
@@ -46,7 +46,7 @@ enum ScopeSettings {
         let host = URL(string: continueUrl)?.host?.lowercased() ?? ""
         let domains = try await authorizedDomains(registry, projectId: projectId, tenantId: tenantId, requestID: requestID)
         guard domains.contains(where: { $0.lowercased() == host }) else {
-            throw IdentityToolkitError.business("UNAUTHORIZED_DOMAIN : Domain not allowlisted by project")
+            throw IdentityToolkitError(.unauthorizedDomain, detail: "Domain not allowlisted by project")
         }
     }
 }

@@ -26,11 +26,11 @@ struct SecureTokenOperation: Sendable {
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         let body = request.body
         guard let grantType = body["grantType"]?.stringValue, !grantType.isEmpty else {
-            throw IdentityToolkitError.business("MISSING_GRANT_TYPE")
+            throw IdentityToolkitError(.missingGrantType)
         }
-        guard grantType == "refresh_token" else { throw IdentityToolkitError.business("INVALID_GRANT_TYPE") }
+        guard grantType == "refresh_token" else { throw IdentityToolkitError(.invalidGrantType) }
         guard let refreshToken = body["refreshToken"]?.stringValue, !refreshToken.isEmpty else {
-            throw IdentityToolkitError.business("MISSING_REFRESH_TOKEN")
+            throw IdentityToolkitError(.missingRefreshToken)
         }
         if let answer = try await refreshNamingItsUser(refreshToken, request: request) { return answer }
         let session = try await PeerCall.call(
@@ -38,7 +38,7 @@ struct SecureTokenOperation: Sendable {
             requestID: request.requestID
         )
         if case .apiKey(let projectId) = request.caller, projectId != session.projectId {
-            throw IdentityToolkitError.business("INVALID_REFRESH_TOKEN")
+            throw IdentityToolkitError(.invalidRefreshToken)
         }
         _ = try await ScopeSettings.enabled(
             registry, projectId: session.projectId, tenantId: session.tenantId, requestID: request.requestID
@@ -50,21 +50,21 @@ struct SecureTokenOperation: Sendable {
                 .init(projectId: session.projectId, tenantId: session.tenantId, localId: session.localId),
                 requestID: request.requestID
             )
-        } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" {
-            throw IdentityToolkitError.business("INVALID_REFRESH_TOKEN")
+        } catch let error as IdentityToolkitError where error.code == .userNotFound {
+            throw IdentityToolkitError(.invalidRefreshToken)
         }
         // A session from before the account existed is a deleted account's whose uid was given again.
         if let authTime = session.authTime, account.postdates(signInAt: authTime) {
-            throw IdentityToolkitError.business("INVALID_REFRESH_TOKEN")
+            throw IdentityToolkitError(.invalidRefreshToken)
         }
-        if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
+        if account.disabled { throw IdentityToolkitError(.userDisabled) }
         if let validSince = account.validSince, session.signedInAt < validSince {
-            throw IdentityToolkitError.business("TOKEN_EXPIRED")
+            throw IdentityToolkitError(.tokenExpired)
         }
         // Decision 4, as the ID-token prelude applies it: a session established with a factor the
         // account no longer has is over, whether the user withdrew it or an admin replaced the list.
         if let factor = session.secondFactorIdentifier, !account.lists(factor: factor) {
-            throw IdentityToolkitError.business("TOKEN_EXPIRED")
+            throw IdentityToolkitError(.tokenExpired)
         }
         let tokens = try await PeerCall.call(
             sessions, RefreshSession.self,

@@ -31,23 +31,23 @@ struct SendOobCodeOperation: Sendable {
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         let body = request.body
         let returnOobLink = AdminAccountOperations.bool(body["returnOobLink"]) ?? false
-        if returnOobLink, request.caller != .admin { throw IdentityToolkitError.business("INSUFFICIENT_PERMISSION") }
+        if returnOobLink, request.caller != .admin { throw IdentityToolkitError(.insufficientPermission) }
         guard let requestType = body["requestType"]?.stringValue, requestType != "OOB_REQ_TYPE_UNSPECIFIED" else {
-            throw IdentityToolkitError.business("MISSING_REQ_TYPE")
+            throw IdentityToolkitError(.missingReqType)
         }
         let continueUrl = body["continueUrl"]?.stringValue
         if let continueUrl, !OobLinkBuilder.isAbsolute(continueUrl) {
-            throw IdentityToolkitError.business("INVALID_CONTINUE_URI : ((expected an absolute URI with valid scheme and host))")
+            throw IdentityToolkitError(.invalidContinueURI, detail: "((expected an absolute URI with valid scheme and host))")
         }
         guard Self.requestTypes.contains(requestType) else {
-            throw IdentityToolkitError.business("INVALID_REQ_TYPE : \(requestType) is not a request type sendOobCode makes")
+            throw IdentityToolkitError(.invalidReqType, detail: "\(requestType) is not a request type sendOobCode makes")
         }
         // A sign-in link must lead back into the app.
-        if requestType == "EMAIL_SIGNIN", continueUrl == nil { throw IdentityToolkitError.business("MISSING_CONTINUE_URI") }
+        if requestType == "EMAIL_SIGNIN", continueUrl == nil { throw IdentityToolkitError(.missingContinueURI) }
         let target = try await target(of: request, requestType: requestType)
         // Passwordless sign-in is a way in of its own: only where the project or tenant enabled it.
         if requestType == "EMAIL_SIGNIN", !target.settings.enableEmailLinkSignin {
-            throw IdentityToolkitError.business("OPERATION_NOT_ALLOWED")
+            throw IdentityToolkitError(.operationNotAllowed)
         }
         try await ScopeSettings.requireAuthorized(
             continueUrl: continueUrl, registry, projectId: target.projectId, tenantId: target.tenantId, requestID: request.requestID
@@ -55,9 +55,9 @@ struct SendOobCodeOperation: Sendable {
         var newEmail: String?
         if requestType == "VERIFY_AND_CHANGE_EMAIL" {
             guard let given = body["newEmail"]?.stringValue, !given.isEmpty else {
-                throw IdentityToolkitError.business("MISSING_NEW_EMAIL")
+                throw IdentityToolkitError(.missingNewEmail)
             }
-            guard EmailSyntax.isPlausible(given) else { throw IdentityToolkitError.business("INVALID_NEW_EMAIL") }
+            guard EmailSyntax.isPlausible(given) else { throw IdentityToolkitError(.invalidNewEmail) }
             newEmail = given
         }
         let made: OutOfBandMail.Made
@@ -69,12 +69,12 @@ struct SendOobCodeOperation: Sendable {
                 ),
                 apiKey: request.apiKey, continueUrl: continueUrl, requestID: request.requestID
             )
-        } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" && requestType == "PASSWORD_RESET" {
+        } catch let error as IdentityToolkitError where error.code == .userNotFound && requestType == "PASSWORD_RESET" {
             // Email enumeration protection: an unknown address is answered like a known one, and mailed nothing.
             if request.caller != .admin, target.settings.improvedEmailPrivacy ?? emailPrivacyByDefault {
                 return ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(target.email ?? "")]
             }
-            throw IdentityToolkitError.business("EMAIL_NOT_FOUND")
+            throw IdentityToolkitError(.emailNotFound)
         }
         var response: [String: JSONValue] = [
             "kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(made.code.email),
@@ -97,7 +97,7 @@ struct SendOobCodeOperation: Sendable {
         let body = request.body
         if request.caller == .admin, body["idToken"] == nil {
             let scope = try AdminScope(request)
-            guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError.business("MISSING_EMAIL") }
+            guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError(.missingEmail) }
             let settings = try await ScopeSettings.enabled(
                 registry, projectId: scope.projectId, tenantId: scope.tenantId, requestID: request.requestID
             )
@@ -105,10 +105,10 @@ struct SendOobCodeOperation: Sendable {
         }
         if requestType == "VERIFY_EMAIL" || requestType == "VERIFY_AND_CHANGE_EMAIL" {
             // A missing token is an invalid one here (the emulator's answer, §2.5).
-            guard body["idToken"]?.stringValue?.isEmpty == false else { throw IdentityToolkitError.business("INVALID_ID_TOKEN") }
+            guard body["idToken"]?.stringValue?.isEmpty == false else { throw IdentityToolkitError(.invalidIDToken) }
             let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
             if requestType == "VERIFY_EMAIL" {
-                guard user.account.email != nil else { throw IdentityToolkitError.business("MISSING_EMAIL") }
+                guard user.account.email != nil else { throw IdentityToolkitError(.missingEmail) }
             } else {
                 // Decision 18: an email change needs a recent sign-in, like a direct one.
                 try recentLogin.require(user)
@@ -122,8 +122,8 @@ struct SendOobCodeOperation: Sendable {
         let projectId = request.callerProjectId
         let tenantId = body["tenantId"]?.stringValue
         let settings = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
-        guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError.business("MISSING_EMAIL") }
-        guard EmailSyntax.isPlausible(email) else { throw IdentityToolkitError.business("INVALID_EMAIL") }
+        guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError(.missingEmail) }
+        guard EmailSyntax.isPlausible(email) else { throw IdentityToolkitError(.invalidEmail) }
         return Target(projectId: projectId, tenantId: tenantId, localId: nil, email: email, settings: settings)
     }
 }

@@ -13,7 +13,7 @@ struct SignInWithCustomTokenOperation: Sendable {
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         guard let token = request.body["token"]?.stringValue, !token.isEmpty else {
-            throw IdentityToolkitError.business("MISSING_CUSTOM_TOKEN")
+            throw IdentityToolkitError(.missingCustomToken)
         }
         let projectId = request.callerProjectId
         let verified = try await PeerCall.call(
@@ -25,7 +25,7 @@ struct SignInWithCustomTokenOperation: Sendable {
             registry, projectId: projectId, tenantId: verified.tenantId, requestID: request.requestID
         )
         let (account, isNewUser) = try await accountFor(verified, projectId: projectId, requestID: request.requestID)
-        if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
+        if account.disabled { throw IdentityToolkitError(.userDisabled) }
         let signedIn = try await PeerCall.call(
             registry, RecordSignIn.self,
             .init(projectId: projectId, tenantId: verified.tenantId, localId: account.localId),
@@ -55,7 +55,7 @@ struct SignInWithCustomTokenOperation: Sendable {
         let key = GetAccount.Params(projectId: projectId, tenantId: verified.tenantId, localId: verified.localId)
         do {
             return (try await PeerCall.call(registry, GetAccount.self, key, requestID: requestID), false)
-        } catch let error as IdentityToolkitError where error.message == "USER_NOT_FOUND" {
+        } catch let error as IdentityToolkitError where error.code == .userNotFound {
             do {
                 let created = try await PeerCall.call(
                     registry, CreateAccount.self,
@@ -63,7 +63,7 @@ struct SignInWithCustomTokenOperation: Sendable {
                     requestID: requestID
                 )
                 return (created, true)
-            } catch let error as IdentityToolkitError where error.message == "DUPLICATE_LOCAL_ID" {
+            } catch let error as IdentityToolkitError where error.code == .duplicateLocalID {
                 return (try await PeerCall.call(registry, GetAccount.self, key, requestID: requestID), false)
             }
         }

@@ -17,11 +17,11 @@ struct SignInWithEmailLinkOperation: Sendable {
         let projectId = request.callerProjectId
         let tenantId = body["tenantId"]?.stringValue
         let settings = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
-        if !settings.enableEmailLinkSignin { throw IdentityToolkitError.business("OPERATION_NOT_ALLOWED") }
-        guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError.business("MISSING_EMAIL") }
-        guard EmailSyntax.isPlausible(email) else { throw IdentityToolkitError.business("INVALID_EMAIL") }
+        if !settings.enableEmailLinkSignin { throw IdentityToolkitError(.operationNotAllowed) }
+        guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError(.missingEmail) }
+        guard EmailSyntax.isPlausible(email) else { throw IdentityToolkitError(.invalidEmail) }
         guard let oobCode = body["oobCode"]?.stringValue, !oobCode.isEmpty else {
-            throw IdentityToolkitError.business("MISSING_OOB_CODE")
+            throw IdentityToolkitError(.missingOOBCode)
         }
         // With `idToken` the address is linked to that user (an anonymous account's upgrade).
         let user = body["idToken"] != nil ? try await SignedInUser.resolve(request, registry: registry, sessions: sessions) : nil

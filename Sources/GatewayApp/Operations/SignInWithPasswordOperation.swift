@@ -15,7 +15,7 @@ struct SignInWithPasswordOperation: Sendable {
     let emailPrivacyByDefault: Bool
 
     /// The answers that tell an unknown email from a wrong password (or a disabled account).
-    static let revealing: Set<String> = ["EMAIL_NOT_FOUND", "INVALID_PASSWORD", "USER_DISABLED"]
+    static let revealing: Set<IdentityToolkitError.Code> = [.emailNotFound, .invalidPassword, .userDisabled]
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         let projectId: String
@@ -26,14 +26,14 @@ struct SignInWithPasswordOperation: Sendable {
         let body = request.body
         let tenantId = body["tenantId"]?.stringValue
         let settings = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
-        if !settings.allowPasswordSignup { throw IdentityToolkitError.business("PASSWORD_LOGIN_DISABLED") }
+        if !settings.allowPasswordSignup { throw IdentityToolkitError(.passwordLoginDisabled) }
         if body["idToken"] != nil || body["pendingIdToken"] != nil {
             throw IdentityToolkitError.notImplemented("identitytoolkit.accounts.signInWithPassword with idToken")
         }
-        guard let email = body["email"]?.stringValue else { throw IdentityToolkitError.business("MISSING_EMAIL") }
-        guard EmailSyntax.isPlausible(email) else { throw IdentityToolkitError.business("INVALID_EMAIL") }
+        guard let email = body["email"]?.stringValue else { throw IdentityToolkitError(.missingEmail) }
+        guard EmailSyntax.isPlausible(email) else { throw IdentityToolkitError(.invalidEmail) }
         guard let password = body["password"]?.stringValue, !password.isEmpty else {
-            throw IdentityToolkitError.business("MISSING_PASSWORD")
+            throw IdentityToolkitError(.missingPassword)
         }
         let signIn: VerifyPassword.Result
         do {
@@ -45,10 +45,10 @@ struct SignInWithPasswordOperation: Sendable {
                 ),
                 requestID: request.requestID
             )
-        } catch let error as IdentityToolkitError where Self.revealing.contains(error.message) {
+        } catch let error as IdentityToolkitError where error.code.map(Self.revealing.contains) == true {
             // Email enumeration protection: one answer for every credential failure.
             if settings.improvedEmailPrivacy ?? emailPrivacyByDefault {
-                throw IdentityToolkitError.business("INVALID_LOGIN_CREDENTIALS")
+                throw IdentityToolkitError(.invalidLoginCredentials)
             }
             throw error
         }

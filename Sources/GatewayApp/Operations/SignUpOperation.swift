@@ -19,20 +19,20 @@ struct SignUpOperation: Sendable {
             registry, projectId: projectId, tenantId: body["tenantId"]?.stringValue, requestID: request.requestID
         )
         if body["targetProjectId"] != nil {
-            throw IdentityToolkitError.business("INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
+            throw IdentityToolkitError.targetProjectNeedsAdmin
         }
-        if body["localId"] != nil { throw IdentityToolkitError.business("UNEXPECTED_PARAMETER : User ID") }
+        if body["localId"] != nil { throw IdentityToolkitError.unexpectedUserID }
         if case .array(let factors)? = body["mfaInfo"], !factors.isEmpty {
             // A client may not give itself second factors it never proved (production semantics).
-            throw IdentityToolkitError.business("INSUFFICIENT_PERMISSION : ((mfaInfo can only be set with an admin credential.))")
+            throw IdentityToolkitError(.insufficientPermission, detail: "((mfaInfo can only be set with an admin credential.))")
         }
         if body["idToken"] != nil { return try await upgrade(request, settings: settings) }
         if body["email"] != nil || body["password"] != nil {
-            guard body["email"]?.stringValue?.isEmpty == false else { throw IdentityToolkitError.business("MISSING_EMAIL") }
-            guard body["password"]?.stringValue?.isEmpty == false else { throw IdentityToolkitError.business("MISSING_PASSWORD") }
-            if !settings.allowPasswordSignup { throw IdentityToolkitError.business("OPERATION_NOT_ALLOWED") }
+            guard body["email"]?.stringValue?.isEmpty == false else { throw IdentityToolkitError(.missingEmail) }
+            guard body["password"]?.stringValue?.isEmpty == false else { throw IdentityToolkitError(.missingPassword) }
+            if !settings.allowPasswordSignup { throw IdentityToolkitError(.operationNotAllowed) }
         } else if !settings.enableAnonymousUser {
-            throw IdentityToolkitError.business("ADMIN_ONLY_OPERATION")
+            throw IdentityToolkitError(.adminOnlyOperation)
         }
         let tenantId = body["tenantId"]?.stringValue
         let account = try await PeerCall.call(
@@ -71,12 +71,12 @@ struct SignUpOperation: Sendable {
     private func upgrade(_ request: PublicRequest, settings: AuthSettings) async throws -> JSONValue {
         let body = request.body
         let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
-        guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError.business("MISSING_EMAIL") }
+        guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError(.missingEmail) }
         guard let password = body["password"]?.stringValue, !password.isEmpty else {
-            throw IdentityToolkitError.business("MISSING_PASSWORD")
+            throw IdentityToolkitError(.missingPassword)
         }
-        if !settings.allowPasswordSignup { throw IdentityToolkitError.business("OPERATION_NOT_ALLOWED") }
-        if user.account.email != nil { throw IdentityToolkitError.business("PROVIDER_ALREADY_LINKED") }
+        if !settings.allowPasswordSignup { throw IdentityToolkitError(.operationNotAllowed) }
+        if user.account.email != nil { throw IdentityToolkitError(.providerAlreadyLinked) }
         let account = try await PeerCall.call(
             registry, UpdateAccount.self,
             .init(

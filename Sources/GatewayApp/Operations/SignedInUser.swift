@@ -21,14 +21,14 @@ struct SignedInUser: Sendable {
         _ request: PublicRequest, registry: RPCClient, sessions: RPCClient, retrying enrollmentId: String? = nil
     ) async throws -> SignedInUser {
         guard let idToken = request.body["idToken"]?.stringValue, !idToken.isEmpty else {
-            throw IdentityToolkitError.business("MISSING_ID_TOKEN")
+            throw IdentityToolkitError(.missingIDToken)
         }
         let token = try await PeerCall.call(sessions, VerifyIDToken.self, .init(idToken: idToken), requestID: request.requestID)
         if case .apiKey(let projectId) = request.caller, projectId != token.projectId {
-            throw IdentityToolkitError.business("INVALID_ID_TOKEN")
+            throw IdentityToolkitError(.invalidIDToken)
         }
         if let tenantId = request.body["tenantId"]?.stringValue, tenantId != token.tenantId {
-            throw IdentityToolkitError.business("TENANT_ID_MISMATCH")
+            throw IdentityToolkitError(.tenantIDMismatch)
         }
         let settings = try await ScopeSettings.enabled(
             registry, projectId: token.projectId, tenantId: token.tenantId, requestID: request.requestID
@@ -39,17 +39,17 @@ struct SignedInUser: Sendable {
             requestID: request.requestID
         )
         if account.postdates(signInAt: token.authTime) {
-            throw IdentityToolkitError.business("USER_NOT_FOUND")
+            throw IdentityToolkitError(.userNotFound)
         }
         if let validSince = account.validSince, token.issuedAt < validSince,
             !(enrollmentId.map(account.lastRevoked(byEnrolling:)) ?? false)
         {
-            throw IdentityToolkitError.business("TOKEN_EXPIRED")
+            throw IdentityToolkitError(.tokenExpired)
         }
-        if account.disabled { throw IdentityToolkitError.business("USER_DISABLED") }
+        if account.disabled { throw IdentityToolkitError(.userDisabled) }
         // Decision 4: a session established with a factor that has since been withdrawn is over.
         if let factor = token.secondFactorIdentifier, !account.lists(factor: factor) {
-            throw IdentityToolkitError.business("TOKEN_EXPIRED")
+            throw IdentityToolkitError(.tokenExpired)
         }
         return SignedInUser(token: token, account: account, settings: settings)
     }

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import IdentityToolkit
 import JSONRPC
 import _CryptoExtras
 
@@ -28,21 +29,21 @@ struct CustomTokenVerifier: Sendable {
         // Decision 17: a token opens accounts only where its signer meant it to. One without
         // `tenant_id` is for the project alone; a request naming no tenant takes the token's.
         if let requested = params.tenantId, requested != tokenTenant {
-            throw Self.rejected("TENANT_ID_MISMATCH")
+            throw Self.rejected(.tenantIDMismatch)
         }
         guard let uid = (payload["uid"] ?? payload["user_id"])?.stringValue, !uid.isEmpty else {
-            throw Self.rejected("MISSING_IDENTIFIER")
+            throw Self.rejected(.missingIdentifier)
         }
-        guard uid.utf8.count <= 128 else { throw Self.rejected("INVALID_IDENTIFIER : uid must be at most 128 characters") }
+        guard uid.utf8.count <= 128 else { throw Self.rejected(.invalidIdentifier, detail: "uid must be at most 128 characters") }
         var claims: [String: JSONValue]?
         if let raw = payload["claims"], raw != .null {
             guard case .object(let members) = raw, let data = try? JSONCoding.encode(raw) else {
-                throw Self.rejected("INVALID_CLAIMS")
+                throw Self.rejected(.invalidClaims)
             }
             if let reserved = members.keys.sorted().first(where: ReservedClaims.names.contains) {
-                throw Self.rejected("FORBIDDEN_CLAIM : \(reserved)")
+                throw Self.rejected(.forbiddenClaim, detail: reserved)
             }
-            guard data.count <= ReservedClaims.maximumBytes else { throw Self.rejected("CLAIMS_TOO_LARGE") }
+            guard data.count <= ReservedClaims.maximumBytes else { throw Self.rejected(.claimsTooLarge) }
             claims = members.isEmpty ? nil : members
         }
         return .init(localId: uid, tenantId: params.tenantId ?? tokenTenant, claims: claims)
@@ -55,9 +56,7 @@ struct CustomTokenVerifier: Sendable {
             // The emulator's convenience: a JSON object of claims instead of a JWT.
             guard acceptUnsigned else { throw Self.malformed }
             guard case .object(let object)? = try? JSONCoding.parse(Array(token.utf8)) else {
-                throw Self.rejected(
-                    "INVALID_CUSTOM_TOKEN : ((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))"
-                )
+                throw Self.rejected(.invalidCustomToken, detail: "((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
             }
             return object
         }
@@ -69,9 +68,7 @@ struct CustomTokenVerifier: Sendable {
 
         let audience = payload["aud"]?.stringValue ?? ""
         guard audience == Self.audience else {
-            throw Self.rejected(
-                "INVALID_CUSTOM_TOKEN : ((Invalid aud (audience): \(audience) Note: Firebase ID Tokens / third-party tokens cannot be used with signInWithCustomToken.))"
-            )
+            throw Self.rejected(.invalidCustomToken, detail: "((Invalid aud (audience): \(audience) Note: Firebase ID Tokens / third-party tokens cannot be used with signInWithCustomToken.))")
         }
         switch header["alg"]?.stringValue {
         case "RS256":
@@ -81,17 +78,17 @@ struct CustomTokenVerifier: Sendable {
                     _RSA.Signing.RSASignature(rawRepresentation: signature), for: Data((segments[0] + "." + segments[1]).utf8),
                     padding: .insecurePKCS1v1_5
                 )
-            else { throw Self.rejected("INVALID_CUSTOM_TOKEN : ((The custom token's signature could not be verified.))") }
+            else { throw Self.rejected(.invalidCustomToken, detail: "((The custom token's signature could not be verified.))") }
         case "none" where acceptUnsigned && segments[2].isEmpty:
             break
         default:
-            throw Self.rejected("INVALID_CUSTOM_TOKEN : ((The custom token's signature could not be verified.))")
+            throw Self.rejected(.invalidCustomToken, detail: "((The custom token's signature could not be verified.))")
         }
         guard let issuedAt = Self.seconds(payload["iat"]), let expiresAt = Self.seconds(payload["exp"]) else {
             throw Self.malformed
         }
         guard issuedAt <= now + Self.leeway, expiresAt > now, expiresAt - issuedAt <= Self.maximumLifetime else {
-            throw Self.rejected("INVALID_CUSTOM_TOKEN : ((The custom token has expired or is not yet valid.))")
+            throw Self.rejected(.invalidCustomToken, detail: "((The custom token has expired or is not yet valid.))")
         }
         return payload
     }
@@ -104,9 +101,9 @@ struct CustomTokenVerifier: Sendable {
         }
     }
 
-    static let malformed = rejected("INVALID_CUSTOM_TOKEN : Invalid assertion format")
+    static let malformed = rejected(.invalidCustomToken, detail: "Invalid assertion format")
 
-    static func rejected(_ message: String) -> RPCError {
-        RPCError(code: .invalidCustomToken, identityToolkitError: message)
+    static func rejected(_ code: IdentityToolkitError.Code, detail: String? = nil) -> RPCError {
+        RPCError(code: .invalidCustomToken, business: IdentityToolkitError(code, detail: detail))
     }
 }

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import IdentityToolkit
 import JSONRPC
 import Logging
 import PostgresNIO
@@ -18,7 +19,7 @@ struct PendingCredentials: Sendable {
     let finishing: FinishingTokens
     let sealKey: TokenSealKey
 
-    static let invalid = RPCError(code: .invalidPendingCredential, identityToolkitError: "INVALID_MFA_PENDING_CREDENTIAL")
+    static let invalid = RPCError(code: .invalidPendingCredential, business: IdentityToolkitError(.invalidMFAPendingCredential))
 
     func issue(_ params: IssuePendingCredential.Params) async throws -> IssuePendingCredential.Result {
         let schema = try TenantSchemaCatalog.schema(for: TenantScope(projectId: params.projectId, tenantId: params.tenantId))

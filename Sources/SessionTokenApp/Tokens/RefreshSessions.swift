@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import IdentityToolkit
 import JSONRPC
 import Logging
 import PostgresNIO
@@ -12,8 +13,8 @@ struct RefreshSessions: Sendable {
     let logger: Logger
     let sealKey: TokenSealKey
 
-    static let invalid = RPCError(code: .invalidRefreshToken, identityToolkitError: "INVALID_REFRESH_TOKEN")
-    static let expired = RPCError(code: .invalidRefreshToken, identityToolkitError: "TOKEN_EXPIRED")
+    static let invalid = RPCError(code: .invalidRefreshToken, business: IdentityToolkitError(.invalidRefreshToken))
+    static let expired = RPCError(code: .invalidRefreshToken, business: IdentityToolkitError(.tokenExpired))
 
     /// What a live family remembers of its sign-in.
     struct Family: Sendable {
@@ -80,7 +81,7 @@ struct RefreshSessions: Sendable {
     static func check(_ family: Family, against account: RefreshSession.AccountState) throws {
         guard account.localId == family.localId else { throw invalid }
         if let createdAt = account.createdAt, family.authTime < createdAt / 1000 { throw invalid }
-        if account.disabled { throw RPCError(code: .invalidRefreshToken, identityToolkitError: "USER_DISABLED") }
+        if account.disabled { throw RPCError(code: .invalidRefreshToken, business: IdentityToolkitError(.userDisabled)) }
         if let validSince = account.validSince, family.signedInAt < validSince { throw expired }
         if let factor = family.secondFactorIdentifier, !account.secondFactors.contains(factor) { throw expired }
     }
