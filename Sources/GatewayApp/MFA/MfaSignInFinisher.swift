@@ -1,0 +1,51 @@
+import Contracts
+import Foundation
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// The last hop of a second-factor sign-in whose factor passed: the session (using the pending
+/// credential up: a durable commit) beside the sign-in's record on the account (`lastLoginAt`: an
+/// asynchronous commit, since the session is the sign-in's durable record). Both carry the same
+/// time, the ID token's `auth_time`. The record requires the factor again, so a factor withdrawn
+/// between the hops refuses the answer.
+struct MfaSignInFinisher: Sendable {
+    let registry: RPCClient
+    let sessions: RPCClient
+
+    func finish(_ pending: PendingSignIn, account: Account, secondFactor: String, enrollmentId: String, request: PublicRequest)
+        async throws -> JSONValue
+    {
+        if account.disabled { throw IdentityToolkitError(.userDisabled) }
+        let facts = pending.facts
+        let signedInAt = Int64(Date().timeIntervalSince1970 * 1000)
+        async let recorded = MfaSignInOperations.outcome {
+            try await PeerCall.call(
+                registry, RecordSignIn.self,
+                .init(
+                    projectId: facts.projectId, tenantId: facts.tenantId, localId: facts.localId,
+                    requiredEnrollment: enrollmentId, requiredKind: secondFactor, signedInAt: signedInAt, mode: .asynchronous
+                ),
+                requestID: request.requestID
+            )
+        }
+        let tokens = await MfaSignInOperations.outcome {
+            try await PeerCall.call(
+                sessions, IssueSession.self,
+                .init(
+                    projectId: facts.projectId, tenantId: facts.tenantId, localId: facts.localId,
+                    signInProvider: facts.signInProvider, secondFactor: secondFactor, secondFactorIdentifier: enrollmentId,
+                    authTime: signedInAt / 1000, user: SessionUser(account), consumePendingCredential: pending.credential
+                ),
+                requestID: request.requestID
+            )
+        }
+        let issued = try tokens.get()
+        do {
+            _ = try await recorded.get()
+        } catch let error as IdentityToolkitError where error.code == .userNotFound {
+            throw IdentityToolkitError(.invalidMFAPendingCredential)
+        }
+        return ["idToken": .string(issued.idToken), "refreshToken": .string(issued.refreshToken)]
+    }
+}
