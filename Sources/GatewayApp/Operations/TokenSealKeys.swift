@@ -34,7 +34,8 @@ final class TokenSealKeys: Sendable {
         return facts
     }
 
-    /// The user a sealed refresh token names; `nil` for any other text (the sequential path).
+    /// The user a sealed refresh token names; `nil` for any other text (the caller then asks
+    /// session-token, `session.inspectRefresh`).
     func refreshToken(_ text: String, requestID: String) async -> SealedRefreshToken? {
         guard let keys = await keys(for: text, requestID: requestID) else { return nil }
         return SealedRefreshToken.open(text, keys: keys)

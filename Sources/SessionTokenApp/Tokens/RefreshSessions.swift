@@ -74,8 +74,8 @@ struct RefreshSessions: Sendable {
         throw Self.invalid
     }
 
-    /// The account's checks of a refresh, in contract order, as the gateway's sequential path makes
-    /// them after `session.inspectRefresh`: a session from before the account existed is a deleted
+    /// The account's checks of a refresh, in contract order, with the account's state the gateway
+    /// read: a session from before the account existed is a deleted
     /// account's whose uid was given again; then `USER_DISABLED`; then `TOKEN_EXPIRED` for a sign-in
     /// older than `validSince` or one whose second factor the account no longer has (decision 4).
     static func check(_ family: Family, against account: RefreshSession.AccountState) throws {
