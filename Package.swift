@@ -33,7 +33,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: ["JSON"]),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
-        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
@@ -52,6 +51,14 @@ let package = Package(
         .target(name: "RS256Signing", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         // What plugins (factor providers, message senders, app verifiers) implement; no frameworks.
         .target(name: "PluginKit", swiftSettings: swiftSettings),
+        // What the plugins that call an outside service over HTTP share: one POST under a time limit.
+        .target(
+            name: "PluginHTTP",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Factor providers: one module per kind, depending on the plugin kit (and crypto) only.
         .target(
             name: "FactorTOTP", dependencies: ["PluginKit", .product(name: "Crypto", package: "swift-crypto")],
@@ -63,13 +70,13 @@ let package = Package(
         ),
         .target(
             name: "VerifierRecaptcha",
-            dependencies: ["PluginKit", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: ["PluginKit", "PluginHTTP", .product(name: "AsyncHTTPClient", package: "async-http-client")],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "VerifierPlayIntegrity",
             dependencies: [
-                "PluginKit", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "PluginKit", "PluginHTTP", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -77,7 +84,7 @@ let package = Package(
         .target(
             name: "APNsPush",
             dependencies: [
-                "PluginKit", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "PluginKit", "PluginHTTP", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ],
@@ -85,12 +92,12 @@ let package = Package(
         ),
         .target(
             name: "SMSHTTP",
-            dependencies: ["PluginKit", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: ["PluginKit", "PluginHTTP", .product(name: "AsyncHTTPClient", package: "async-http-client")],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Contracts",
-            dependencies: ["JSONRPC", "PluginKit", .product(name: "ExtrasBase64", package: "swift-extras-base64")],
+            dependencies: ["JSONRPC", .product(name: "ExtrasBase64", package: "swift-extras-base64")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -124,13 +131,11 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -140,6 +145,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -158,40 +164,55 @@ let package = Package(
         .target(
             name: "FactorRegistryApp",
             dependencies: [
-                "ServiceKit", "Contracts", "IdentityToolkit", "TenantStore",
+                "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "ChallengeIssuerApp",
             dependencies: [
-                "ServiceKit", "Contracts", "IdentityToolkit", "TenantStore", "PluginKit", "EmailSMTP", "FactorTOTP", "FactorSMS", "SMSHTTP",
+                "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "PluginKit", "EmailSMTP", "FactorTOTP", "FactorSMS", "SMSHTTP",
                 "VerifierRecaptcha", "VerifierPlayIntegrity", "APNsPush",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "SessionTokenApp",
             dependencies: [
-                "ServiceKit", "Contracts", "IdentityToolkit", "TenantStore", "RS256Signing",
+                "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "RS256Signing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "GatewayApp",
             dependencies: [
-                "ServiceKit", "Contracts", "IdentityToolkit", .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -218,16 +239,19 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
         // MARK: tests
-        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"], swiftSettings: swiftSettings),
+        // What several test targets share (loopback ports for the servers they start).
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "IdentityToolkitTests", dependencies: ["IdentityToolkit", "JSONRPC"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "ServiceKit",
+                "ServiceKit", "JSONRPC",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -235,14 +259,24 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
         // The real-server tests start aiosmtpd from smtp_test_server.py (read from the source tree).
         .testTarget(
             name: "EmailSMTPTests",
-            dependencies: ["EmailSMTP", "PluginKit"],
+            dependencies: ["EmailSMTP", "PluginKit", "TestSupport"],
             exclude: ["smtp_test_server.py"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "GatewayAppTests",
+            dependencies: [
+                "GatewayApp", "ServiceKit", "Contracts", "IdentityToolkit", "JSONRPC",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "FactorRegistryTests", dependencies: ["FactorRegistryApp", "Contracts"], swiftSettings: swiftSettings),
@@ -258,13 +292,13 @@ let package = Package(
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "JSONRPC"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TenantStoreTests",
-            dependencies: ["TenantStore", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["TenantStore", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "SystemTests",
             dependencies: [
-                "JSONRPC", "Contracts", "ServiceKit", "DevelopmentPKI",
+                "JSONRPC", "Contracts", "ServiceKit", "DevelopmentPKI", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -272,6 +306,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

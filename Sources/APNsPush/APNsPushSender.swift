@@ -2,8 +2,8 @@ import AsyncHTTPClient
 import Crypto
 import ExtrasBase64
 import Foundation
-import NIOCore
 import NIOSSL
+import PluginHTTP
 import PluginKit
 
 /// Silent pushes through Apple's APNs provider API: HTTP/2 `POST <base>/3/device/<token>` with
@@ -74,28 +74,22 @@ public final class APNsPushSender: PushSender {
             deviceToken.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) })
         else { throw DeliveryFailed("the device token is not hexadecimal") }
         let base = sandbox ? configuration.sandboxBaseURL : configuration.productionBaseURL
-        var request = HTTPClientRequest(url: "\(base)/3/device/\(deviceToken)")
-        request.method = .POST
         let jwt = try await token.current(key: key, keyID: configuration.keyID, teamID: configuration.teamID)
-        request.headers.add(name: "authorization", value: "bearer \(jwt)")
-        request.headers.add(name: "apns-push-type", value: "background")
-        request.headers.add(name: "apns-priority", value: "5")
-        request.headers.add(name: "apns-topic", value: topic ?? configuration.bundleID)
-        request.headers.add(name: "content-type", value: "application/json")
-        request.body = .bytes(ByteBuffer(bytes: payload))
-        let response: HTTPClientResponse
+        let response: OutsideCall.Answer
         do {
-            let timeout = configuration.timeout.components
-            response = try await client.execute(
-                request, timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000)
+            response = try await OutsideCall(client: client, timeout: configuration.timeout, answerLimit: 16 * 1024).post(
+                "\(base)/3/device/\(deviceToken)",
+                headers: [
+                    ("authorization", "bearer \(jwt)"), ("apns-push-type", "background"), ("apns-priority", "5"),
+                    ("apns-topic", topic ?? configuration.bundleID), ("content-type", "application/json"),
+                ],
+                body: payload
             )
         } catch {
             throw DeliveryFailed("APNs unreachable (\(type(of: error)))")
         }
-        let body = try? await response.body.collect(upTo: 16 * 1024)
-        guard response.status == .ok else {
-            let reason = body.flatMap { try? JSONSerialization.jsonObject(with: Data($0.readableBytesView)) as? [String: Any] }?["reason"]
-            throw DeliveryFailed("APNs answered HTTP \(response.status.code) \(reason as? String ?? "")")
+        guard response.status == 200 else {
+            throw DeliveryFailed("APNs answered HTTP \(response.status) \(response.jsonObject?["reason"] as? String ?? "")")
         }
     }
 }

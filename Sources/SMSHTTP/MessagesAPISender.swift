@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import Foundation
-import NIOCore
+import PluginHTTP
 import PluginKit
 
 /// Sends SMS through a Twilio-style Messages API: `POST <baseURL>/2010-04-01/Accounts/<account>/Messages.json`
@@ -38,37 +38,20 @@ public struct MessagesAPISender: SMSSender {
     public func send(to: String, text: String) async throws {
         let base = configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL
         let account = configuration.accountID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        var request = HTTPClientRequest(url: "\(base)/2010-04-01/Accounts/\(account)/Messages.json")
-        request.method = .POST
         let credentials = Data("\(configuration.accountID):\(configuration.authToken)".utf8).base64EncodedString()
-        request.headers.add(name: "authorization", value: "Basic \(credentials)")
-        request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded")
         let sender = configuration.from.hasPrefix("MG") ? "MessagingServiceSid" : "From"
-        let form = [("To", to), (sender, configuration.from), ("Body", text)]
-            .map { "\($0)=\(Self.formEncode($1))" }.joined(separator: "&")
-        request.body = .bytes(ByteBuffer(string: form))
-        let response: HTTPClientResponse
+        let response: OutsideCall.Answer
         do {
-            response = try await client.execute(request, timeout: .init(configuration.timeout))
+            response = try await OutsideCall(client: client, timeout: configuration.timeout).post(
+                "\(base)/2010-04-01/Accounts/\(account)/Messages.json",
+                headers: [("authorization", "Basic \(credentials)"), ("content-type", "application/x-www-form-urlencoded")],
+                body: OutsideCall.form([("To", to), (sender, configuration.from), ("Body", text)])
+            )
         } catch {
             throw DeliveryFailed("SMS provider unreachable (\(type(of: error)))")
         }
-        _ = try? await response.body.collect(upTo: 64 * 1024)
-        guard (200..<300).contains(response.status.code) else {
-            throw DeliveryFailed("SMS provider answered HTTP \(response.status.code)")
+        guard (200..<300).contains(response.status) else {
+            throw DeliveryFailed("SMS provider answered HTTP \(response.status)")
         }
-    }
-
-    static let formAllowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    static func formEncode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: formAllowed) ?? ""
-    }
-}
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }

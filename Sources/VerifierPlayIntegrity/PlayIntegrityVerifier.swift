@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
-import NIOCore
+import PluginHTTP
 import PluginKit
 
 /// Android attestation: a `playIntegrityToken` (or a legacy `safetyNetToken`) decoded by a Play
@@ -54,25 +54,20 @@ public struct PlayIntegrityVerifier: AppVerifier {
         let base = configuration.endpoint.hasSuffix("/") ? String(configuration.endpoint.dropLast()) : configuration.endpoint
         let packageName = configuration.projectPackageNames[context.projectId] ?? configuration.packageName
         let package = packageName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
-        var request = HTTPClientRequest(url: "\(base)/v1/\(package):decodeIntegrityToken")
-        request.method = .POST
-        request.headers.add(name: "authorization", value: "Bearer \(configuration.credential)")
-        request.headers.add(name: "content-type", value: "application/json")
         guard let body = try? JSONSerialization.data(withJSONObject: ["integrity_token": token]) else {
             return .rejected(captcha: false)
         }
-        request.body = .bytes(ByteBuffer(bytes: body))
         let answer: [String: Any]
         do {
-            let timeout = TimeAmount.nanoseconds(
-                configuration.timeout.components.seconds * 1_000_000_000 + configuration.timeout.components.attoseconds / 1_000_000_000
+            let response = try await OutsideCall(client: client, timeout: configuration.timeout).post(
+                "\(base)/v1/\(package):decodeIntegrityToken",
+                headers: [("authorization", "Bearer \(configuration.credential)"), ("content-type", "application/json")],
+                body: Array(body)
             )
-            let response = try await client.execute(request, timeout: timeout)
-            let bytes = try await response.body.collect(upTo: 64 * 1024)
-            if response.status == .badRequest { return .rejected(captcha: false) }
-            guard response.status == .ok,
-                let object = try JSONSerialization.jsonObject(with: Data(bytes.readableBytesView)) as? [String: Any]
-            else { return .unavailable(reason: "integrity endpoint answered HTTP \(response.status.code)") }
+            if response.status == 400 { return .rejected(captcha: false) }
+            guard response.status == 200, let object = response.jsonObject else {
+                return .unavailable(reason: "integrity endpoint answered HTTP \(response.status)")
+            }
             answer = object
         } catch {
             return .unavailable(reason: "integrity endpoint unreachable (\(type(of: error)))")

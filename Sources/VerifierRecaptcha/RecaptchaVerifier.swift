@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import Foundation
-import NIOCore
+import PluginHTTP
 import PluginKit
 
 /// reCAPTCHA tokens checked against a siteverify-compatible endpoint (Google's
@@ -47,17 +47,15 @@ public struct RecaptchaVerifier: AppVerifier {
         guard token.utf8.count <= 8192, let secret = configuration.secrets[context.projectId] ?? configuration.defaultSecret else {
             return .rejected(captcha: true)
         }
-        var request = HTTPClientRequest(url: configuration.endpoint)
-        request.method = .POST
-        request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded")
-        request.body = .bytes(ByteBuffer(string: "secret=\(Self.encode(secret))&response=\(Self.encode(token))"))
         let answer: [String: Any]
         do {
-            let response = try await client.execute(request, timeout: TimeAmount.nanoseconds(Self.nanoseconds(configuration.timeout)))
-            let body = try await response.body.collect(upTo: 64 * 1024)
-            guard response.status == .ok,
-                let object = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
-            else { return .unavailable(reason: "siteverify answered HTTP \(response.status.code)") }
+            let response = try await OutsideCall(client: client, timeout: configuration.timeout).post(
+                configuration.endpoint, headers: [("content-type", "application/x-www-form-urlencoded")],
+                body: OutsideCall.form([("secret", secret), ("response", token)])
+            )
+            guard response.status == 200, let object = response.jsonObject else {
+                return .unavailable(reason: "siteverify answered HTTP \(response.status)")
+            }
             answer = object
         } catch {
             return .unavailable(reason: "siteverify unreachable (\(type(of: error)))")
@@ -71,13 +69,5 @@ public struct RecaptchaVerifier: AppVerifier {
         if let action = configuration.action, answer["action"] as? String != action { return .rejected(captcha: true) }
         if let score = answer["score"] as? Double, score < configuration.minimumScore { return .rejected(captcha: true) }
         return .verified
-    }
-
-    static let formAllowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    static func encode(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: formAllowed) ?? "" }
-
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 }

@@ -1,6 +1,7 @@
 import EmailSMTP
 import Foundation
 import PluginKit
+import TestSupport
 import Testing
 
 /// Against aiosmtpd in a child process: the client's commands, TLS and message meet an independent
@@ -164,7 +165,7 @@ struct SMTPDeliveryTests {
     @Test("nothing listening: fails at connect, quickly")
     func connectionRefused() async throws {
         let configuration = SMTPConfiguration(
-            host: "127.0.0.1", port: try TestTools.freePort(), from: "noreply@mfa.example", security: .plain
+            host: "127.0.0.1", port: try LoopbackPort.free(), from: "noreply@mfa.example", security: .plain
         )
         let sender = try SMTPEmailSender(configuration: configuration)
         let start = ContinuousClock.now
@@ -185,7 +186,9 @@ struct SMTPDeliveryTests {
         let error = await #expect(throws: DeliveryFailed.self) { try await sender.send(Self.email) }
         let elapsed = ContinuousClock.now - start
         #expect(error?.reason.contains("greeting") == true && error?.reason.contains("timed out") == true, "\(error?.reason ?? "")")
-        #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(4), "\(elapsed)")
+        // Not before the configured time; the upper bound only says "does not hang": the whole suite
+        // runs side by side with the system tests on two cores, where a wake-up can come seconds late.
+        #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(10), "\(elapsed)")
         withExtendedLifetime(listener) {}
     }
 }

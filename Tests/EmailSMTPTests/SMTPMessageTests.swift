@@ -1,6 +1,7 @@
 import EmailSMTP
 import Foundation
 import PluginKit
+import TestSupport
 import Testing
 
 @Suite("Rendering an email for SMTP DATA")
@@ -164,7 +165,7 @@ struct SMTPMessageTests {
     func senderRefusesBeforeConnecting() async throws {
         // Nothing listens there: had it connected, the reason would be about the connection.
         let configuration = SMTPConfiguration(
-            host: "127.0.0.1", port: try TestTools.freePort(), from: "noreply@mfa.example", security: .plain
+            host: "127.0.0.1", port: try LoopbackPort.free(), from: "noreply@mfa.example", security: .plain
         )
         let sender = try SMTPEmailSender(configuration: configuration)
         let error = await #expect(throws: DeliveryFailed.self) {

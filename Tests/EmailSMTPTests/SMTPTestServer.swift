@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TestSupport
 
 /// A real SMTP server for one test: `smtp_test_server.py` (aiosmtpd) in a child Python process on a
 /// loopback port of its own, recording what it receives in a temporary directory.
@@ -80,7 +80,7 @@ final class SMTPTestServer {
         // A port can be taken between the check and the child's bind: then the child exits and the
         // next port is tried.
         for _ in 0..<3 {
-            let port = try TestTools.freePort()
+            let port = try LoopbackPort.free()
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-test-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             var arguments = [script.path, "--port", "\(port)", "--dir", directory.path, "--tls", options.security.rawValue]
@@ -130,7 +130,7 @@ final class SMTPTestServer {
     }
 }
 
-/// Where the tests find Python, and the ports they listen on.
+/// Where the tests find Python.
 enum TestTools {
     /// `MFA_TEST_PYTHON` (scripts/test.sh points it at its venv), else the venv scripts/test.sh makes
     /// in the checkout. Fails with a clear message when neither exists.
@@ -153,42 +153,6 @@ enum TestTools {
             )
         }
         return fallback
-    }
-
-    /// Ports from 20000-29999: below Linux's ephemeral range (32768-60999), so no client socket takes one
-    /// between the check and the server's bind; never the same twice in this process.
-    private static let nextPort = Mutex<Int>(20000 + Int(getpid() % 500) * 20)
-
-    /// A loopback TCP port nobody listens on.
-    static func freePort() throws -> Int {
-        for _ in 0..<2000 {
-            let port = nextPort.withLock { port -> Int in
-                defer { port = port >= 29999 ? 20000 : port + 1 }
-                return port
-            }
-            if canBind(port) { return port }
-        }
-        throw POSIXError(.EADDRINUSE)
-    }
-
-    private static func canBind(_ port: Int) -> Bool {
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketFD >= 0 else { return false }
-        defer { close(socketFD) }
-        var address = sockaddr_in.loopback(port: port)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
-    }
-}
-
-extension sockaddr_in {
-    static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
     }
 }
 

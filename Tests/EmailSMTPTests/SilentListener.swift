@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A loopback port that accepts TCP connections (the kernel completes them from the backlog) and
 /// never says a word: a server that hangs before its greeting.
@@ -7,10 +8,10 @@ final class SilentListener {
     private let socketFD: Int32
 
     init() throws {
-        port = try TestTools.freePort()
+        port = try LoopbackPort.free()
         socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in.loopback(port: port)
+        var address = LoopbackPort.address(port)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }

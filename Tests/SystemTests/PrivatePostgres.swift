@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A PostgreSQL cluster of a test's own (`scripts/pg.sh`, as in the test command), for tests that
 /// stop and restart the database under running services. It is stopped and removed afterwards,
@@ -20,7 +21,7 @@ struct PrivatePostgres {
     static func with(_ name: String, _ body: (PrivatePostgres) async throws -> Void) async throws {
         let directory = try TestEnvironment.temporaryDirectory(name)
         let cluster = PrivatePostgres(
-            dataDirectory: directory.appendingPathComponent("pgdata").path, port: try TestEnvironment.freePort()
+            dataDirectory: directory.appendingPathComponent("pgdata").path, port: try LoopbackPort.free()
         )
         try await cluster.start()
         do {

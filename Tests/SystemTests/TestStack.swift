@@ -4,6 +4,7 @@ import Logging
 import NIOSSL
 import PostgresNIO
 import ServiceKit
+import TestSupport
 
 /// Some or all of the four services as real processes, each data service on its own fresh
 /// database, talking over HTTP/2 with mutual TLS on loopback ports chosen for this stack.
@@ -45,10 +46,10 @@ final class TestStack: @unchecked Sendable {
             }
         }
         var ports: [ServiceName: (rpc: Int, ops: Int)] = [:]
-        for service in ServiceName.allCases { ports[service] = (try TestEnvironment.freePort(), try TestEnvironment.freePort()) }
+        for service in ServiceName.allCases { ports[service] = (try LoopbackPort.free(), try LoopbackPort.free()) }
         var processes: [ServiceName: ServiceProcess] = [:]
         let masterKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        let publicPort = try TestEnvironment.freePort()
+        let publicPort = try LoopbackPort.free()
         publicURL = "http://127.0.0.1:\(publicPort)"
         for service in ServiceName.allCases {
             var environment: [String: String] = [
@@ -111,7 +112,7 @@ final class TestStack: @unchecked Sendable {
     func startSecondInstance(of service: ServiceName, as identity: String) async throws -> RPCClient {
         let first = process(service)
         var environment = first.environment
-        let (rpcPort, opsPort) = (try TestEnvironment.freePort(), try TestEnvironment.freePort())
+        let (rpcPort, opsPort) = (try LoopbackPort.free(), try LoopbackPort.free())
         environment["RPC_PORT"] = String(rpcPort)
         environment["OPS_PORT"] = String(opsPort)
         let directory = workDirectory.appendingPathComponent("second-\(service.rawValue)")

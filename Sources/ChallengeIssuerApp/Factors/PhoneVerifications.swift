@@ -50,7 +50,7 @@ struct PhoneVerifications: Sendable {
             issued = provider.issue(code: testCode, now: now, lifetime: lifetime)
         } else {
             try await checkProof(
-                params.proof ?? AppProof(),
+                params.proof.map(AppProof.init) ?? AppProof(),
                 context: AppVerificationContext(
                     projectId: params.projectId, tenantId: params.tenantId, authorizedDomains: params.authorizedDomains ?? [],
                     phoneNumber: params.phoneNumber
@@ -199,5 +199,15 @@ struct PhoneVerifications: Sendable {
 
     static func text(code: String, appName: String) -> String {
         "\(code) is your verification code for \(appName)."
+    }
+}
+
+extension AppProof {
+    /// The proof `sms.start` carried, as the app verifier plugins read it.
+    init(_ wire: AppVerificationProof) {
+        self.init(
+            recaptchaToken: wire.recaptchaToken, iosReceipt: wire.iosReceipt, iosSecret: wire.iosSecret,
+            safetyNetToken: wire.safetyNetToken, playIntegrityToken: wire.playIntegrityToken
+        )
     }
 }

@@ -1,5 +1,4 @@
 import JSONRPC
-import PluginKit
 
 /// `sms.start`: a phone verification session for an enrollment or a second-factor sign-in: checks
 /// the app proof (not for test numbers), the send rate limits (per number and per client address,
@@ -18,7 +17,7 @@ public enum StartPhoneVerification: RPCMethod {
         /// The user the session is for: only they can finish it.
         public var localId: String
         public var clientAddress: String?
-        public var proof: AppProof?
+        public var proof: AppVerificationProof?
         /// The fixed code of a test phone number (no app proof, no rate limit, no SMS).
         public var testCode: String?
         /// The project's authorized domains, against which a reCAPTCHA's hostname is checked.
@@ -26,7 +25,7 @@ public enum StartPhoneVerification: RPCMethod {
 
         public init(
             projectId: String, tenantId: String? = nil, phoneNumber: String, purpose: String, localId: String,
-            clientAddress: String? = nil, proof: AppProof? = nil, testCode: String? = nil, authorizedDomains: [String]? = nil
+            clientAddress: String? = nil, proof: AppVerificationProof? = nil, testCode: String? = nil, authorizedDomains: [String]? = nil
         ) {
             self.authorizedDomains = authorizedDomains
             self.projectId = projectId

@@ -1,7 +1,6 @@
 import Contracts
 import IdentityToolkit
 import JSONRPC
-import PluginKit
 import ServiceKit
 
 /// The gateway's side of SMS challenges: the region policy and test numbers from the scope's
@@ -24,7 +23,7 @@ struct PhoneChallenges: Sendable {
         let domains = testCode != nil ? settings.authorizedDomains : try await ScopeSettings.authorizedDomains(
             registry, projectId: projectId, tenantId: tenantId, settings: settings, requestID: request.requestID
         )
-        let proof = AppProof(
+        let proof = AppVerificationProof(
             // `captchaResponse` is what some SDK versions send for a reCAPTCHA: the same check.
             recaptchaToken: info?["recaptchaToken"]?.stringValue ?? info?["captchaResponse"]?.stringValue,
             iosReceipt: info?["iosReceipt"]?.stringValue,
