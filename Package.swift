@@ -3,7 +3,7 @@ import PackageDescription
 
 // Strictness shared by every target (Hummingbird's habit): existential `any` spelled out.
 let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -178,7 +178,8 @@ let package = Package(
         .target(
             name: "ChallengeIssuerApp",
             dependencies: [
-                "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "PluginKit", "EmailSMTP", "FactorTOTP", "FactorSMS", "SMSHTTP",
+                "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "PluginKit", "EmailSMTP", "FactorTOTP", "FactorSMS",
+                "SMSHTTP",
                 "VerifierRecaptcha", "VerifierPlayIntegrity", "APNsPush",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -246,7 +247,8 @@ let package = Package(
         // MARK: tests
         // What several test targets share (loopback ports for the servers they start).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
-        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "JSONRPCTests", dependencies: ["JSONRPC", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "IdentityToolkitTests", dependencies: ["IdentityToolkit", "JSONRPC"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ServiceKitTests",
@@ -292,7 +294,9 @@ let package = Package(
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "JSONRPC"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TenantStoreTests",
-            dependencies: ["TenantStore", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "TenantStore", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -102,7 +102,8 @@ actor ProviderToken {
     func current(key: P256.Signing.PrivateKey, keyID: String, teamID: String, now: Date = Date()) throws -> String {
         if let cached, now.timeIntervalSince(cached.madeAt) < 40 * 60 { return cached.token }
         let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": keyID], options: .sortedKeys)
-        let claims = try JSONSerialization.data(withJSONObject: ["iss": teamID, "iat": Int(now.timeIntervalSince1970)], options: .sortedKeys)
+        let claims = try JSONSerialization.data(
+            withJSONObject: ["iss": teamID, "iat": Int(now.timeIntervalSince1970)], options: .sortedKeys)
         let signingInput = Self.base64URL(header) + "." + Self.base64URL(claims)
         let signature = try key.signature(for: Data(signingInput.utf8))
         let token = signingInput + "." + Self.base64URL(signature.rawRepresentation)

@@ -56,12 +56,13 @@ public struct CertificateAuthority: Sendable {
     public func issue(commonName: String, hosts: [String], validity: TimeInterval = 825 * 86400) throws -> IssuedCertificate {
         let key = P256.Signing.PrivateKey()
         let now = Date()
-        let names: [GeneralName] = hosts.map { host in
-            if let address = IPv4Address(host) {
-                return .ipAddress(ASN1OctetString(contentBytes: ArraySlice(address.bytes)))
-            }
-            return .dnsName(host)
-        } + [.uniformResourceIdentifier(Self.serviceIdentity(commonName))]
+        let names: [GeneralName] =
+            hosts.map { host in
+                if let address = IPv4Address(host) {
+                    return .ipAddress(ASN1OctetString(contentBytes: ArraySlice(address.bytes)))
+                }
+                return .dnsName(host)
+            } + [.uniformResourceIdentifier(Self.serviceIdentity(commonName))]
         let leaf = try Certificate(
             version: .v3,
             serialNumber: .init(),

@@ -74,7 +74,8 @@ public struct SMTPEmailSender: EmailSender {
         }
         let tls = configuration.security == .implicitTLS ? tls : nil
         do {
-            return try await bootstrap
+            return
+                try await bootstrap
                 .connectTimeout(timeout)
                 .connect(host: configuration.host, port: configuration.port) { channel in
                     channel.eventLoop.makeCompletedFuture {

@@ -54,7 +54,8 @@ public struct TOTPFactorProvider: FactorProvider {
         let message = withUnsafeBytes(of: &counter) { Data($0) }
         let mac = Array(HMAC<Insecure.SHA1>.authenticationCode(for: message, using: SymmetricKey(data: secret)))
         let offset = Int(mac[mac.count - 1] & 0x0f)
-        let binary = (UInt32(mac[offset] & 0x7f) << 24) | (UInt32(mac[offset + 1]) << 16) | (UInt32(mac[offset + 2]) << 8)
+        let binary =
+            (UInt32(mac[offset] & 0x7f) << 24) | (UInt32(mac[offset + 1]) << 16) | (UInt32(mac[offset + 2]) << 8)
             | UInt32(mac[offset + 3])
         let value = binary % 1_000_000
         let text = String(value)

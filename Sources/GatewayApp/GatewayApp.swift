@@ -172,7 +172,9 @@ public enum GatewayApp {
                 server: try host.settings.listenerTimeouts.http2Upgrade(tlsConfiguration: tls),
                 address: .hostname(publicHost, port: tlsPort), serverName: "gateway", logger: logger,
                 onServerRunning: { channel in
-                    logger.info("public TLS listener ready (HTTP/2 and HTTP/1.1)", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
+                    logger.info(
+                        "public TLS listener ready (HTTP/2 and HTTP/1.1)",
+                        metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
                 }
             )
             parts.background.append(secureApp)

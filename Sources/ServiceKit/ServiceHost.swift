@@ -96,7 +96,7 @@ public final class ServiceHost: Sendable {
             dispatcher: dispatcher, maximumBodyBytes: settings.rpcMaxBodyBytes, mode: settings.mode,
             requireIdentity: settings.reader.bool(forKey: "tls.requireServiceIdentity", default: true)
         )
-            .addRoutes(to: rpcRouter)
+        .addRoutes(to: rpcRouter)
         var rpcApp = HTTPListener(
             router: rpcRouter,
             server: try settings.listenerTimeouts.http2Upgrade(tlsConfiguration: tls.serverConfiguration),
@@ -104,7 +104,9 @@ public final class ServiceHost: Sendable {
             serverName: settings.service.rawValue,
             logger: logger,
             onServerRunning: { [logger, settings] channel in
-                logger.info("rpc listener ready", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")", "service": "\(settings.service.rawValue)"])
+                logger.info(
+                    "rpc listener ready",
+                    metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")", "service": "\(settings.service.rawValue)"])
             }
         )
         let prepare = parts.prepare
@@ -163,7 +165,8 @@ public final class ServiceHost: Sendable {
     /// The readiness verdict: start-up finished, the database answers, every dependency answers.
     func readiness(_ checks: [ReadinessCheck]) async -> (ready: Bool, checks: [String: DependencyState]) {
         var results: [String: DependencyState] = [:]
-        results["startup"] = prepared.load(ordering: .acquiring)
+        results["startup"] =
+            prepared.load(ordering: .acquiring)
             ? DependencyState(ready: true) : DependencyState(ready: false, detail: "migrations running")
         if let database = databaseCheck() {
             results[database.name] = await database.run(timeout: .seconds(2))
@@ -201,7 +204,8 @@ public final class ServiceHost: Sendable {
             } catch let error as RPCError {
                 return DependencyState(ready: false, detail: error.message)
             } catch let error as RPCTransportError where error.peerMode != nil {
-                return DependencyState(ready: false, detail: "runs in \(error.peerMode ?? "another") mode, this service in \(mode.rawValue)")
+                return DependencyState(
+                    ready: false, detail: "runs in \(error.peerMode ?? "another") mode, this service in \(mode.rawValue)")
             } catch {
                 return DependencyState(ready: false, detail: "not reachable")
             }

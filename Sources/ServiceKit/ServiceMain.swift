@@ -18,7 +18,9 @@ public enum ServiceMain {
             EventLoopWatchdog.start(logger: host.logger)
             host.logger.info(
                 "starting",
-                metadata: ["mode": "\(settings.mode.rawValue)", "version": "\(ServiceHost.version)", "executor": "\(sharedLoops ? "nio" : "pool")"]
+                metadata: [
+                    "mode": "\(settings.mode.rawValue)", "version": "\(ServiceHost.version)", "executor": "\(sharedLoops ? "nio" : "pool")",
+                ]
             )
             try await host.run(try await parts(building: build, for: host))
         } catch {
@@ -59,7 +61,10 @@ public enum ServiceMain {
                     let host = try ServiceHost(settings: settings, logger: logger(for: settings), localPeers: local)
                     host.logger.info(
                         "starting",
-                        metadata: ["mode": "\(settings.mode.rawValue)", "version": "\(ServiceHost.version)", "executor": "\(sharedLoops ? "nio" : "pool")", "process": "\(names)"]
+                        metadata: [
+                            "mode": "\(settings.mode.rawValue)", "version": "\(ServiceHost.version)",
+                            "executor": "\(sharedLoops ? "nio" : "pool")", "process": "\(names)",
+                        ]
                     )
                     started.append((host, try await parts(building: build, for: host)))
                 }

@@ -54,7 +54,8 @@ public enum SessionTokenApp {
             let token =
                 try params.consumePendingCredential.map {
                     try finishing.token(finishing: $0, projectId: params.projectId, tenantId: params.tenantId, localId: params.localId)
-                } ?? RefreshToken(
+                }
+                ?? RefreshToken(
                     value: SealedRefreshToken(projectId: params.projectId, tenantId: params.tenantId, localId: params.localId)
                         .seal(with: sealKey)
                 )

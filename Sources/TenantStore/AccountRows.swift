@@ -24,7 +24,7 @@ public enum AccountRows {
             let rows = try await client.query(query, logger: logger)
             for try await count in rows.decode(Int64.self) { return Int(count) }
             return 0
-        } catch where TenantSchema.isMissing(error) {
+        } catch  where TenantSchema.isMissing(error) {
             return 0
         }
     }

@@ -32,7 +32,7 @@ public struct RetentionSweeper: Sendable {
             for schema in rule.scope == .control ? [TenantSchema.control] : tenantSchemas {
                 do {
                     count += try await sweep(rule, in: schema)
-                } catch where TenantSchema.isMissing(error) {
+                } catch  where TenantSchema.isMissing(error) {
                     continue
                 }
             }

@@ -36,28 +36,34 @@ struct AccountFlows: AsyncParsableCommand {
             let counter = Counter()
             call = { caller in
                 let n = await counter.next()
-                _ = try await api.post("v1/accounts:signUp", ["email": .string("su-\(run)-\(caller)-\(n)@bench.example"), "password": .string(password)])
+                _ = try await api.post(
+                    "v1/accounts:signUp", ["email": .string("su-\(run)-\(caller)-\(n)@bench.example"), "password": .string(password)])
             }
         case "signin":
             print("preparing \(users) users...")
             for index in 0..<users {
-                _ = try await api.post("v1/accounts:signUp", ["email": .string("si-\(run)-\(index)@bench.example"), "password": .string(password)])
+                _ = try await api.post(
+                    "v1/accounts:signUp", ["email": .string("si-\(run)-\(index)@bench.example"), "password": .string(password)])
             }
             let count = users
             call = { caller in
                 let index = Int.random(in: 0..<count)
-                _ = try await api.post("v1/accounts:signInWithPassword", ["email": .string("si-\(run)-\(index)@bench.example"), "password": .string(password)])
+                _ = try await api.post(
+                    "v1/accounts:signInWithPassword", ["email": .string("si-\(run)-\(index)@bench.example"), "password": .string(password)])
             }
         case "refresh":
             print("preparing \(concurrency) sessions...")
             let tokens = TokenChains()
             for caller in 0..<concurrency {
-                let answer = try await api.post("v1/accounts:signUp", ["email": .string("rf-\(run)-\(caller)@bench.example"), "password": .string(password)])
+                let answer = try await api.post(
+                    "v1/accounts:signUp", ["email": .string("rf-\(run)-\(caller)@bench.example"), "password": .string(password)])
                 await tokens.set(caller, answer["refreshToken"]?.stringValue ?? "")
             }
             call = { caller in
                 let current = await tokens.get(caller)
-                let answer = try await api.post("securetoken.googleapis.com/v1/token", ["grant_type": "refresh_token", "refresh_token": .string(current)], prefix: false)
+                let answer = try await api.post(
+                    "securetoken.googleapis.com/v1/token", ["grant_type": "refresh_token", "refresh_token": .string(current)], prefix: false
+                )
                 guard let next = answer["refresh_token"]?.stringValue else { throw BenchFailure(message: "no refresh_token") }
                 await tokens.set(caller, next)
             }

@@ -30,7 +30,8 @@ enum ClosedLoop {
         let started = ContinuousClock.now
         let deadline = started + .milliseconds(Int(seconds * 1000))
         let interval = rate.map { Duration.nanoseconds(Int64(Double(concurrency) / $0 * 1e9)) }
-        let (histogram, errors): (Histogram<UInt64>, [String: Int]) = await withTaskGroup(of: (Histogram<UInt64>, [String: Int]).self) { group in
+        let (histogram, errors): (Histogram<UInt64>, [String: Int]) = await withTaskGroup(of: (Histogram<UInt64>, [String: Int]).self) {
+            group in
             for caller in 0..<concurrency {
                 group.addTask {
                     var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
@@ -39,7 +40,9 @@ enum ClosedLoop {
                     while ContinuousClock.now < deadline {
                         let start: ContinuousClock.Instant
                         if let interval {
-                            if due > ContinuousClock.now { try? await Task.sleep(until: due, tolerance: .microseconds(100), clock: .continuous) }
+                            if due > ContinuousClock.now {
+                                try? await Task.sleep(until: due, tolerance: .microseconds(100), clock: .continuous)
+                            }
                             if due >= deadline { break }
                             start = due
                             due += interval
@@ -49,7 +52,8 @@ enum ClosedLoop {
                         do {
                             try await call(caller)
                             let elapsed = ContinuousClock.now - start
-                            let microseconds = UInt64(elapsed.components.seconds) * 1_000_000
+                            let microseconds =
+                                UInt64(elapsed.components.seconds) * 1_000_000
                                 + UInt64(elapsed.components.attoseconds / 1_000_000_000_000)
                             _ = histogram.record(microseconds)
                             tally?.record(microseconds: microseconds)
@@ -76,7 +80,9 @@ enum ClosedLoop {
     }
 
     /// One line of results.
-    static func report(_ name: String, concurrency: Int, seconds: Double, _ result: (histogram: Histogram<UInt64>, errors: [String: Int])) -> String {
+    static func report(_ name: String, concurrency: Int, seconds: Double, _ result: (histogram: Histogram<UInt64>, errors: [String: Int]))
+        -> String
+    {
         let histogram = result.histogram
         func ms(_ percentile: Double) -> String {
             String(format: "%.2f", Double(histogram.valueAtPercentile(percentile)) / 1000)

@@ -29,26 +29,36 @@ struct CryptoCeiling: AsyncParsableCommand {
         let signer = try RS256Signer(privateKeyDER: Array(key.derRepresentation))
         let input = Array(message)
         report("RS256 sign (2048-bit, \(RS256Signer.libraryVersion), ID tokens)", try measure { _ = try signer.sign(input) })
-        report("RS256 sign (2048-bit, swift-crypto's BoringSSL)", try measure { _ = try key.signature(for: message, padding: .insecurePKCS1v1_5) })
+        report(
+            "RS256 sign (2048-bit, swift-crypto's BoringSSL)",
+            try measure { _ = try key.signature(for: message, padding: .insecurePKCS1v1_5) })
         report("RS256 verify", try measure { _ = key.publicKey.isValidSignature(signature, for: message, padding: .insecurePKCS1v1_5) })
-        report("TOTP code (HMAC-SHA1, one step)", try measure {
-            step += 1
-            _ = TOTPFactorProvider.code(secret: secret, step: step)
-        })
-        report("TOTP check at adjacentIntervals 5 (11 steps)", try measure {
-            step += 1
-            for offset in -5...5 { _ = TOTPFactorProvider.code(secret: secret, step: step + Int64(offset)) }
-        })
-        report("AES-256-GCM open (a sealed TOTP secret)", try measure {
-            _ = try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: sealingKey, authenticating: Data("enrollment".utf8))
-        })
+        report(
+            "TOTP code (HMAC-SHA1, one step)",
+            try measure {
+                step += 1
+                _ = TOTPFactorProvider.code(secret: secret, step: step)
+            })
+        report(
+            "TOTP check at adjacentIntervals 5 (11 steps)",
+            try measure {
+                step += 1
+                for offset in -5...5 { _ = TOTPFactorProvider.code(secret: secret, step: step + Int64(offset)) }
+            })
+        report(
+            "AES-256-GCM open (a sealed TOTP secret)",
+            try measure {
+                _ = try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: sealingKey, authenticating: Data("enrollment".utf8))
+            })
         report("SHA-256 of a 64-byte token", try measure { _ = SHA256.hash(data: message.prefix(64)) })
-        report("scrypt N=\(parts[0]) r=\(parts[1]) p=\(parts[2]) (one password hash)", try measure {
-            _ = try KDF.Scrypt.deriveKey(
-                from: Data("correct horse".utf8), salt: Data(repeating: 1, count: 16), outputByteCount: 32, rounds: parts[0],
-                blockSize: parts[1], parallelism: parts[2]
-            )
-        })
+        report(
+            "scrypt N=\(parts[0]) r=\(parts[1]) p=\(parts[2]) (one password hash)",
+            try measure {
+                _ = try KDF.Scrypt.deriveKey(
+                    from: Data("correct horse".utf8), salt: Data(repeating: 1, count: 16), outputByteCount: 32, rounds: parts[0],
+                    blockSize: parts[1], parallelism: parts[2]
+                )
+            })
     }
 
     /// Operations per second on this thread, after a short warm-up.

@@ -58,29 +58,44 @@ struct MFAFlows: AsyncParsableCommand {
                 .POST, "identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
                 ["localId": .string(localId), "emailVerified": true]
             )
-            idToken = try await api.post("v1/accounts:signInWithPassword", ["email": .string(email), "password": .string(password)])["idToken"]?.stringValue ?? ""
+            idToken =
+                try await api.post("v1/accounts:signInWithPassword", ["email": .string(email), "password": .string(password)])["idToken"]?
+                .stringValue ?? ""
             for slot in 0..<(scenario == "totp" ? 5 : 1) {
                 let enrolled: JSONValue
                 if scenario == "totp" {
-                    let started = try await api.post("v2/accounts/mfaEnrollment:start", ["idToken": .string(idToken), "totpEnrollmentInfo": [:]])
+                    let started = try await api.post(
+                        "v2/accounts/mfaEnrollment:start", ["idToken": .string(idToken), "totpEnrollmentInfo": [:]])
                     guard let info = started["totpSessionInfo"], let key = info["sharedSecretKey"]?.stringValue,
                         let secret = Base32.decode(key)
                     else { throw BenchFailure(message: "no TOTP session") }
                     let step = Int64(Date().timeIntervalSince1970) / 30
                     enrolled = try await api.post(
                         "v2/accounts/mfaEnrollment:finalize",
-                        ["idToken": .string(idToken), "totpVerificationInfo": ["sessionInfo": info["sessionInfo"] ?? "", "verificationCode": .string(TOTPFactorProvider.code(secret: secret, step: step))]]
+                        [
+                            "idToken": .string(idToken),
+                            "totpVerificationInfo": [
+                                "sessionInfo": info["sessionInfo"] ?? "",
+                                "verificationCode": .string(TOTPFactorProvider.code(secret: secret, step: step)),
+                            ],
+                        ]
                     )
                     await factors.add(email: email, secret: secret, enrolledStep: step, slot: slot)
                 } else {
                     let number = testNumbers[index % testNumbers.count]
                     let started = try await api.post(
                         "v2/accounts/mfaEnrollment:start",
-                        ["idToken": .string(idToken), "phoneEnrollmentInfo": ["phoneNumber": .string(number), "recaptchaToken": "test-recaptcha-token"]]
+                        [
+                            "idToken": .string(idToken),
+                            "phoneEnrollmentInfo": ["phoneNumber": .string(number), "recaptchaToken": "test-recaptcha-token"],
+                        ]
                     )
                     enrolled = try await api.post(
                         "v2/accounts/mfaEnrollment:finalize",
-                        ["idToken": .string(idToken), "phoneVerificationInfo": ["sessionInfo": started["phoneSessionInfo"]?["sessionInfo"] ?? "", "code": "123456"]]
+                        [
+                            "idToken": .string(idToken),
+                            "phoneVerificationInfo": ["sessionInfo": started["phoneSessionInfo"]?["sessionInfo"] ?? "", "code": "123456"],
+                        ]
                     )
                     await factors.add(email: email, secret: [], enrolledStep: 0, slot: slot)
                 }
@@ -96,7 +111,8 @@ struct MFAFlows: AsyncParsableCommand {
             guard let credential = answer["mfaPendingCredential"]?.stringValue, case .array(let hints)? = answer["mfaInfo"] else {
                 throw BenchFailure(message: "no MFA branch")
             }
-            await credentials.add(email: email, credential: credential, enrollmentIds: hints.compactMap { $0["mfaEnrollmentId"]?.stringValue })
+            await credentials.add(
+                email: email, credential: credential, enrollmentIds: hints.compactMap { $0["mfaEnrollmentId"]?.stringValue })
         }
         print("measuring at most \(duration)s at \(concurrency) concurrent clients...")
         let started = ContinuousClock.now
@@ -108,22 +124,34 @@ struct MFAFlows: AsyncParsableCommand {
                 }
                 _ = try await api.post(
                     "v2/accounts/mfaSignIn:finalize",
-                    ["mfaPendingCredential": .string(next.credential), "mfaEnrollmentId": .string(enrollmentId), "totpVerificationInfo": ["verificationCode": .string(code)]]
+                    [
+                        "mfaPendingCredential": .string(next.credential), "mfaEnrollmentId": .string(enrollmentId),
+                        "totpVerificationInfo": ["verificationCode": .string(code)],
+                    ]
                 )
             } else {
                 let started = try await api.post(
                     "v2/accounts/mfaSignIn:start",
-                    ["mfaPendingCredential": .string(next.credential), "mfaEnrollmentId": .string(next.enrollmentIds[0]), "phoneSignInInfo": ["recaptchaToken": "test-recaptcha-token"]]
+                    [
+                        "mfaPendingCredential": .string(next.credential), "mfaEnrollmentId": .string(next.enrollmentIds[0]),
+                        "phoneSignInInfo": ["recaptchaToken": "test-recaptcha-token"],
+                    ]
                 )
                 _ = try await api.post(
                     "v2/accounts/mfaSignIn:finalize",
-                    ["mfaPendingCredential": .string(next.credential), "phoneVerificationInfo": ["sessionInfo": started["phoneResponseInfo"]?["sessionInfo"] ?? "", "code": "123456"]]
+                    [
+                        "mfaPendingCredential": .string(next.credential),
+                        "phoneVerificationInfo": ["sessionInfo": started["phoneResponseInfo"]?["sessionInfo"] ?? "", "code": "123456"],
+                    ]
                 )
             }
         }
         let elapsed = TenantScale.seconds(ContinuousClock.now - started)
         let measured = min(elapsed, duration)
-        print(ClosedLoop.report(scenario == "totp" ? "mfaSignIn:finalize (TOTP)" : "mfaSignIn start+finalize (SMS)", concurrency: concurrency, seconds: measured, result))
+        print(
+            ClosedLoop.report(
+                scenario == "totp" ? "mfaSignIn:finalize (TOTP)" : "mfaSignIn start+finalize (SMS)", concurrency: concurrency,
+                seconds: measured, result))
         if scenario == "sms" {
             _ = try await admin.send(
                 .PATCH, "v2/projects/demo-project/config?updateMask=signIn.phoneNumber.testPhoneNumbers",

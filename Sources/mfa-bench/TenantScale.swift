@@ -43,13 +43,17 @@ struct TenantScale: AsyncParsableCommand {
             return id
         }
         let elapsed = Self.seconds(ContinuousClock.now - started)
-        print(Self.line("tenant create", created.histogram, extra: String(format: "%.1f s in all, %.1f ms per tenant", elapsed, elapsed * 1000 / Double(count))))
+        print(
+            Self.line(
+                "tenant create", created.histogram,
+                extra: String(format: "%.1f s in all, %.1f ms per tenant", elapsed, elapsed * 1000 / Double(count))))
 
         let ids = created.values.sorted { $0.index < $1.index }.map(\.value)
         let password = "bench-password-\(run)"
         for (label, tenantId) in [("tenant #1", ids[0]), ("tenant #\(count)", ids[ids.count - 1])] {
             let email = "scale-\(run)@bench.example"
-            _ = try await api.post("v1/accounts:signUp", ["tenantId": .string(tenantId), "email": .string(email), "password": .string(password)])
+            _ = try await api.post(
+                "v1/accounts:signUp", ["tenantId": .string(tenantId), "email": .string(email), "password": .string(password)])
             let call: @Sendable (Int) async throws -> Void = { _ in
                 _ = try await api.post(
                     "v1/accounts:signInWithPassword",

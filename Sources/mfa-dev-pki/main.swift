@@ -12,7 +12,9 @@ do {
     let written = try DevelopmentCertificates.ensure(
         in: URL(fileURLWithPath: directory), extraHosts: Array(arguments.dropFirst())
     )
-    print(written.isEmpty ? "development certificates already present in \(directory)" : "wrote \(written.joined(separator: " ")) in \(directory)")
+    print(
+        written.isEmpty
+            ? "development certificates already present in \(directory)" : "wrote \(written.joined(separator: " ")) in \(directory)")
 } catch {
     FileHandle.standardError.write(Data("mfa-dev-pki: \(error)\n".utf8))
     exit(1)

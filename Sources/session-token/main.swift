@@ -1,4 +1,4 @@
-import SessionTokenApp
 import ServiceKit
+import SessionTokenApp
 
 await ServiceMain.run(.sessionToken, build: SessionTokenApp.build)

@@ -9,7 +9,9 @@ struct TOTPTests {
 
     @Test(
         "codes match RFC 6238's SHA-1 test vectors (last six digits)",
-        arguments: [(59, "287082"), (1_111_111_109, "081804"), (1_111_111_111, "050471"), (1_234_567_890, "005924"), (2_000_000_000, "279037")]
+        arguments: [
+            (59, "287082"), (1_111_111_109, "081804"), (1_111_111_111, "050471"), (1_234_567_890, "005924"), (2_000_000_000, "279037"),
+        ]
     )
     func rfcVectors(time: Int64, code: String) {
         #expect(TOTPFactorProvider.code(secret: Self.rfcSecret, step: time / 30) == code)
@@ -31,7 +33,8 @@ struct TOTPTests {
         }
         var zeroWindow = challenge
         zeroWindow.adjacentIntervals = 0
-        #expect(provider.verify(TOTPFactorProvider.code(secret: Self.rfcSecret, step: step - 1), against: zeroWindow, now: now) == .wrongCode)
+        #expect(
+            provider.verify(TOTPFactorProvider.code(secret: Self.rfcSecret, step: step - 1), against: zeroWindow, now: now) == .wrongCode)
     }
 
     @Test("a code of a step at or before the last accepted one is a replay")
@@ -43,7 +46,9 @@ struct TOTPTests {
         challenge.lastAcceptedStep = step
         #expect(provider.verify(TOTPFactorProvider.code(secret: Self.rfcSecret, step: step), against: challenge, now: now) == .replayed)
         #expect(provider.verify(TOTPFactorProvider.code(secret: Self.rfcSecret, step: step - 1), against: challenge, now: now) == .replayed)
-        #expect(provider.verify(TOTPFactorProvider.code(secret: Self.rfcSecret, step: step + 1), against: challenge, now: now) == .accepted(step: step + 1))
+        #expect(
+            provider.verify(TOTPFactorProvider.code(secret: Self.rfcSecret, step: step + 1), against: challenge, now: now)
+                == .accepted(step: step + 1))
     }
 
     @Test("a fresh step whose code repeats a used step's code in the window is accepted, as that fresh step")

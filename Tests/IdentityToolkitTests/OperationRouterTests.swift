@@ -14,7 +14,9 @@ struct OperationRouterTests {
     func prefixes() {
         #expect(operationId("POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp") == "identitytoolkit.accounts.signUp")
         #expect(operationId("POST", "/v1/accounts:signUp?key=abc") == "identitytoolkit.accounts.signUp")
-        #expect(operationId("POST", "/identitytoolkit.googleapis.com/v2/accounts/mfaSignIn:finalize") == "identitytoolkit.accounts.mfaSignIn.finalize")
+        #expect(
+            operationId("POST", "/identitytoolkit.googleapis.com/v2/accounts/mfaSignIn:finalize")
+                == "identitytoolkit.accounts.mfaSignIn.finalize")
         #expect(operationId("POST", "/securetoken.googleapis.com/v1/token") == "securetoken.token")
         #expect(operationId("POST", "/v1/token") == "securetoken.token")
     }

@@ -33,7 +33,8 @@ struct RequestValidatorTests {
 
     @Test("fields the real API defines are accepted, including ones we do not act on")
     func acceptsKnownFields() throws {
-        let request = #"{"email":"a@example.com","password":"secret1","returnSecureToken":true,"clientType":"CLIENT_TYPE_WEB","recaptchaVersion":"RECAPTCHA_ENTERPRISE","targetProjectId":"demo-project"}"#
+        let request =
+            #"{"email":"a@example.com","password":"secret1","returnSecureToken":true,"clientType":"CLIENT_TYPE_WEB","recaptchaVersion":"RECAPTCHA_ENTERPRISE","targetProjectId":"demo-project"}"#
         let normalised = try validator.validate(try body(request), schema: Self.signUp)
         #expect(normalised["email"] == "a@example.com")
         #expect(normalised["returnSecureToken"] == .bool(true))
@@ -100,7 +101,9 @@ struct RequestValidatorTests {
             try message(#"{"email":"a\u0000@example.com"}"#, Self.signUp)
                 == "Invalid JSON payload received. Invalid value at 'email' (TYPE_STRING): the character U+0000 is not accepted."
         )
-        #expect(try message(#"{"email":"a@example.com","mfaInfo":[{"displayName":"\u0000"}]}"#, Self.signUp)?.contains("'mfaInfo.0.displayName'") == true)
+        #expect(
+            try message(#"{"email":"a@example.com","mfaInfo":[{"displayName":"\u0000"}]}"#, Self.signUp)?.contains(
+                "'mfaInfo.0.displayName'") == true)
         #expect(try message(#"{"email":"a@example.com"}"#, Self.signUp) == nil)
         #expect(throws: IdentityToolkitError.self) { try validator.validateQuery(["nextPageToken": "a\u{0}b"]) }
         try validator.validateQuery(["nextPageToken": "abc", "maxResults": "2"])

@@ -27,7 +27,11 @@ struct DeferredMetadataLogHandlerTests {
         child.warning("slow")
         let written = lines.text.withLock { $0 }.split(separator: "\n")
         #expect(written.count == 2)
-        #expect(written.first?.hasSuffix(" info factor-registry: request.id=r-1 rpc.caller=gateway rpc.method=account.update [ServiceKitTests] checked") == true)
-        #expect(written.last?.hasSuffix(" warning factor-registry: request.id=r-2 rpc.caller=gateway rpc.method=totp.verify [ServiceKitTests] slow") == true)
+        #expect(
+            written.first?.hasSuffix(
+                " info factor-registry: request.id=r-1 rpc.caller=gateway rpc.method=account.update [ServiceKitTests] checked") == true)
+        #expect(
+            written.last?.hasSuffix(
+                " warning factor-registry: request.id=r-2 rpc.caller=gateway rpc.method=totp.verify [ServiceKitTests] slow") == true)
     }
 }

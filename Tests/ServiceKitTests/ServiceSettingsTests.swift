@@ -118,7 +118,8 @@ struct ServiceSettingsTests {
 
     @Test("a database URL whose host is a directory names PostgreSQL's Unix socket, as libpq reads it")
     func unixSocketURL() throws {
-        let query = try PostgresSettings(url: "postgres://mfa:pw@localhost:54351/factor_registry?host=/srv/pg%20data", maximumConnections: 8)
+        let query = try PostgresSettings(
+            url: "postgres://mfa:pw@localhost:54351/factor_registry?host=/srv/pg%20data", maximumConnections: 8)
         #expect(query.unixSocketPath == "/srv/pg data/.s.PGSQL.54351")
         #expect(query.database == "factor_registry")
         #expect(query.password == "pw")

@@ -117,7 +117,10 @@ struct AccountEndpointTests {
             let anonymousToken = try #require(anonymous.body?["idToken"]?.stringValue)
             let upgraded = try await Self.post(
                 stack, "\(Self.v1)/accounts:signUp",
-                ["idToken": .string(anonymousToken), "email": .string("upgraded-\(UUID().uuidString.prefix(8))@example.com"), "password": "secret-pw"]
+                [
+                    "idToken": .string(anonymousToken), "email": .string("upgraded-\(UUID().uuidString.prefix(8))@example.com"),
+                    "password": "secret-pw",
+                ]
             )
             #expect(upgraded.status == 200)
             #expect(upgraded.body?["localId"] == anonymous.body?["localId"])
@@ -189,7 +192,8 @@ struct AccountEndpointTests {
             let client = try await Self.post(stack, accounts + "?key=k", ["localId": "x"])
             #expect(client.message == "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
 
-            let found = try await Self.post(stack, "\(accounts):lookup", ["email": ["made@example.com", "nobody@example.com"]], admin: true)
+            let found = try await Self.post(
+                stack, "\(accounts):lookup", ["email": ["made@example.com", "nobody@example.com"]], admin: true)
             #expect(found.body?["users"]?.first?["localId"] == "admin-made")
             let none = try await Self.post(stack, "\(accounts):lookup", ["localId": ["missing"]], admin: true)
             #expect(none.body?["users"] == nil)

@@ -90,7 +90,8 @@ struct PublicAPITests {
             #expect(huge.status == 413)
 
             // Every routed operation is served (issue 24 ended the last 501s): a made-up session is the client's mistake.
-            let phone = try await Self.send(stack, .POST, "/v1/accounts:signInWithPhoneNumber?key=k", body: #"{"sessionInfo":"s","code":"123456"}"#)
+            let phone = try await Self.send(
+                stack, .POST, "/v1/accounts:signInWithPhoneNumber?key=k", body: #"{"sessionInfo":"s","code":"123456"}"#)
             #expect(phone.status == 400)
             #expect(phone.message == "INVALID_SESSION_INFO")
 

@@ -49,7 +49,10 @@ struct RPCInputTests {
 
             let injection = try await Self.post(
                 client, url,
-                ByteBuffer(string: #"{"jsonrpc":"2.0","method":"tenantSchema.provision","params":{"projectId":"p1","tenantId":"x\"; DROP SCHEMA control; --"},"id":3}"#)
+                ByteBuffer(
+                    string:
+                        #"{"jsonrpc":"2.0","method":"tenantSchema.provision","params":{"projectId":"p1","tenantId":"x\"; DROP SCHEMA control; --"},"id":3}"#
+                )
             )
             #expect(injection.body?["error"]?["code"] == .int(900))
 

@@ -59,7 +59,7 @@ final class ServiceProcess: @unchecked Sendable {
     static func run(_ executable: String, _ arguments: [String]) async throws -> Int32 {
         var pid: pid_t = 0
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

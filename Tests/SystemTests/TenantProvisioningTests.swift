@@ -63,7 +63,8 @@ struct TenantProvisioningTests {
                     _ = try await registry.call(GetTenant.self, .init(projectId: "demo-project", tenantId: hostile))
                 }
                 await #expect(throws: RPCError.self) {
-                    _ = try await registry.call(CreateTenant.self, .init(projectId: "demo-project", displayName: String(repeating: "x", count: 10_000)))
+                    _ = try await registry.call(
+                        CreateTenant.self, .init(projectId: "demo-project", displayName: String(repeating: "x", count: 10_000)))
                 }
             }
             // The registry still works.

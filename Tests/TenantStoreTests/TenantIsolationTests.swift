@@ -35,7 +35,8 @@ struct TenantIsolationTests {
                         let owners: [String]
                         if round % 4 < 2 {
                             owners = try await Self.owners(
-                                client.query(PostgresQuery(tenantSQL: "SELECT owner FROM \(schema.qualified("items"))"), logger: Self.logger)
+                                client.query(
+                                    PostgresQuery(tenantSQL: "SELECT owner FROM \(schema.qualified("items"))"), logger: Self.logger)
                             )
                         } else {
                             owners = try await client.withTransaction(logger: Self.logger) { connection in

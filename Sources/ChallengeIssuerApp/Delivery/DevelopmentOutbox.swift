@@ -43,9 +43,9 @@ struct DevelopmentOutbox: Sendable {
     func recordSMS(in schema: TenantSchema, number: String, code: String, sessionInfo: String) async throws {
         try await client.query(
             cached: """
-            INSERT INTO \(unescaped: schema.qualified("development_outbox")) (channel, recipient, request_type, code, link)
-            VALUES ('sms', \(number), 'VERIFY_PHONE', \(code), \(sessionInfo))
-            """,
+                INSERT INTO \(unescaped: schema.qualified("development_outbox")) (channel, recipient, request_type, code, link)
+                VALUES ('sms', \(number), 'VERIFY_PHONE', \(code), \(sessionInfo))
+                """,
             logger: logger
         )
     }

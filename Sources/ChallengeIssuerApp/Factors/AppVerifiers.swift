@@ -55,7 +55,8 @@ enum AppVerifiers {
             verifiers.append(
                 PlayIntegrityVerifier(
                     configuration: .init(
-                        endpoint: reader.string(forKey: "appVerification.playIntegrity.endpoint", default: "https://playintegrity.googleapis.com"),
+                        endpoint: reader.string(
+                            forKey: "appVerification.playIntegrity.endpoint", default: "https://playintegrity.googleapis.com"),
                         credential: credential, packageName: package, projectPackageNames: packages,
                         timeout: .milliseconds(reader.int(forKey: "appVerification.playIntegrity.timeoutMs", default: 5000)),
                         maximumAge: playIntegrityMaximumAge(reader)

@@ -38,9 +38,9 @@ struct IosReceipts: Sendable {
         let seconds = Double(lifetime.components.seconds)
         try await client.query(
             cached: """
-            INSERT INTO \(unescaped: schema.qualified("ios_receipts")) (receipt_hash, secret_hash, expires_at)
-            VALUES (\(Self.hash(receipt)), \(ByteBuffer(bytes: Self.digest(secret))), now() + make_interval(secs => \(seconds)))
-            """,
+                INSERT INTO \(unescaped: schema.qualified("ios_receipts")) (receipt_hash, secret_hash, expires_at)
+                VALUES (\(Self.hash(receipt)), \(ByteBuffer(bytes: Self.digest(secret))), now() + make_interval(secs => \(seconds)))
+                """,
             logger: logger
         )
         let payload: [String: Any] = [
@@ -78,10 +78,10 @@ struct IosReceiptVerifier: AppVerifier {
         do {
             let rows = try await client.query(
                 cached: """
-                UPDATE \(unescaped: schema.qualified("ios_receipts")) SET used_at = now()
-                WHERE receipt_hash = \(IosReceipts.hash(receipt)) AND used_at IS NULL AND expires_at > now()
-                RETURNING secret_hash
-                """,
+                    UPDATE \(unescaped: schema.qualified("ios_receipts")) SET used_at = now()
+                    WHERE receipt_hash = \(IosReceipts.hash(receipt)) AND used_at IS NULL AND expires_at > now()
+                    RETURNING secret_hash
+                    """,
                 logger: logger
             )
             for try await stored in rows.decode(ByteBuffer.self) {

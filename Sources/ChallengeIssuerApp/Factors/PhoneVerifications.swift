@@ -70,11 +70,11 @@ struct PhoneVerifications: Sendable {
         }
         try await client.query(
             cached: """
-            INSERT INTO \(unescaped: schema.qualified("verification_sessions"))
-            (session_id, kind, code_hash, salt, phone_number, local_id, purpose, expires_at)
-            VALUES (\(key), 'phone', \(ByteBuffer(bytes: hash)), \(ByteBuffer(bytes: salt)), \(params.phoneNumber),
-                    \(params.localId), \(params.purpose), \(issued.challenge.expiresAt))
-            """,
+                INSERT INTO \(unescaped: schema.qualified("verification_sessions"))
+                (session_id, kind, code_hash, salt, phone_number, local_id, purpose, expires_at)
+                VALUES (\(key), 'phone', \(ByteBuffer(bytes: hash)), \(ByteBuffer(bytes: salt)), \(params.phoneNumber),
+                        \(params.localId), \(params.purpose), \(issued.challenge.expiresAt))
+                """,
             logger: logger
         )
         guard params.testCode == nil else { return .init(sessionInfo: sessionInfo) }
@@ -130,9 +130,9 @@ struct PhoneVerifications: Sendable {
         let outcome: Outcome = try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 cached: """
-                SELECT code_hash, salt, phone_number, local_id, purpose, expires_at, consumed_at IS NOT NULL, attempts, consumed_by
-                FROM \(unescaped: sessions) WHERE session_id = \(key) AND kind = 'phone' FOR UPDATE
-                """,
+                    SELECT code_hash, salt, phone_number, local_id, purpose, expires_at, consumed_at IS NOT NULL, attempts, consumed_by
+                    FROM \(unescaped: sessions) WHERE session_id = \(key) AND kind = 'phone' FOR UPDATE
+                    """,
                 logger: logger
             )
             var found: (ByteBuffer?, ByteBuffer?, String?, String?, String?, Date, Bool, Int32, String?)?
@@ -163,8 +163,8 @@ struct PhoneVerifications: Sendable {
                 if let attempt = params.attempt {
                     try await connection.query(
                         cached: """
-                        UPDATE \(unescaped: sessions) SET consumed_at = now(), consumed_by = \(attempt) WHERE session_id = \(key)
-                        """,
+                            UPDATE \(unescaped: sessions) SET consumed_at = now(), consumed_by = \(attempt) WHERE session_id = \(key)
+                            """,
                         logger: logger
                     )
                 } else {

@@ -39,10 +39,10 @@ struct TotpFactors: Sendable {
         let sealed = try sealer.seal(Data(secret), keyID: key)
         try await client.query(
             cached: """
-            INSERT INTO \(unescaped: schema.qualified("verification_sessions"))
-            (session_id, kind, local_id, secret_sealed, purpose, expires_at)
-            VALUES (\(key), 'totp', \(params.localId), \(ByteBuffer(bytes: sealed)), 'enroll', \(issued.challenge.expiresAt))
-            """,
+                INSERT INTO \(unescaped: schema.qualified("verification_sessions"))
+                (session_id, kind, local_id, secret_sealed, purpose, expires_at)
+                VALUES (\(key), 'totp', \(params.localId), \(ByteBuffer(bytes: sealed)), 'enroll', \(issued.challenge.expiresAt))
+                """,
             logger: logger
         )
         return .init(
@@ -66,9 +66,9 @@ struct TotpFactors: Sendable {
         let outcome: Outcome = try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 cached: """
-                SELECT local_id, secret_sealed, expires_at, consumed_at IS NOT NULL, attempts, consumed_by
-                FROM \(unescaped: sessions) WHERE session_id = \(key) AND kind = 'totp' FOR UPDATE
-                """,
+                    SELECT local_id, secret_sealed, expires_at, consumed_at IS NOT NULL, attempts, consumed_by
+                    FROM \(unescaped: sessions) WHERE session_id = \(key) AND kind = 'totp' FOR UPDATE
+                    """,
                 logger: logger
             )
             var found: (String?, ByteBuffer?, Date, Bool, Int32, String?)?
@@ -90,17 +90,17 @@ struct TotpFactors: Sendable {
                 // without an enrollment stay refused above.
                 try await connection.query(
                     cached: """
-                    UPDATE \(unescaped: sessions) SET consumed_at = now(), consumed_by = \(params.mfaEnrollmentId)
-                    WHERE session_id = \(key)
-                    """,
+                        UPDATE \(unescaped: sessions) SET consumed_at = now(), consumed_by = \(params.mfaEnrollmentId)
+                        WHERE session_id = \(key)
+                        """,
                     logger: logger
                 )
                 let resealed = try sealer.seal(secret, keyID: params.mfaEnrollmentId)
                 try await connection.query(
                     cached: """
-                    INSERT INTO \(unescaped: factors) (enrollment_id, local_id, secret_sealed, last_step)
-                    VALUES (\(params.mfaEnrollmentId), \(params.localId), \(ByteBuffer(bytes: resealed)), \(step ?? 0))
-                    """,
+                        INSERT INTO \(unescaped: factors) (enrollment_id, local_id, secret_sealed, last_step)
+                        VALUES (\(params.mfaEnrollmentId), \(params.localId), \(ByteBuffer(bytes: resealed)), \(step ?? 0))
+                        """,
                     logger: logger
                 )
                 return .accepted
@@ -139,11 +139,11 @@ struct TotpFactors: Sendable {
         // `left` below: the budget as it stands now (what was left, refilled by the time since, capped).
         let read = try await client.query(
             cached: """
-            SELECT secret_sealed, last_step, last_step_attempt,
-                   (failure_window_start > now() - make_interval(secs => \(window)) AND failures >= \(maximumFailures))
-                   OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) < 1
-            FROM \(unescaped: factors) WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
-            """,
+                SELECT secret_sealed, last_step, last_step_attempt,
+                       (failure_window_start > now() - make_interval(secs => \(window)) AND failures >= \(maximumFailures))
+                       OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) < 1
+                FROM \(unescaped: factors) WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
+                """,
             logger: logger
         )
         var found: (ByteBuffer, Int64, String?, Bool?)?
@@ -178,24 +178,24 @@ struct TotpFactors: Sendable {
         }
         let outcome = try await client.query(
             cached: """
-            UPDATE \(unescaped: factors) SET
-                last_step = CASE WHEN \(good) AND last_step < \(bound) THEN \(step) ELSE last_step END,
-                failures = CASE WHEN \(good) AND last_step < \(bound) THEN 0
-                                WHEN failure_window_start > now() - make_interval(secs => \(window)) THEN failures + 1
-                                ELSE 1 END,
-                failure_window_start = CASE WHEN \(good) AND last_step < \(bound) THEN NULL
-                                            WHEN failure_window_start > now() - make_interval(secs => \(window))
-                                            THEN failure_window_start
-                                            ELSE now() END,
-                budget = CASE WHEN \(good) AND last_step < \(bound) THEN budget ELSE least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) - 1 END,
-                budget_updated_at = CASE WHEN \(good) AND last_step < \(bound) THEN budget_updated_at ELSE now() END,
-                last_step_attempt = CASE WHEN \(good) AND last_step < \(bound) THEN \(params.attempt) ELSE last_step_attempt END
-            WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
-              AND (failure_window_start IS NULL OR failure_window_start <= now() - make_interval(secs => \(window))
-                   OR failures < \(maximumFailures))
-              AND ((\(good) AND last_step < \(bound)) OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) >= 1)
-            RETURNING failure_window_start IS NULL
-            """,
+                UPDATE \(unescaped: factors) SET
+                    last_step = CASE WHEN \(good) AND last_step < \(bound) THEN \(step) ELSE last_step END,
+                    failures = CASE WHEN \(good) AND last_step < \(bound) THEN 0
+                                    WHEN failure_window_start > now() - make_interval(secs => \(window)) THEN failures + 1
+                                    ELSE 1 END,
+                    failure_window_start = CASE WHEN \(good) AND last_step < \(bound) THEN NULL
+                                                WHEN failure_window_start > now() - make_interval(secs => \(window))
+                                                THEN failure_window_start
+                                                ELSE now() END,
+                    budget = CASE WHEN \(good) AND last_step < \(bound) THEN budget ELSE least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) - 1 END,
+                    budget_updated_at = CASE WHEN \(good) AND last_step < \(bound) THEN budget_updated_at ELSE now() END,
+                    last_step_attempt = CASE WHEN \(good) AND last_step < \(bound) THEN \(params.attempt) ELSE last_step_attempt END
+                WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
+                  AND (failure_window_start IS NULL OR failure_window_start <= now() - make_interval(secs => \(window))
+                       OR failures < \(maximumFailures))
+                  AND ((\(good) AND last_step < \(bound)) OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) >= 1)
+                RETURNING failure_window_start IS NULL
+                """,
             logger: logger
         )
         var accepted: Bool?
@@ -251,7 +251,7 @@ struct TotpFactors: Sendable {
             for try await (localId, enrollmentId) in rows.decode((String, String).self) {
                 factors.append(.init(localId: localId, mfaEnrollmentId: enrollmentId))
             }
-        } catch where TenantSchema.isMissing(error) {
+        } catch  where TenantSchema.isMissing(error) {
             return .init(factors: [])
         }
         return .init(factors: factors)

@@ -86,12 +86,15 @@ struct AccountImporter: Sendable {
             throw AccountService.rejected(.invalidHashAlgorithm, detail: "hashAlgorithm is required with passwordHash")
         }
         guard hash.algorithm == "STANDARD_SCRYPT" else {
-            throw AccountService.rejected(.invalidHashAlgorithm, detail: "\(hash.algorithm.prefix(40)) is not supported; import STANDARD_SCRYPT hashes")
+            throw AccountService.rejected(
+                .invalidHashAlgorithm, detail: "\(hash.algorithm.prefix(40)) is not supported; import STANDARD_SCRYPT hashes")
         }
         guard let rounds = hash.cpuMemCost, let blockSize = hash.blockSize, let parallelism = hash.parallelization,
             PasswordHasher.acceptable(rounds: rounds, blockSize: blockSize, parallelism: parallelism, keyLength: hash.dkLen ?? 32)
         else {
-            throw AccountService.rejected(.invalidHashAlgorithm, detail: "STANDARD_SCRYPT needs cpuMemCost (a power of two), blockSize, parallelization "
+            throw AccountService.rejected(
+                .invalidHashAlgorithm,
+                detail: "STANDARD_SCRYPT needs cpuMemCost (a power of two), blockSize, parallelization "
                     + "and dkLen within this server's limits"
             )
         }
@@ -128,7 +131,8 @@ struct AccountImporter: Sendable {
                 throw ImportFailure(message: "passwordHash is invalid")
             }
             let salt = Self.base64(user.salt ?? "") ?? Data()
-            passwordHash = "scrypt$\(scrypt.rounds)$\(scrypt.blockSize)$\(scrypt.parallelism)$"
+            passwordHash =
+                "scrypt$\(scrypt.rounds)$\(scrypt.blockSize)$\(scrypt.parallelism)$"
                 + "\(salt.base64EncodedString())$\(key.base64EncodedString())"
         } else if let raw = user.rawPassword {
             guard raw.count >= AccountService.minimumPasswordLength, raw.utf8.count <= PasswordHasher.maximumPasswordBytes else {

@@ -27,13 +27,13 @@ struct AccountRepository: Sendable {
             // Only `qualified(_:)` output is spliced into the text; every value is a bind parameter.
             let rows = try await client.query(
                 cached: """
-                INSERT INTO \(unescaped: accounts)
-                (local_id, email, email_normalized, password_hash, display_name, email_verified, disabled, phone_number,
-                 photo_url, last_login_at)
-                VALUES (\(localId), \(email), \(normalized), \(passwordHash), \(displayName), \(emailVerified), \(disabled),
-                        \(phoneNumber), \(photoUrl), CASE WHEN \(signedIn) THEN now() END)
-                RETURNING (extract(epoch FROM created_at) * 1000)::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint
-                """,
+                    INSERT INTO \(unescaped: accounts)
+                    (local_id, email, email_normalized, password_hash, display_name, email_verified, disabled, phone_number,
+                     photo_url, last_login_at)
+                    VALUES (\(localId), \(email), \(normalized), \(passwordHash), \(displayName), \(emailVerified), \(disabled),
+                            \(phoneNumber), \(photoUrl), CASE WHEN \(signedIn) THEN now() END)
+                    RETURNING (extract(epoch FROM created_at) * 1000)::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint
+                    """,
                 logger: logger
             )
             for try await (createdAt, lastLogin) in rows.decode((Int64, Int64?).self) {
@@ -159,12 +159,12 @@ extension AccountRepository {
         case .checkOnly:
             rows = try await client.query(
                 cached: """
-                SELECT \(unescaped: Self.profileColumns("NULL::text")), NULL::text FROM \(unescaped: accounts)
-                WHERE local_id = \(localId) AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
-                    SELECT 1 FROM \(unescaped: schema.qualified("mfa_enrollments")) e
-                    WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
-                      AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
-                """,
+                    SELECT \(unescaped: Self.profileColumns("NULL::text")), NULL::text FROM \(unescaped: accounts)
+                    WHERE local_id = \(localId) AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
+                        SELECT 1 FROM \(unescaped: schema.qualified("mfa_enrollments")) e
+                        WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
+                          AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
+                    """,
                 logger: logger
             )
         case .now, .at:
@@ -174,16 +174,16 @@ extension AccountRepository {
             let asynchronous = if case .at(_, let asynchronous) = record { asynchronous } else { false }
             rows = try await client.query(
                 cached: """
-                UPDATE \(unescaped: accounts) SET last_login_at = CASE WHEN \(millis)::bigint IS NULL THEN now()
-                    ELSE greatest(last_login_at, to_timestamp(\(millis)::bigint / 1000.0)) END
-                WHERE local_id = \(localId)
-                  AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
-                      SELECT 1 FROM \(unescaped: schema.qualified("mfa_enrollments")) e
-                      WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
-                        AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
-                  AND (NOT \(asynchronous) OR (SELECT set_config('synchronous_commit', 'off', true)) = 'off')
-                RETURNING \(unescaped: Self.profileColumns("NULL::text")), NULL::text
-                """,
+                    UPDATE \(unescaped: accounts) SET last_login_at = CASE WHEN \(millis)::bigint IS NULL THEN now()
+                        ELSE greatest(last_login_at, to_timestamp(\(millis)::bigint / 1000.0)) END
+                    WHERE local_id = \(localId)
+                      AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
+                          SELECT 1 FROM \(unescaped: schema.qualified("mfa_enrollments")) e
+                          WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
+                            AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
+                      AND (NOT \(asynchronous) OR (SELECT set_config('synchronous_commit', 'off', true)) = 'off')
+                    RETURNING \(unescaped: Self.profileColumns("NULL::text")), NULL::text
+                    """,
                 logger: logger
             )
         }
@@ -196,9 +196,9 @@ extension AccountRepository {
         let accounts = schema.qualified("accounts")
         let rows = try await client.query(
             cached: """
-            UPDATE \(unescaped: accounts) SET last_login_at = now() WHERE local_id = \(localId)
-            RETURNING floor(extract(epoch FROM last_login_at))::bigint
-            """,
+                UPDATE \(unescaped: accounts) SET last_login_at = now() WHERE local_id = \(localId)
+                RETURNING floor(extract(epoch FROM last_login_at))::bigint
+                """,
             logger: logger
         )
         for try await seconds in rows.decode(Int64.self) { return seconds }
@@ -246,25 +246,25 @@ extension AccountRepository {
         do {
             let rows = try await client.query(
                 cached: """
-                UPDATE \(unescaped: accounts) SET
-                    email = coalesce(\(changes.email), email),
-                    email_normalized = coalesce(\(normalized), email_normalized),
-                    email_verified = CASE WHEN \(changes.email)::text IS NOT NULL THEN false
-                                          ELSE coalesce(\(changes.emailVerified), email_verified) END,
-                    password_hash = coalesce(\(changes.passwordHash), password_hash),
-                    display_name = CASE WHEN \(changes.deleteDisplayName) THEN NULL
-                                        ELSE coalesce(\(changes.displayName), display_name) END,
-                    disabled = coalesce(\(changes.disabled), disabled),
-                    phone_number = CASE WHEN \(changes.deletePhoneNumber) THEN NULL
-                                        ELSE coalesce(\(changes.phoneNumber), phone_number) END,
-                    photo_url = CASE WHEN \(changes.deletePhotoUrl) THEN NULL ELSE coalesce(\(changes.photoUrl), photo_url) END,
-                    custom_attributes = CASE WHEN \(changes.customAttributes)::text = '{}' THEN NULL
-                                             ELSE coalesce(\(changes.customAttributes), custom_attributes) END,
-                    valid_since = CASE WHEN \(changes.revokeSessions) THEN date_trunc('second', now())
-                                       ELSE coalesce(\(validSince), valid_since) END
-                WHERE local_id = \(localId)
-                RETURNING \(unescaped: Self.columns(schema))
-                """,
+                    UPDATE \(unescaped: accounts) SET
+                        email = coalesce(\(changes.email), email),
+                        email_normalized = coalesce(\(normalized), email_normalized),
+                        email_verified = CASE WHEN \(changes.email)::text IS NOT NULL THEN false
+                                              ELSE coalesce(\(changes.emailVerified), email_verified) END,
+                        password_hash = coalesce(\(changes.passwordHash), password_hash),
+                        display_name = CASE WHEN \(changes.deleteDisplayName) THEN NULL
+                                            ELSE coalesce(\(changes.displayName), display_name) END,
+                        disabled = coalesce(\(changes.disabled), disabled),
+                        phone_number = CASE WHEN \(changes.deletePhoneNumber) THEN NULL
+                                            ELSE coalesce(\(changes.phoneNumber), phone_number) END,
+                        photo_url = CASE WHEN \(changes.deletePhotoUrl) THEN NULL ELSE coalesce(\(changes.photoUrl), photo_url) END,
+                        custom_attributes = CASE WHEN \(changes.customAttributes)::text = '{}' THEN NULL
+                                                 ELSE coalesce(\(changes.customAttributes), custom_attributes) END,
+                        valid_since = CASE WHEN \(changes.revokeSessions) THEN date_trunc('second', now())
+                                           ELSE coalesce(\(validSince), valid_since) END
+                    WHERE local_id = \(localId)
+                    RETURNING \(unescaped: Self.columns(schema))
+                    """,
                 logger: logger
             )
             for try await row in rows.decode(Row.self) { return Self.credentials(from: row).account }

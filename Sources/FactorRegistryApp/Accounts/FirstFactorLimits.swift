@@ -31,7 +31,8 @@ struct FirstFactorLimits: Sendable {
         let generous = development
         perAddress = RateLimiter.Rule(reader, "firstFactor.perAddress", burst: generous ? 100_000 : 60, perHour: generous ? 1_000_000 : 600)
         failures = RateLimiter.Rule(reader, "firstFactor.failures", burst: generous ? 1_000 : 10, perHour: generous ? 10_000 : 20)
-        signUpsPerScope = RateLimiter.Rule(reader, "signUp.perScope", burst: generous ? 100_000 : 500, perHour: generous ? 1_000_000 : 5_000)
+        signUpsPerScope = RateLimiter.Rule(
+            reader, "signUp.perScope", burst: generous ? 100_000 : 500, perHour: generous ? 1_000_000 : 5_000)
         mailsPerAccount = RateLimiter.Rule(reader, "oobCodes.mailsPerAccount", burst: generous ? 1_000 : 5, perHour: generous ? 10_000 : 20)
     }
 

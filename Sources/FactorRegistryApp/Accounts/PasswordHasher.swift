@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import _CryptoExtras
 import ServiceKit
+import _CryptoExtras
 
 /// Memory-hard password hashing with scrypt (swift-crypto). Stored form:
 /// `scrypt$<N>$<r>$<p>$<base64 salt>$<base64 key>`, so parameters can change without breaking

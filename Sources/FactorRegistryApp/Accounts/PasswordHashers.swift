@@ -1,4 +1,5 @@
 import Contracts
+
 /// The scrypt parameters of each project: `passwords.scrypt.*` for all, overridden per project by
 /// `passwords.scrypt.projects` entries `"<projectId>=<N>:<r>:<p>"`. Stored hashes carry their own
 /// parameters, so changing a project's only affects passwords set afterwards.

@@ -36,8 +36,8 @@ struct EnrollmentRepository: Sendable {
             guard exists else { return .accountMissing }
             let rows = try await connection.query(
                 cached: """
-                SELECT enrollment_id, phone_number FROM \(unescaped: enrollments) WHERE local_id = \(localId)
-                """,
+                    SELECT enrollment_id, phone_number FROM \(unescaped: enrollments) WHERE local_id = \(localId)
+                    """,
                 logger: logger
             )
             var count = 0
@@ -49,18 +49,18 @@ struct EnrollmentRepository: Sendable {
             guard count < maximum else { return .limitReached }
             try await connection.query(
                 cached: """
-                INSERT INTO \(unescaped: enrollments) (enrollment_id, local_id, kind, display_name, phone_number)
-                VALUES (\(enrollment.mfaEnrollmentId), \(localId), \(enrollment.kind), \(enrollment.displayName),
-                        \(enrollment.phoneNumber))
-                """,
+                    INSERT INTO \(unescaped: enrollments) (enrollment_id, local_id, kind, display_name, phone_number)
+                    VALUES (\(enrollment.mfaEnrollmentId), \(localId), \(enrollment.kind), \(enrollment.displayName),
+                            \(enrollment.phoneNumber))
+                    """,
                 logger: logger
             )
             if revokeSessions {
                 try await connection.query(
                     cached: """
-                    UPDATE \(unescaped: accounts) SET valid_since = date_trunc('second', now()) + interval '1 second'
-                    WHERE local_id = \(localId)
-                    """,
+                        UPDATE \(unescaped: accounts) SET valid_since = date_trunc('second', now()) + interval '1 second'
+                        WHERE local_id = \(localId)
+                        """,
                     logger: logger
                 )
             }

@@ -75,8 +75,11 @@ struct EnrollmentService: Sendable {
             try AccountService.checkDisplayName(item.displayName)
         }
         guard kept.count <= maximum else { throw AccountService.rejected(.secondFactorLimitExceeded) }
-        return kept.map { Enrollment(mfaEnrollmentId: $0.mfaEnrollmentId, kind: "phone", displayName: $0.displayName,
-                                     phoneNumber: $0.phoneNumber, enrolledAt: $0.enrolledAt) }
+        return kept.map {
+            Enrollment(
+                mfaEnrollmentId: $0.mfaEnrollmentId, kind: "phone", displayName: $0.displayName,
+                phoneNumber: $0.phoneNumber, enrolledAt: $0.enrolledAt)
+        }
     }
 
     func remove(_ params: RemoveEnrollment.Params) async throws -> Account {

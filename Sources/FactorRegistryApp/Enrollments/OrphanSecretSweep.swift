@@ -53,7 +53,7 @@ struct OrphanSecretSweep: Sendable {
             let enrolled: Set<StoredTotpFactor>
             do {
                 enrolled = try await recorded(stored, in: schema)
-            } catch where TenantSchema.isMissing(error) {
+            } catch  where TenantSchema.isMissing(error) {
                 return deleted  // the tenant went away meanwhile; its schemas go with it
             }
             for orphan in stored where !enrolled.contains(orphan) {

@@ -4,75 +4,76 @@ import TenantStore
 /// factor-registry's schema history, oldest first. Append only.
 enum FactorRegistryMigrations {
     /// The tenant registry, in schema `control`.
-    static let control: [TenantMigration] = [
-        TenantMigration(
-            "CreateProjectsTable",
-            [
-                """
-                CREATE TABLE projects (
-                    project_id text PRIMARY KEY,
-                    state text NOT NULL CHECK (state IN ('provisioning', 'active')),
-                    created_at timestamptz NOT NULL DEFAULT now()
-                )
-                """
-            ]
-        ),
-        TenantMigration(
-            "CreateTenantsTable",
-            [
-                """
-                CREATE TABLE tenants (
-                    tenant_id text PRIMARY KEY,
-                    project_id text NOT NULL REFERENCES projects (project_id),
-                    display_name text,
-                    state text NOT NULL CHECK (state IN ('provisioning', 'active', 'deleting')),
-                    idempotency_key text,
-                    created_at timestamptz NOT NULL DEFAULT now(),
-                    updated_at timestamptz NOT NULL DEFAULT now(),
-                    UNIQUE (project_id, idempotency_key)
-                )
-                """,
-                "CREATE INDEX tenants_by_project ON tenants (project_id, tenant_id)",
-                "CREATE INDEX tenants_unfinished ON tenants (state) WHERE state <> 'active'",
-            ]
-        ),
-        // Sign-in and MFA settings (`AuthSettings` as JSON; NULL = the defaults) with a version
-        // that every update compares and bumps, so concurrent PATCHes never lose one another.
-        TenantMigration(
-            "AddSettingsToProjectsAndTenants",
-            [
-                "ALTER TABLE projects ADD COLUMN settings jsonb",
-                "ALTER TABLE projects ADD COLUMN settings_version bigint NOT NULL DEFAULT 0",
-                "ALTER TABLE tenants ADD COLUMN settings jsonb",
-                "ALTER TABLE tenants ADD COLUMN settings_version bigint NOT NULL DEFAULT 0",
-            ]
-        ),
-        // Each project's API key (decision 11), made when the project is first recorded.
-        TenantMigration("AddAPIKeyToProjects", ["ALTER TABLE projects ADD COLUMN api_key text UNIQUE"]),
-        // Every change to a project or tenant row, however made, names its project on channel
-        // `mfa_settings`, where each factor-registry instance drops it from its settings cache.
-        TenantMigration(
-            "NotifySettingsChanges",
-            [
-                """
-                CREATE FUNCTION notify_settings_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    PERFORM pg_notify('mfa_settings', CASE WHEN TG_OP = 'DELETE' THEN OLD.project_id ELSE NEW.project_id END);
-                    RETURN NULL;
-                END
-                $$
-                """,
-                """
-                CREATE TRIGGER projects_notify_settings AFTER INSERT OR UPDATE OR DELETE ON projects
-                FOR EACH ROW EXECUTE FUNCTION notify_settings_changed()
-                """,
-                """
-                CREATE TRIGGER tenants_notify_settings AFTER INSERT OR UPDATE OR DELETE ON tenants
-                FOR EACH ROW EXECUTE FUNCTION notify_settings_changed()
-                """,
-            ]
-        ),
-    ]
+    static let control: [TenantMigration] =
+        [
+            TenantMigration(
+                "CreateProjectsTable",
+                [
+                    """
+                    CREATE TABLE projects (
+                        project_id text PRIMARY KEY,
+                        state text NOT NULL CHECK (state IN ('provisioning', 'active')),
+                        created_at timestamptz NOT NULL DEFAULT now()
+                    )
+                    """
+                ]
+            ),
+            TenantMigration(
+                "CreateTenantsTable",
+                [
+                    """
+                    CREATE TABLE tenants (
+                        tenant_id text PRIMARY KEY,
+                        project_id text NOT NULL REFERENCES projects (project_id),
+                        display_name text,
+                        state text NOT NULL CHECK (state IN ('provisioning', 'active', 'deleting')),
+                        idempotency_key text,
+                        created_at timestamptz NOT NULL DEFAULT now(),
+                        updated_at timestamptz NOT NULL DEFAULT now(),
+                        UNIQUE (project_id, idempotency_key)
+                    )
+                    """,
+                    "CREATE INDEX tenants_by_project ON tenants (project_id, tenant_id)",
+                    "CREATE INDEX tenants_unfinished ON tenants (state) WHERE state <> 'active'",
+                ]
+            ),
+            // Sign-in and MFA settings (`AuthSettings` as JSON; NULL = the defaults) with a version
+            // that every update compares and bumps, so concurrent PATCHes never lose one another.
+            TenantMigration(
+                "AddSettingsToProjectsAndTenants",
+                [
+                    "ALTER TABLE projects ADD COLUMN settings jsonb",
+                    "ALTER TABLE projects ADD COLUMN settings_version bigint NOT NULL DEFAULT 0",
+                    "ALTER TABLE tenants ADD COLUMN settings jsonb",
+                    "ALTER TABLE tenants ADD COLUMN settings_version bigint NOT NULL DEFAULT 0",
+                ]
+            ),
+            // Each project's API key (decision 11), made when the project is first recorded.
+            TenantMigration("AddAPIKeyToProjects", ["ALTER TABLE projects ADD COLUMN api_key text UNIQUE"]),
+            // Every change to a project or tenant row, however made, names its project on channel
+            // `mfa_settings`, where each factor-registry instance drops it from its settings cache.
+            TenantMigration(
+                "NotifySettingsChanges",
+                [
+                    """
+                    CREATE FUNCTION notify_settings_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN
+                        PERFORM pg_notify('mfa_settings', CASE WHEN TG_OP = 'DELETE' THEN OLD.project_id ELSE NEW.project_id END);
+                        RETURN NULL;
+                    END
+                    $$
+                    """,
+                    """
+                    CREATE TRIGGER projects_notify_settings AFTER INSERT OR UPDATE OR DELETE ON projects
+                    FOR EACH ROW EXECUTE FUNCTION notify_settings_changed()
+                    """,
+                    """
+                    CREATE TRIGGER tenants_notify_settings AFTER INSERT OR UPDATE OR DELETE ON tenants
+                    FOR EACH ROW EXECUTE FUNCTION notify_settings_changed()
+                    """,
+                ]
+            ),
+        ]
         // First-factor limits (token buckets), shared by every instance; keys are hashes.
         + RateLimiter.migrations
 

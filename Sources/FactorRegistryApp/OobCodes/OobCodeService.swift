@@ -108,7 +108,8 @@ struct OobCodeService: Sendable {
             else { throw AccountService.rejected(.invalidOOBCode) }
             return .init(
                 requestType: stored.requestType, account: account,
-                info: OobCodeInfo(requestType: stored.requestType, email: stored.email, newEmail: stored.newEmail, enrollment: outcome.removed)
+                info: OobCodeInfo(
+                    requestType: stored.requestType, email: stored.email, newEmail: stored.newEmail, enrollment: outcome.removed)
             )
         case .expired:
             throw AccountService.rejected(.expiredOOBCode)

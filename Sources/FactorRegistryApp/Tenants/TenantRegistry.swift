@@ -41,7 +41,9 @@ struct TenantRegistry: Sendable {
             do {
                 try await provision(TenantScope(projectId: tenant.projectId, tenantId: tenant.tenantId))
             } catch {
-                logger.warning("tenant provisioning incomplete; reconciler will retry", metadata: ["tenant.id": "\(tenant.tenantId)", "error": "\(error)"])
+                logger.warning(
+                    "tenant provisioning incomplete; reconciler will retry",
+                    metadata: ["tenant.id": "\(tenant.tenantId)", "error": "\(error)"])
                 throw TenantRegistryError.provisioningFailed
             }
             _ = try await repository.transition(tenantId: tenant.tenantId, from: "provisioning", to: "active")
@@ -85,7 +87,8 @@ struct TenantRegistry: Sendable {
             try await finishDeletion(TenantScope(projectId: tenant.projectId, tenantId: tenant.tenantId))
         } catch {
             // Already invisible; the reconciler finishes dropping the schemas.
-            logger.warning("tenant deletion incomplete; reconciler will retry", metadata: ["tenant.id": "\(tenant.tenantId)", "error": "\(error)"])
+            logger.warning(
+                "tenant deletion incomplete; reconciler will retry", metadata: ["tenant.id": "\(tenant.tenantId)", "error": "\(error)"])
         }
     }
 
@@ -96,7 +99,8 @@ struct TenantRegistry: Sendable {
         guard !name.isEmpty, name.count <= maximumDisplayNameLength,
             !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
-            throw TenantRegistryError.invalid("displayName must be 1 to \(maximumDisplayNameLength) characters, none of them control characters")
+            throw TenantRegistryError.invalid(
+                "displayName must be 1 to \(maximumDisplayNameLength) characters, none of them control characters")
         }
     }
 

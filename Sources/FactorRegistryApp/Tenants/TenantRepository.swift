@@ -115,9 +115,9 @@ struct TenantRepository: Sendable {
         let ticket = cache.ticket()
         let rows = try await client.query(
             cached: """
-            SELECT \(unescaped: Self.columns) FROM control.tenants
-            WHERE project_id = \(projectId) AND tenant_id = \(tenantId)
-            """,
+                SELECT \(unescaped: Self.columns) FROM control.tenants
+                WHERE project_id = \(projectId) AND tenant_id = \(tenantId)
+                """,
             logger: logger
         )
         for try await row in rows.decode(Row.self) {

@@ -26,9 +26,12 @@ struct ProjectConfigOperations: Sendable {
                 registry, GetProjectConfig.self, .init(projectId: scope.projectId), requestID: request.requestID
             )
             // An empty mask replaces the whole config: whatever the body leaves out is reset.
-            let document = mask.isEmpty ? request.body : mask.apply(
-                request.body, to: SettingsDocument.project(current, emailPrivacyByDefault: emailPrivacyByDefault)
-            )
+            let document =
+                mask.isEmpty
+                ? request.body
+                : mask.apply(
+                    request.body, to: SettingsDocument.project(current, emailPrivacyByDefault: emailPrivacyByDefault)
+                )
             let settings = try SettingsDocument.projectSettings(document, base: current.settings)
             do {
                 let updated = try await PeerCall.call(

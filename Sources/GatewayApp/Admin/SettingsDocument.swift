@@ -162,7 +162,9 @@ enum SettingsDocument {
         let allowlist = value["allowlistOnly"].flatMap { $0 == .null ? nil : $0 }
         if denylist == nil, allowlist == nil { return nil }
         return SmsRegionConfig(
-            allowByDefault: denylist.map { .init(disallowedRegions: (arrayValue($0["disallowedRegions"]) ?? []).compactMap(\.stringValue)) },
+            allowByDefault: denylist.map {
+                .init(disallowedRegions: (arrayValue($0["disallowedRegions"]) ?? []).compactMap(\.stringValue))
+            },
             allowlistOnly: allowlist.map { .init(allowedRegions: (arrayValue($0["allowedRegions"]) ?? []).compactMap(\.stringValue)) }
         )
     }

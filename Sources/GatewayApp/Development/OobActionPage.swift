@@ -29,9 +29,11 @@ struct OobActionPage: Sendable {
             guard let continueUrl = query["continueUrl"], OobLinkBuilder.isAbsolute(continueUrl),
                 var target = URLComponents(string: continueUrl)
             else { return Self.failure("missing continueUrl query parameter") }
-            target.queryItems = (target.queryItems ?? []) + ["apiKey", "oobCode", "mode", "lang", "tenantId"].compactMap { name in
-                query[name].map { URLQueryItem(name: name, value: $0) }
-            }
+            target.queryItems =
+                (target.queryItems ?? [])
+                + ["apiKey", "oobCode", "mode", "lang", "tenantId"].compactMap { name in
+                    query[name].map { URLQueryItem(name: name, value: $0) }
+                }
             var response = Response(status: .seeOther)
             response.headers[.location] = target.string ?? continueUrl
             return response

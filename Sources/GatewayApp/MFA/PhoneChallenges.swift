@@ -9,7 +9,8 @@ struct PhoneChallenges: Sendable {
     let challenges: RPCClient
     let registry: RPCClient
 
-    static let regionRefused = IdentityToolkitError(.operationNotAllowed, detail: "SMS unable to be sent until this region enabled by the app developer.")
+    static let regionRefused = IdentityToolkitError(
+        .operationNotAllowed, detail: "SMS unable to be sent until this region enabled by the app developer.")
 
     func start(
         number: String, purpose: String, localId: String, proof info: JSONValue?, settings: AuthSettings, projectId: String,
@@ -20,9 +21,12 @@ struct PhoneChallenges: Sendable {
             throw Self.regionRefused
         }
         // A tenant without its own authorized domains uses its project's for the reCAPTCHA hostname check.
-        let domains = testCode != nil ? settings.authorizedDomains : try await ScopeSettings.authorizedDomains(
-            registry, projectId: projectId, tenantId: tenantId, settings: settings, requestID: request.requestID
-        )
+        let domains =
+            testCode != nil
+            ? settings.authorizedDomains
+            : try await ScopeSettings.authorizedDomains(
+                registry, projectId: projectId, tenantId: tenantId, settings: settings, requestID: request.requestID
+            )
         let proof = AppVerificationProof(
             // `captchaResponse` is what some SDK versions send for a reCAPTCHA: the same check.
             recaptchaToken: info?["recaptchaToken"]?.stringValue ?? info?["captchaResponse"]?.stringValue,

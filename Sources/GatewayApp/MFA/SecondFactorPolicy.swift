@@ -6,7 +6,8 @@ enum SecondFactorPolicy {
     /// First factors that can never carry a second factor.
     static let unsupportedFirstFactors: Set<String> = ["anonymous", "phone", "custom", "gc.apple.com"]
 
-    static let unsupportedFirstFactor = IdentityToolkitError(.unsupportedFirstFactor, detail: "MFA is not available for the given first factor.")
+    static let unsupportedFirstFactor = IdentityToolkitError(
+        .unsupportedFirstFactor, detail: "MFA is not available for the given first factor.")
 
     /// The factor kinds whose enrollment makes a first-factor sign-in stop at the MFA branch.
     static func requiredKinds(_ settings: AuthSettings) -> [String] {

@@ -12,7 +12,8 @@ struct AdminScope: Sendable {
         guard request.caller == .admin else {
             throw IdentityToolkitError.targetProjectNeedsAdmin
         }
-        projectId = request.pathParameters["targetProjectId"] ?? request.body["targetProjectId"]?.stringValue
+        projectId =
+            request.pathParameters["targetProjectId"] ?? request.body["targetProjectId"]?.stringValue
             ?? request.defaultProjectId
         let pathTenant = request.pathParameters["tenantId"]
         let bodyTenant = request.body["tenantId"]?.stringValue

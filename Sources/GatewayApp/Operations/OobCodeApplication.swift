@@ -61,6 +61,7 @@ struct OobCodeApplication: Sendable {
             ),
             apiKey: apiKey, continueUrl: nil, requestID: requestID
         )
-        try await mail.send(made, requestType: "RECOVER_EMAIL", to: previous, projectId: projectId, tenantId: tenantId, requestID: requestID)
+        try await mail.send(
+            made, requestType: "RECOVER_EMAIL", to: previous, projectId: projectId, tenantId: tenantId, requestID: requestID)
     }
 }

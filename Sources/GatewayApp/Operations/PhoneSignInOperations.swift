@@ -96,7 +96,8 @@ struct PhoneSignInOperations: Sendable {
             )
             return ["temporaryProof": .string(proof.temporaryProof), "phoneNumber": .string(number)]
         }
-        return try await answer(linked, number: number, isNewUser: false, authTime: user.token.authTime, projectId: projectId, request: request)
+        return try await answer(
+            linked, number: number, isNewUser: false, authTime: user.token.authTime, projectId: projectId, request: request)
     }
 
     private func answer(

@@ -30,7 +30,9 @@ enum ScopeSettings {
         _ registry: RPCClient, projectId: String, tenantId: String?, settings: AuthSettings? = nil, requestID: String
     ) async throws -> [String] {
         let own: AuthSettings
-        if let settings { own = settings } else {
+        if let settings {
+            own = settings
+        } else {
             own = try await resolve(registry, projectId: projectId, tenantId: tenantId, requestID: requestID)
         }
         guard tenantId != nil, own.authorizedDomains.isEmpty else { return own.authorizedDomains }

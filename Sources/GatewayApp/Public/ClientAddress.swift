@@ -52,7 +52,9 @@ struct ClientAddress: Sendable {
     /// An address in one spelling: IPv4 as it is, IPv6 expanded and lower-cased (brackets and a zone dropped).
     static func canonical(_ text: String) -> String {
         var address = text
-        if address.hasPrefix("["), let end = address.firstIndex(of: "]") { address = String(address[address.index(after: address.startIndex)..<end]) }
+        if address.hasPrefix("["), let end = address.firstIndex(of: "]") {
+            address = String(address[address.index(after: address.startIndex)..<end])
+        }
         if let zone = address.firstIndex(of: "%") { address = String(address[..<zone]) }
         guard address.contains(":"), let groups = ipv6Groups(address) else { return address }
         if groups[0..<5].allSatisfy({ $0 == 0 }) && groups[5] == 0xffff {

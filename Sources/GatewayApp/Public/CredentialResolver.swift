@@ -1,7 +1,8 @@
 import Contracts
-import JSONRPC
+import Foundation
 import HTTPTypes
 import IdentityToolkit
+import JSONRPC
 import ServiceKit
 
 /// Reads the caller's credential the way Identity Toolkit does (contract §1.3, decision 11): an
@@ -55,5 +56,3 @@ struct CredentialResolver: Sendable {
         return keys
     }
 }
-
-import Foundation

@@ -28,10 +28,16 @@ actor SigningKeySet {
     func document(for path: String) async throws -> (JSONValue, maxAge: Int) {
         let published = try await current()
         if Self.x509Paths.contains(path) {
-            return (.object(Dictionary(uniqueKeysWithValues: published.keys.map { ($0.kid, JSONValue.string($0.certificatePem)) })), published.maxAgeSeconds)
+            return (
+                .object(Dictionary(uniqueKeysWithValues: published.keys.map { ($0.kid, JSONValue.string($0.certificatePem)) })),
+                published.maxAgeSeconds
+            )
         }
         let keys: [JSONValue] = published.keys.map { key in
-            ["kty": "RSA", "alg": .string(key.algorithm), "use": "sig", "kid": .string(key.kid), "n": .string(key.modulus), "e": .string(key.exponent)]
+            [
+                "kty": "RSA", "alg": .string(key.algorithm), "use": "sig", "kid": .string(key.kid), "n": .string(key.modulus),
+                "e": .string(key.exponent),
+            ]
         }
         return (["keys": .array(keys)], published.maxAgeSeconds)
     }

@@ -74,7 +74,8 @@ public struct PostgresSettings: Sendable {
         if let unixSocketPath {
             return PostgresClient.Configuration(unixSocketPath: unixSocketPath, username: username, password: password, database: database)
         }
-        return PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: .disable)
+        return PostgresClient.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: .disable)
     }
 
     /// The pool's size, kept connections, keep-alive and idle timeout.

@@ -76,9 +76,9 @@ public struct RateLimiter: Sendable {
     public func hasToken(_ key: String, rule: Rule) async throws -> Bool {
         let rows = try await client.query(
             cached: """
-            SELECT least(\(rule.capacity), tokens + extract(epoch FROM now() - updated_at) * \(rule.refillPerSecond)) >= 1
-            FROM control.rate_buckets WHERE bucket_key = \(Self.hash(key))
-            """,
+                SELECT least(\(rule.capacity), tokens + extract(epoch FROM now() - updated_at) * \(rule.refillPerSecond)) >= 1
+                FROM control.rate_buckets WHERE bucket_key = \(Self.hash(key))
+                """,
             logger: logger
         )
         for try await available in rows.decode(Bool.self) { return available }

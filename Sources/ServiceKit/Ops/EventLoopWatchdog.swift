@@ -61,7 +61,10 @@ public enum EventLoopWatchdog {
         func read() -> ContinuousClock.Instant { value.withLock { $0 } }
         /// Stores `new`, returns the old value.
         func swap(_ new: ContinuousClock.Instant) -> ContinuousClock.Instant {
-            value.withLock { old in defer { old = new }; return old }
+            value.withLock { old in
+                defer { old = new }
+                return old
+            }
         }
     }
 }

@@ -1,5 +1,5 @@
 #if os(Linux)
-import CMalloc
+    import CMalloc
 #endif
 
 /// Large, short-lived buffers (scrypt's 16 MiB per password hash at N = 2^14, r = 8) go back to the
@@ -11,7 +11,7 @@ enum MemoryReturn {
 
     static func configure() {
         #if os(Linux)
-        _ = mallopt(M_MMAP_THRESHOLD, threshold)
+            _ = mallopt(M_MMAP_THRESHOLD, threshold)
         #endif
     }
 }

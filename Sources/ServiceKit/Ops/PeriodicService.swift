@@ -37,7 +37,7 @@ public struct PeriodicService: Service {
             while !Task.isCancelled {
                 do {
                     try await work()
-                } catch where !Task.isCancelled {
+                } catch  where !Task.isCancelled {
                     logger.warning("\(name) failed; retrying in \(interval)", metadata: ["error": "\(error)"])
                 } catch {
                     return

@@ -20,13 +20,13 @@ public final class ServiceMetrics: RPCObserver, Sendable {
     /// `rpc_requests_total`
     static var requests: MetricNameDescriptor {
         MetricNameDescriptor(
-        namespace: "rpc", metricName: "requests", unitName: "total", helpText: "JSON-RPC calls served, by method and outcome"
+            namespace: "rpc", metricName: "requests", unitName: "total", helpText: "JSON-RPC calls served, by method and outcome"
         )
     }
     /// `rpc_request_duration_seconds`
     static var latency: MetricNameDescriptor {
         MetricNameDescriptor(
-        namespace: "rpc", metricName: "request_duration", unitName: "seconds", helpText: "Time to serve one JSON-RPC call"
+            namespace: "rpc", metricName: "request_duration", unitName: "seconds", helpText: "Time to serve one JSON-RPC call"
         )
     }
 

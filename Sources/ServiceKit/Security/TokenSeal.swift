@@ -103,7 +103,8 @@ public struct SealedPendingCredential: Sendable, Hashable {
         let providerLength = Int(bytes[8])
         guard bytes.count > 9 + providerLength else { return nil }
         return SealedPendingCredential(
-            projectId: opened.projectId, tenantId: opened.tenantId, localId: String(decoding: bytes[(9 + providerLength)...], as: UTF8.self),
+            projectId: opened.projectId, tenantId: opened.tenantId,
+            localId: String(decoding: bytes[(9 + providerLength)...], as: UTF8.self),
             signInProvider: String(decoding: bytes[9..<(9 + providerLength)], as: UTF8.self), expiresAt: expiresAt
         )
     }

@@ -92,10 +92,11 @@ public struct RPCEndpoint: Sendable {
 
     /// Request ids from peers are echoed into logs: accept only short, plain tokens.
     static func isSafeRequestID(_ value: String) -> Bool {
-        value.utf8.count <= 64 && value.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
-        }
+        value.utf8.count <= 64
+            && value.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+            }
     }
 
     static func tooLarge(_ limit: Int) -> Response {

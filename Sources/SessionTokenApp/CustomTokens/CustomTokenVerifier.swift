@@ -56,7 +56,8 @@ struct CustomTokenVerifier: Sendable {
             // The emulator's convenience: a JSON object of claims instead of a JWT.
             guard acceptUnsigned else { throw Self.malformed }
             guard case .object(let object)? = try? JSONCoding.parse(Array(token.utf8)) else {
-                throw Self.rejected(.invalidCustomToken, detail: "((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
+                throw Self.rejected(
+                    .invalidCustomToken, detail: "((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
             }
             return object
         }
@@ -68,7 +69,11 @@ struct CustomTokenVerifier: Sendable {
 
         let audience = payload["aud"]?.stringValue ?? ""
         guard audience == Self.audience else {
-            throw Self.rejected(.invalidCustomToken, detail: "((Invalid aud (audience): \(audience) Note: Firebase ID Tokens / third-party tokens cannot be used with signInWithCustomToken.))")
+            throw Self.rejected(
+                .invalidCustomToken,
+                detail:
+                    "((Invalid aud (audience): \(audience) Note: Firebase ID Tokens / third-party tokens cannot be used with signInWithCustomToken.))"
+            )
         }
         switch header["alg"]?.stringValue {
         case "RS256":

@@ -34,10 +34,10 @@ struct PendingCredentials: Sendable {
         )
         try await client.query(
             cached: """
-            INSERT INTO \(unescaped: schema.qualified("mfa_pending_credentials"))
-            (credential_hash, local_id, sign_in_provider, expires_at)
-            VALUES (\(credential.hash), \(params.localId), \(params.signInProvider), now() + make_interval(secs => \(seconds)))
-            """,
+                INSERT INTO \(unescaped: schema.qualified("mfa_pending_credentials"))
+                (credential_hash, local_id, sign_in_provider, expires_at)
+                VALUES (\(credential.hash), \(params.localId), \(params.signInProvider), now() + make_interval(secs => \(seconds)))
+                """,
             logger: logger
         )
         return .init(mfaPendingCredential: credential.value)
@@ -51,9 +51,9 @@ struct PendingCredentials: Sendable {
         do {
             rows = try await client.query(
                 cached: """
-                SELECT local_id, sign_in_provider FROM \(unescaped: schema.qualified("mfa_pending_credentials"))
-                WHERE credential_hash = \(credential.hash) AND consumed_at IS NULL AND expires_at > now()
-                """,
+                    SELECT local_id, sign_in_provider FROM \(unescaped: schema.qualified("mfa_pending_credentials"))
+                    WHERE credential_hash = \(credential.hash) AND consumed_at IS NULL AND expires_at > now()
+                    """,
                 logger: logger
             )
         } catch {

@@ -42,12 +42,12 @@ struct RefreshSessions: Sendable {
             // Only `qualified(_:)` output is spliced into the text; every value is a bind parameter.
             rows = try await client.query(
                 cached: """
-                SELECT f.family_id, f.local_id, f.sign_in_provider, f.second_factor, f.second_factor_identifier,
-                       floor(extract(epoch FROM f.auth_time))::bigint, floor(extract(epoch FROM f.created_at))::bigint,
-                       t.rotated_at IS NOT NULL, f.revoked_at IS NOT NULL, f.session_claims, f.revoked_reason
-                FROM \(unescaped: tokens) t JOIN \(unescaped: families) f ON f.family_id = t.family_id
-                WHERE t.token_hash = \(token.hash)
-                """,
+                    SELECT f.family_id, f.local_id, f.sign_in_provider, f.second_factor, f.second_factor_identifier,
+                           floor(extract(epoch FROM f.auth_time))::bigint, floor(extract(epoch FROM f.created_at))::bigint,
+                           t.rotated_at IS NOT NULL, f.revoked_at IS NOT NULL, f.session_claims, f.revoked_reason
+                    FROM \(unescaped: tokens) t JOIN \(unescaped: families) f ON f.family_id = t.family_id
+                    WHERE t.token_hash = \(token.hash)
+                    """,
                 logger: logger
             )
         } catch {
@@ -101,16 +101,16 @@ struct RefreshSessions: Sendable {
         // One statement: the old token is marked rotated and its successor recorded, or neither.
         let rows = try await client.query(
             cached: """
-            WITH rotated AS (
-                UPDATE \(unescaped: tokens) SET rotated_at = now()
-                WHERE token_hash = \(oldHash) AND rotated_at IS NULL
-                  AND EXISTS (SELECT 1 FROM \(unescaped: families) WHERE family_id = \(family.familyID) AND revoked_at IS NULL)
+                WITH rotated AS (
+                    UPDATE \(unescaped: tokens) SET rotated_at = now()
+                    WHERE token_hash = \(oldHash) AND rotated_at IS NULL
+                      AND EXISTS (SELECT 1 FROM \(unescaped: families) WHERE family_id = \(family.familyID) AND revoked_at IS NULL)
+                    RETURNING family_id
+                )
+                INSERT INTO \(unescaped: tokens) (token_hash, family_id, local_id)
+                SELECT \(newHash), family_id, \(family.localId) FROM rotated
                 RETURNING family_id
-            )
-            INSERT INTO \(unescaped: tokens) (token_hash, family_id, local_id)
-            SELECT \(newHash), family_id, \(family.localId) FROM rotated
-            RETURNING family_id
-            """,
+                """,
             logger: logger
         )
         var rotated = false

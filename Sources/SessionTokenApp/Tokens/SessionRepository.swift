@@ -64,28 +64,28 @@ struct SessionRepository: Sendable {
         let revoke = params.revokeOtherSessions == true
         let rows = try await client.query(
             cached: """
-            WITH consumed AS (
-                DELETE FROM \(unescaped: pending)
-                WHERE \(consume) AND credential_hash = \(pendingHash) AND local_id = \(params.localId)
-                  AND consumed_at IS NULL AND expires_at > now()
-                RETURNING 1
-            ), allowed AS (
-                SELECT 1 WHERE NOT \(consume) OR EXISTS (SELECT 1 FROM consumed)
-            ), revoked AS (
-                UPDATE \(unescaped: families) SET revoked_at = now(), revoked_reason = 'enrollment'
-                WHERE \(revoke) AND local_id = \(params.localId) AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM allowed)
-            ), family AS (
-                INSERT INTO \(unescaped: families)
-                (family_id, local_id, sign_in_provider, second_factor, second_factor_identifier, auth_time, session_claims)
-                SELECT \(familyID), \(params.localId), \(params.signInProvider), \(params.secondFactor),
-                       \(params.secondFactorIdentifier), \(authTime), \(Self.encode(params.sessionClaims))
-                FROM allowed
+                WITH consumed AS (
+                    DELETE FROM \(unescaped: pending)
+                    WHERE \(consume) AND credential_hash = \(pendingHash) AND local_id = \(params.localId)
+                      AND consumed_at IS NULL AND expires_at > now()
+                    RETURNING 1
+                ), allowed AS (
+                    SELECT 1 WHERE NOT \(consume) OR EXISTS (SELECT 1 FROM consumed)
+                ), revoked AS (
+                    UPDATE \(unescaped: families) SET revoked_at = now(), revoked_reason = 'enrollment'
+                    WHERE \(revoke) AND local_id = \(params.localId) AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM allowed)
+                ), family AS (
+                    INSERT INTO \(unescaped: families)
+                    (family_id, local_id, sign_in_provider, second_factor, second_factor_identifier, auth_time, session_claims)
+                    SELECT \(familyID), \(params.localId), \(params.signInProvider), \(params.secondFactor),
+                           \(params.secondFactorIdentifier), \(authTime), \(Self.encode(params.sessionClaims))
+                    FROM allowed
+                    RETURNING family_id
+                )
+                INSERT INTO \(unescaped: tokens) (token_hash, family_id, local_id)
+                SELECT \(tokenHash), family_id, \(params.localId) FROM family
                 RETURNING family_id
-            )
-            INSERT INTO \(unescaped: tokens) (token_hash, family_id, local_id)
-            SELECT \(tokenHash), family_id, \(params.localId) FROM family
-            RETURNING family_id
-            """,
+                """,
             logger: logger
         )
         for try await _ in rows.decode(String.self) { return true }
@@ -107,12 +107,12 @@ struct SessionRepository: Sendable {
         let window = Double(retryWindow.components.seconds)
         let rows = try await client.query(
             cached: """
-            SELECT f.local_id, f.sign_in_provider, f.second_factor_identifier, floor(extract(epoch FROM f.auth_time))::bigint
-            FROM \(unescaped: schema.qualified("refresh_tokens")) t
-            JOIN \(unescaped: schema.qualified("session_families")) f ON f.family_id = t.family_id
-            WHERE t.token_hash = \(tokenHash) AND t.rotated_at IS NULL AND f.revoked_at IS NULL
-              AND f.created_at > now() - make_interval(secs => \(window))
-            """,
+                SELECT f.local_id, f.sign_in_provider, f.second_factor_identifier, floor(extract(epoch FROM f.auth_time))::bigint
+                FROM \(unescaped: schema.qualified("refresh_tokens")) t
+                JOIN \(unescaped: schema.qualified("session_families")) f ON f.family_id = t.family_id
+                WHERE t.token_hash = \(tokenHash) AND t.rotated_at IS NULL AND f.revoked_at IS NULL
+                  AND f.created_at > now() - make_interval(secs => \(window))
+                """,
             logger: logger
         )
         for try await (localId, provider, identifier, authTime) in rows.decode((String, String, String?, Int64).self) {

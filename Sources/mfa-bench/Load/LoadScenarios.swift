@@ -17,12 +17,16 @@ import NIOSSL
 /// `refresh` (token rotation), `enroll-totp` (start + finalize of a new TOTP factor; each waits for
 /// the next second, see docs/architecture.md, so it is bounded by concurrency / 0.5 s).
 struct LoadScenarios: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "load", abstract: "MFA load generator: prepare users, run scenarios, write results.")
+    static let configuration = CommandConfiguration(
+        commandName: "load", abstract: "MFA load generator: prepare users, run scenarios, write results.")
 
     @Option(help: "The gateway's public URL (loopback only).") var gateway: String = "http://127.0.0.1:8080"
     @Option(help: "The admin bearer token.") var adminToken: String = "owner"
     @Option(help: "Users to prepare.") var users: Int = 1000
-    @Option(help: "TOTP factors per user (each allows about five sign-ins per 30 s; with the phone factor, at most 3 leave room for enroll-totp).")
+    @Option(
+        help:
+            "TOTP factors per user (each allows about five sign-ins per 30 s; with the phone factor, at most 3 leave room for enroll-totp)."
+    )
     var totpFactors: Int = 3
     @Option(help: "Comma-separated scenarios, or all.") var scenarios: String = "all"
     @Option(help: "Concurrent clients.") var concurrency: Int = 64
@@ -84,7 +88,8 @@ struct LoadScenarios: AsyncParsableCommand {
             let call = try await makeCall(scenario, users: prepared, api: api, password: password)
             Self.log("\(scenario): warming up \(warmup) s")
             _ = await ClosedLoop.run(concurrency: concurrency, seconds: warmup, call: call)
-            Self.log("\(scenario): measuring \(duration) s at \(concurrency) clients" + (rate.map { ", paced at \($0)/s" } ?? ", closed loop"))
+            Self.log(
+                "\(scenario): measuring \(duration) s at \(concurrency) clients" + (rate.map { ", paced at \($0)/s" } ?? ", closed loop"))
             let tally = LiveTally()
             let reporter = Task { await tally.report(label: scenario) }
             let measured = await ClosedLoop.timedRun(concurrency: concurrency, seconds: duration, rate: rate, tally: tally, call: call)
@@ -151,11 +156,17 @@ struct LoadScenarios: AsyncParsableCommand {
                 guard let enrollment = await users.phoneEnrollmentId(at: index) else { throw BenchFailure(message: "no phone factor") }
                 let started = try await api.post(
                     "v2/accounts/mfaSignIn:start",
-                    ["mfaPendingCredential": .string(credential), "mfaEnrollmentId": .string(enrollment), "phoneSignInInfo": ["recaptchaToken": "test-recaptcha-token"]]
+                    [
+                        "mfaPendingCredential": .string(credential), "mfaEnrollmentId": .string(enrollment),
+                        "phoneSignInInfo": ["recaptchaToken": "test-recaptcha-token"],
+                    ]
                 )
                 _ = try await api.post(
                     "v2/accounts/mfaSignIn:finalize",
-                    ["mfaPendingCredential": .string(credential), "phoneVerificationInfo": ["sessionInfo": started["phoneResponseInfo"]?["sessionInfo"] ?? "", "code": "123456"]]
+                    [
+                        "mfaPendingCredential": .string(credential),
+                        "phoneVerificationInfo": ["sessionInfo": started["phoneResponseInfo"]?["sessionInfo"] ?? "", "code": "123456"],
+                    ]
                 )
             }
         case "refresh":
@@ -174,14 +185,22 @@ struct LoadScenarios: AsyncParsableCommand {
                 let index = await counter.next() - 1
                 guard index < count else { throw BenchExhausted(message: "every prepared user enrolled its fifth factor") }
                 let idToken = await users.idToken(of: index)
-                let started = try await api.post("v2/accounts/mfaEnrollment:start", ["idToken": .string(idToken), "totpEnrollmentInfo": [:]])
-                guard let info = started["totpSessionInfo"], let key = info["sharedSecretKey"]?.stringValue, let secret = Base32.decode(key) else {
+                let started = try await api.post(
+                    "v2/accounts/mfaEnrollment:start", ["idToken": .string(idToken), "totpEnrollmentInfo": [:]])
+                guard let info = started["totpSessionInfo"], let key = info["sharedSecretKey"]?.stringValue, let secret = Base32.decode(key)
+                else {
                     throw BenchFailure(message: "no TOTP session")
                 }
                 let step = Int64(Date().timeIntervalSince1970) / 30
                 let done = try await api.post(
                     "v2/accounts/mfaEnrollment:finalize",
-                    ["idToken": .string(idToken), "totpVerificationInfo": ["sessionInfo": info["sessionInfo"] ?? "", "verificationCode": .string(TOTPFactorProvider.code(secret: secret, step: step))]]
+                    [
+                        "idToken": .string(idToken),
+                        "totpVerificationInfo": [
+                            "sessionInfo": info["sessionInfo"] ?? "",
+                            "verificationCode": .string(TOTPFactorProvider.code(secret: secret, step: step)),
+                        ],
+                    ]
                 )
                 if let token = done["idToken"]?.stringValue { await users.setIDToken(token, of: index) }
             }
@@ -192,7 +211,10 @@ struct LoadScenarios: AsyncParsableCommand {
         guard let (enrollment, code) = await users.nextCode(for: index) else { throw BenchFailure(message: "no unused TOTP step") }
         _ = try await api.post(
             "v2/accounts/mfaSignIn:finalize",
-            ["mfaPendingCredential": .string(credential), "mfaEnrollmentId": .string(enrollment), "totpVerificationInfo": ["verificationCode": .string(code)]]
+            [
+                "mfaPendingCredential": .string(credential), "mfaEnrollmentId": .string(enrollment),
+                "totpVerificationInfo": ["verificationCode": .string(code)],
+            ]
         )
     }
 
@@ -205,20 +227,30 @@ struct LoadScenarios: AsyncParsableCommand {
         let account = try await api.post("v1/accounts:signUp", ["email": .string(email), "password": .string(password)])
         guard let localId = account["localId"]?.stringValue else { throw BenchFailure(message: "no account") }
         _ = try await admin.send(
-            .POST, "identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update", ["localId": .string(localId), "emailVerified": true]
+            .POST, "identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
+            ["localId": .string(localId), "emailVerified": true]
         )
-        var idToken = try await api.post("v1/accounts:signInWithPassword", ["email": .string(email), "password": .string(password)])["idToken"]?.stringValue ?? ""
+        var idToken =
+            try await api.post("v1/accounts:signInWithPassword", ["email": .string(email), "password": .string(password)])["idToken"]?
+            .stringValue ?? ""
         var totp: [(id: String, secret: [UInt8], lastStep: Int64)] = []
         var refresh = ""
         for _ in 0..<totpFactors {
             let started = try await api.post("v2/accounts/mfaEnrollment:start", ["idToken": .string(idToken), "totpEnrollmentInfo": [:]])
-            guard let info = started["totpSessionInfo"], let key = info["sharedSecretKey"]?.stringValue, let secret = Base32.decode(key) else {
+            guard let info = started["totpSessionInfo"], let key = info["sharedSecretKey"]?.stringValue, let secret = Base32.decode(key)
+            else {
                 throw BenchFailure(message: "no TOTP session")
             }
             let step = Int64(Date().timeIntervalSince1970) / 30
             let done = try await api.post(
                 "v2/accounts/mfaEnrollment:finalize",
-                ["idToken": .string(idToken), "totpVerificationInfo": ["sessionInfo": info["sessionInfo"] ?? "", "verificationCode": .string(TOTPFactorProvider.code(secret: secret, step: step))]]
+                [
+                    "idToken": .string(idToken),
+                    "totpVerificationInfo": [
+                        "sessionInfo": info["sessionInfo"] ?? "",
+                        "verificationCode": .string(TOTPFactorProvider.code(secret: secret, step: step)),
+                    ],
+                ]
             )
             idToken = done["idToken"]?.stringValue ?? idToken
             refresh = done["refreshToken"]?.stringValue ?? refresh
@@ -227,16 +259,23 @@ struct LoadScenarios: AsyncParsableCommand {
         }
         let started = try await api.post(
             "v2/accounts/mfaEnrollment:start",
-            ["idToken": .string(idToken), "phoneEnrollmentInfo": ["phoneNumber": .string(number), "recaptchaToken": "test-recaptcha-token"]]
+            [
+                "idToken": .string(idToken),
+                "phoneEnrollmentInfo": ["phoneNumber": .string(number), "recaptchaToken": "test-recaptcha-token"],
+            ]
         )
         let done = try await api.post(
             "v2/accounts/mfaEnrollment:finalize",
-            ["idToken": .string(idToken), "phoneVerificationInfo": ["sessionInfo": started["phoneSessionInfo"]?["sessionInfo"] ?? "", "code": "123456"]]
+            [
+                "idToken": .string(idToken),
+                "phoneVerificationInfo": ["sessionInfo": started["phoneSessionInfo"]?["sessionInfo"] ?? "", "code": "123456"],
+            ]
         )
         idToken = done["idToken"]?.stringValue ?? idToken
         refresh = done["refreshToken"]?.stringValue ?? refresh
         await users.add(
-            BenchUser(email: email, totp: totp, phoneEnrollmentId: RoutingHintFactor.identifier(idToken), refreshToken: refresh, idToken: idToken)
+            BenchUser(
+                email: email, totp: totp, phoneEnrollmentId: RoutingHintFactor.identifier(idToken), refreshToken: refresh, idToken: idToken)
         )
     }
 

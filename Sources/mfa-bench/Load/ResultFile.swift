@@ -43,7 +43,10 @@ struct ScenarioResult: Codable, Sendable {
             pacedRate.map { String(format: " paced %.0f/s", $0) } ?? "", requestsPerSecond, p50Ms, p90Ms, p99Ms, p999Ms, ok
         )
         let failed = errors.values.reduce(0, +)
-        text += failed == 0 ? ", 0 errors" : ", \(failed) errors: " + errors.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(separator: "; ")
+        text +=
+            failed == 0
+            ? ", 0 errors"
+            : ", \(failed) errors: " + errors.sorted { $0.value > $1.value }.map { "\($0.key) ×\($0.value)" }.joined(separator: "; ")
         return text
     }
 }
