@@ -11,7 +11,7 @@ import glob, os, re, sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Modules from the toolchain: never declared.
 SYSTEM = {"Foundation", "Dispatch", "Synchronization", "Testing", "Glibc", "Darwin"}
-IMPORT = re.compile(r'^(?:@\w+ |public |package |internal )*import (?:(?:struct|enum|class|func|protocol) )?(\w+)')
+IMPORT = re.compile(r'^\s*(?:@\w+ |public |package |internal )*import (?:(?:struct|enum|class|func|protocol) )?(\w+)')
 
 def imports(directory):
     found = set()

@@ -6,8 +6,9 @@ import PluginKit
 import ServiceKit
 import TenantStore
 
-/// Builds challenge-issuer: message delivery (email now; SMS, factor plugins and verification
-/// sessions in later issues) and the tenant schemas factor-registry asks for.
+/// Builds challenge-issuer: the factor plugins and their verification sessions (SMS and TOTP),
+/// app verification, message delivery (SMS, email, APNs), and the tenant schemas factor-registry
+/// asks for.
 public enum ChallengeIssuerApp {
     public static func build(_ host: ServiceHost) async throws -> ServiceHost.Parts {
         guard let database = host.database else { preconditionFailure("challenge-issuer needs PostgreSQL") }

@@ -3,8 +3,8 @@ import JSONRPC
 import ServiceKit
 import TenantStore
 
-/// Builds factor-registry: the tenant registry (projects, tenants, their schemas everywhere) and,
-/// in later issues, accounts and enrollment metadata.
+/// Builds factor-registry: the tenant registry (projects, tenants, their schemas everywhere and
+/// their settings), accounts, enrollment metadata and out-of-band codes.
 public enum FactorRegistryApp {
     public static func build(_ host: ServiceHost) async throws -> ServiceHost.Parts {
         guard let database = host.database else { preconditionFailure("factor-registry needs PostgreSQL") }

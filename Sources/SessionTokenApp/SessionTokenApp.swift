@@ -5,9 +5,9 @@ import JSONRPC
 import ServiceKit
 import TenantStore
 
-/// Builds session-token: signing keys (sealed at rest, rotated, published), and in later issues
-/// ID tokens, refresh-token families and pending MFA credentials; tenant schemas provisioned on
-/// factor-registry's request.
+/// Builds session-token: signing keys (sealed at rest, rotated, published), ID tokens,
+/// refresh-token families, pending MFA credentials and custom-token checks; tenant schemas
+/// provisioned on factor-registry's request.
 public enum SessionTokenApp {
     public static func build(_ host: ServiceHost) async throws -> ServiceHost.Parts {
         guard let database = host.database else { preconditionFailure("session-token needs PostgreSQL") }

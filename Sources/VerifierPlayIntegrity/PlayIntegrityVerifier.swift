@@ -7,8 +7,8 @@ import PluginKit
 /// Android attestation: a `playIntegrityToken` (or a legacy `safetyNetToken`) decoded by a Play
 /// Integrity compatible endpoint (`POST <endpoint>/v1/<package>:decodeIntegrityToken`, bearer
 /// credential), then required to be the configured package, recognised by Play, on a device that
-/// meets basic integrity, and — so that a verdict cannot be replayed for another request (issue 25,
-/// finding 9) — bound to this request and fresh:
+/// meets basic integrity, and — so that a verdict cannot be replayed for another request — bound
+/// to this request and fresh:
 /// - `requestDetails.requestHash` (standard requests) or `requestDetails.nonce` (classic requests)
 ///   must be ``binding(phoneNumber:)``, the SHA-256 of the E.164 number the SMS goes to, base64url
 ///   without padding: the app computes it when it asks Play for the token;

@@ -5,7 +5,7 @@ import Foundation
 import RS256Signing
 import _CryptoExtras
 
-/// The crypto ceilings the full flows are compared with (issue 7), one core, release build: RS256
+/// The crypto ceilings the full flows are compared with, one core, release build: RS256
 /// signatures and verifications (an ID token each), TOTP code checks (HMAC-SHA1), AES-GCM opens (a
 /// sealed TOTP secret), SHA-256 (hashed tokens and codes), and the password hash at given parameters.
 struct CryptoCeiling: AsyncParsableCommand {

@@ -89,7 +89,7 @@ struct PublicAPITests {
             )
             #expect(huge.status == 413)
 
-            // Every routed operation is served (issue 24 ended the last 501s): a made-up session is the client's mistake.
+            // Every routed operation is served: a made-up session is the client's mistake.
             let phone = try await Self.send(
                 stack, .POST, "/v1/accounts:signInWithPhoneNumber?key=k", body: #"{"sessionInfo":"s","code":"123456"}"#)
             #expect(phone.status == 400)

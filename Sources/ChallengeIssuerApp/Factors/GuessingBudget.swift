@@ -2,7 +2,7 @@ import Configuration
 import ServiceKit
 
 /// How many code checks a factor may see per day, so that the chance of guessing it within any 24
-/// hours stays below `guessing.maximumDailyOdds` (1 in 10^4; issue 25, finding 8).
+/// hours stays below `guessing.maximumDailyOdds` (1 in 10^4).
 ///
 /// A check guesses right with probability `acceptedCodes / 10^6` (a TOTP window of `2a + 1` steps
 /// accepts that many codes; an SMS session one). A budget is a token bucket that starts full with

@@ -100,7 +100,7 @@ enum ChallengeIssuerMigrations {
                 "ALTER TABLE totp_factors ADD COLUMN budget double precision, ADD COLUMN budget_updated_at timestamptz"
             ]
         ),
-        // Finalizes that can be retried (issue 25, finding 12): a session used by a flow that names
+        // Finalizes that can be retried: a session used by a flow that names
         // itself (`attempt`) is kept, marked with it, until it expires, and a TOTP factor remembers
         // which sign-in recorded its last step. The same attempt is then accepted again.
         TenantMigration(

@@ -3,7 +3,7 @@ import Foundation
 
 /// base64url without padding (RFC 4648 §5), as JWKs, JWTs, our scoped tokens and our random handles
 /// (session info, out-of-band codes, iOS receipts) use it. Through swift-extras-base64: Foundation's
-/// base64 plus character replacement cost 6 % of a sign-in's CPU (docs/performance.md, session 8).
+/// base64 plus character replacement cost 6 % of a sign-in's CPU (docs/performance.md).
 public enum Base64URL {
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
         Base64.encodeToString(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])

@@ -1,6 +1,6 @@
 import JSONRPC
 
-/// `oobCode.create`: a new out-of-band code (contract §2.5, issue 24). Only a hash of the code is
+/// `oobCode.create`: a new out-of-band code (contract §2.5). Only a hash of the code is
 /// stored; the code itself is returned once. What each request type needs and records:
 /// - `VERIFY_EMAIL`, `PASSWORD_RESET`: the account (by `localId`, or by `email` for an admin or a
 ///   reset request) and its current email.

@@ -57,7 +57,7 @@ public enum RefreshSession: RPCMethod {
         /// With `account`: what `session.inspectRefresh` checks happens here first (the address's
         /// limit, reuse detection), then the account's checks in contract order (a deleted account's
         /// uid given again `INVALID_REFRESH_TOKEN`, `USER_DISABLED`, `TOKEN_EXPIRED`), so a refresh
-        /// whose user the gateway read from the token itself makes one call here (issue 26).
+        /// whose user the gateway read from the token itself makes one call here.
         public var clientAddress: String?
         public var account: AccountState?
 

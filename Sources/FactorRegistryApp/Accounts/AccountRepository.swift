@@ -169,7 +169,7 @@ extension AccountRepository {
             )
         case .now, .at:
             let millis: Int64? = if case .at(let millis, _) = record { millis } else { nil }
-            // An asynchronous commit (decision of issue 26) returns before its WAL record is
+            // An asynchronous commit returns before its WAL record is
             // flushed: the session issued beside it is the sign-in's durable record.
             let asynchronous = if case .at(_, let asynchronous) = record { asynchronous } else { false }
             rows = try await client.query(

@@ -4,7 +4,7 @@ import IdentityToolkit
 import ServiceKit
 import TenantStore
 
-/// Contract decision 20 (issue 25, finding 4): limits on what a client can do with a first factor,
+/// Contract decision 20: limits on what a client can do with a first factor,
 /// held in this service's PostgreSQL so that they count once across every instance.
 ///
 /// - every password sign-in, sign-up and out-of-band mail takes a token of its client address's

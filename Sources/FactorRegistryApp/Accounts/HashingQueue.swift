@@ -4,8 +4,8 @@ import JSONRPC
 import ServiceKit
 import Synchronization
 
-/// At most `maximum` password hashes waiting for or running on the blocking pool (issue 25,
-/// finding 4). scrypt is the one thing a client can make us spend tens of milliseconds of CPU on,
+/// At most `maximum` password hashes waiting for or running on the blocking pool.
+/// scrypt is the one thing a client can make us spend tens of milliseconds of CPU on,
 /// and each unknown email costs one too (so timing tells nothing): under a flood the queue stays
 /// bounded and the excess is answered `TOO_MANY_ATTEMPTS_TRY_LATER` at once, instead of every
 /// sign-in waiting behind it.

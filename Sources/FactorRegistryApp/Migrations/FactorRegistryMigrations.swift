@@ -143,7 +143,7 @@ enum FactorRegistryMigrations {
         ),
         // The profile photo a user or admin sets (`photoUrl`), at most 2048 bytes.
         TenantMigration("AddPhotoUrlToAccounts", ["ALTER TABLE accounts ADD COLUMN photo_url text"]),
-        // Every out-of-band request type (issue 24): an email sign-in link may be for an address
+        // Every out-of-band request type: an email sign-in link may be for an address
         // with no account yet (no `local_id`); an email change carries the address it changes to,
         // or back to (`new_email`); a second-factor notice names the factor (`enrollment_id`).
         TenantMigration(

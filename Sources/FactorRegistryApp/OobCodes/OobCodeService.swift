@@ -4,7 +4,7 @@ import IdentityToolkit
 import JSONRPC
 
 /// `oobCode.create`, `oobCode.inspect`, `oobCode.apply` and `emailLink.signIn` (contract §2.4,
-/// §2.5, issue 24): what each request type records when it is made, and does when it is used.
+/// §2.5): what each request type records when it is made, and does when it is used.
 struct OobCodeService: Sendable {
     let codes: OobCodeRepository
     let accounts: AccountService

@@ -2,7 +2,7 @@ import Contracts
 import Crypto
 import Foundation
 
-/// What makes a retried finalize the same attempt as the first (issue 25, finding 12: a finalize
+/// What makes a retried finalize the same attempt as the first (a finalize
 /// whose answer was lost after it changed something must reach the same outcome when retried).
 /// Both are one-way digests of a secret only the client holds, so neither reveals it.
 enum FinalizeAttempt {

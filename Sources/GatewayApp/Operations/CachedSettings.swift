@@ -7,7 +7,7 @@ import Synchronization
 
 /// The settings of each project and tenant as factor-registry last answered them, kept by the
 /// gateway so that the hot flows (a second-factor sign-in, a refresh) skip the settings call
-/// (issue 26: two hops at most).
+/// (two hops at most).
 ///
 /// How stale an entry can be, stated: the gateway keeps a long poll open to factor-registry
 /// (`settings.watch`), which answers as soon as any setting changes (its own `LISTEN` on

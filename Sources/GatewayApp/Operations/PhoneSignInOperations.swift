@@ -3,7 +3,7 @@ import IdentityToolkit
 import JSONRPC
 import ServiceKit
 
-/// The phone as a first factor (contract §2.13, issue 24): `v1/accounts:sendVerificationCode` sends
+/// The phone as a first factor (contract §2.13): `v1/accounts:sendVerificationCode` sends
 /// a code with the same app verification, test numbers, region policy and send limits as an MFA
 /// SMS; `v1/accounts:signInWithPhoneNumber` finishes with `{sessionInfo, code}` (or a
 /// `temporaryProof`), signing in the number's account (created the first time), or with `idToken`

@@ -3,7 +3,7 @@ import IdentityToolkit
 import JSONRPC
 import ServiceKit
 
-/// `v1/accounts:resetPassword` (issue 24). With `{oobCode}` alone it says what any out-of-band code
+/// `v1/accounts:resetPassword`. With `{oobCode}` alone it says what any out-of-band code
 /// is for without using it (the SDKs' `checkActionCode` / `verifyPasswordResetCode`); with
 /// `{oobCode, newPassword}` it uses a `PASSWORD_RESET` code: the new password, the email verified,
 /// every earlier session ended. It never signs anyone in: a user with second factors still passes

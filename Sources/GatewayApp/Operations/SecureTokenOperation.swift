@@ -15,7 +15,7 @@ import ServiceKit
 /// itself when session-token sealed it (no call), else from `session.inspectRefresh`; the settings
 /// come from the gateway's cache; then the account from factor-registry and session-token's
 /// rotation, which makes the account's checks itself with the account's state. So a sealed token
-/// costs two calls in sequence (issue 26). A refusal before the rotation asks session-token about
+/// costs two calls in sequence. A refusal before the rotation asks session-token about
 /// the token first, so a token that is itself invalid is answered as such.
 struct SecureTokenOperation: Sendable {
     let registry: RPCClient

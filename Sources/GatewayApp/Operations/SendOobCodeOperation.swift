@@ -4,7 +4,7 @@ import IdentityToolkit
 import JSONRPC
 import ServiceKit
 
-/// `v1/accounts:sendOobCode` and its admin form (contract §2.5, issue 24): a single-use code for
+/// `v1/accounts:sendOobCode` and its admin form (contract §2.5): a single-use code for
 /// `VERIFY_EMAIL` (the signed-in user's address), `PASSWORD_RESET` and `EMAIL_SIGNIN` (an address
 /// the caller names), or `VERIFY_AND_CHANGE_EMAIL` (the signed-in user's new address, which gets the
 /// link). It is mailed through challenge-issuer's sender, or returned as a link to an admin that asks

@@ -3,7 +3,7 @@ import IdentityToolkit
 import JSONRPC
 import ServiceKit
 
-/// `v1/accounts:signInWithEmailLink` (issue 24): the `EMAIL_SIGNIN` code for the address it was
+/// `v1/accounts:signInWithEmailLink`: the `EMAIL_SIGNIN` code for the address it was
 /// sent to signs that account in (creating it the first time, `isNewUser`). An account with second
 /// factors gets the MFA branch exactly as after a password: a pending credential and the factors as
 /// hints, no tokens. The session's first factor is `password`, as Identity Platform names it.

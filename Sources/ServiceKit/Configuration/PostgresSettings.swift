@@ -28,7 +28,7 @@ public struct PostgresSettings: Sendable {
     ///
     /// PostgresNIO arms a timer task each time a connection it keeps alive goes idle, and cancels
     /// it at the next lease: several times per sign-in under load. Without keep-alive our
-    /// process's CPU per TOTP sign-in fell by about a fifth (docs/performance.md, session 11).
+    /// process's CPU per TOTP sign-in fell by about a fifth (docs/performance.md).
     /// Worth its cost only where something between service and database drops idle connections.
     public var keepAlive: Duration?
     /// Statements the process lets PostgreSQL keep prepared (``StatementCache``); process-wide.

@@ -4,7 +4,7 @@ import Logging
 ///
 /// `StreamLogHandler` renders its metadata to text on every change. Every RPC call sets three
 /// values (request id, caller, method) and almost never logs, so a sign-in rendered metadata eight
-/// times for nothing: 2 % of the process's CPU in the profile (docs/performance.md, session 10).
+/// times for nothing: 2 % of the process's CPU in the profile (docs/performance.md).
 /// This handler keeps the values and hands them to the stream handler with each event, which
 /// renders them then, sorted by key as before: the lines are the same.
 struct DeferredMetadataLogHandler: LogHandler {

@@ -3,7 +3,7 @@ import Crypto
 import Foundation
 
 /// Tokens that carry their own facts, sealed with AES-256-GCM so that only the services holding the
-/// seal key can read them and nobody can change them (issue 26: the gateway reads them without a
+/// seal key can read them and nobody can change them (the gateway reads them without a
 /// call). Used for MFA pending credentials (`SealedPendingCredential`) and refresh tokens
 /// (`SealedRefreshToken`). Opening proves the facts, never that the token is still usable: the
 /// owner (session-token) stores each token's hash and decides that where it is used.

@@ -5,7 +5,7 @@ import HummingbirdHTTP2
 import NIOCore
 import NIOSSL
 
-/// How long every listener (public, TLS, ops, RPC) waits on a client (issue 25, finding 7): for a
+/// How long every listener (public, TLS, ops, RPC) waits on a client: for a
 /// request's head (`http.headerTimeoutSeconds`), for its body (`http.bodyTimeoutSeconds`), and for
 /// anything at all on an open connection (`http.idleTimeoutSeconds`, also between kept-alive requests).
 public struct ListenerTimeouts: Sendable {

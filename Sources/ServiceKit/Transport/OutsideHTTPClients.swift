@@ -6,7 +6,7 @@ import Synchronization
 /// they trust the system's store of public CAs, as any client of a public endpoint does, plus a
 /// plugin's own extra roots when it names a PEM file (a private endpoint, or a test's local CA).
 /// They present no certificate and never trust the deployment CA: that one vouches for our peers
-/// only (issue 25, finding 5; the peers' client, ``ServiceHost/httpClient``, trusts nothing else).
+/// only (the peers' client, ``ServiceHost/httpClient``, trusts nothing else).
 ///
 /// Every client made here is shut down when the service stops.
 public final class OutsideHTTPClients: Sendable {

@@ -6,7 +6,7 @@ import X509
 
 /// Reads the authenticated caller's identity: the common name of its verified TLS client certificate,
 /// which must also carry that name as the URI subject alternative name
-/// `urn:mfa-backend:service:<name>` (issue 25, finding 5). The handshake already required the
+/// `urn:mfa-backend:service:<name>`. The handshake already required the
 /// deployment CA; the URI is what no public CA issues, so a CA bundle configured by mistake as
 /// `tls.ca` still makes nobody a peer. `mfa-dev-pki` writes it; a deployment's own PKI must too.
 enum PeerIdentity {

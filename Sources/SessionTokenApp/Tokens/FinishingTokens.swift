@@ -6,7 +6,7 @@ import ServiceKit
 /// random: it is HMAC-SHA256 of the pending credential under a key derived from the master key.
 /// A finalize retried after its answer was lost (the credential already used up) then finds the
 /// session it started by that token's hash and gets the same token again: one session per
-/// credential, and no refusal of a sign-in that succeeded (issue 25, finding 12). Without the
+/// credential, and no refusal of a sign-in that succeeded. Without the
 /// master key nobody can compute it, so the credential alone does not reveal the token.
 struct FinishingTokens: Sendable {
     private let key: SymmetricKey

@@ -7,7 +7,7 @@ import JSONRPC
 import NIOHTTP1
 import NIOSSL
 
-/// The MFA load generator (issue 7): prepares users with verified emails, TOTP factors and a phone
+/// The MFA load generator: prepares users with verified emails, TOTP factors and a phone
 /// factor on a test number, then runs each chosen scenario closed-loop after a warm-up, and prints
 /// and writes (JSON) requests/s, latency percentiles (HdrHistogram) and errors by message.
 ///
