@@ -1,0 +1,62 @@
+import Contracts
+import JSONRPC
+import ServiceKit
+
+/// challenge-issuer's RPC methods, registered with the component that serves each. The gateway
+/// calls them all; factor-registry also lists and deletes TOTP secrets no enrollment owns.
+enum ChallengeIssuerMethods {
+    static let gatewayOnly = RPCCallerPolicy.only([ServiceName.gateway.rawValue])
+
+    static func registerEmail(_ methods: inout RPCMethodTable, email: EmailDelivery) {
+        methods.register(SendEmail.self, callers: gatewayOnly) { params, _ in try await email.send(params) }
+        methods.register(ListOutboxOobCodes.self, callers: gatewayOnly) { params, _ in try await email.oobCodes(params) }
+        methods.register(ForgetOutboxOobCode.self, callers: gatewayOnly) { params, _ in
+            try await email.forget(params)
+            return RPCEmpty()
+        }
+    }
+
+    static func registerTotp(_ methods: inout RPCMethodTable, totp: TotpFactors) {
+        methods.register(StartTotpEnrollment.self, callers: gatewayOnly) { params, _ in try await totp.startEnrollment(params) }
+        methods.register(FinalizeTotpEnrollment.self, callers: gatewayOnly) { params, _ in
+            try await totp.finalizeEnrollment(params)
+            return RPCEmpty()
+        }
+        methods.register(VerifyTotp.self, callers: gatewayOnly) { params, _ in
+            try await totp.verify(params)
+            return RPCEmpty()
+        }
+        // The gateway deletes a withdrawn factor's secret; factor-registry an orphan's (a secret whose
+        // enrollment was never recorded or whose deletion failed: OrphanSecretSweep).
+        let gatewayOrRegistry = RPCCallerPolicy.only([ServiceName.gateway.rawValue, ServiceName.factorRegistry.rawValue])
+        methods.register(DeleteTotpFactor.self, callers: gatewayOrRegistry) { params, _ in
+            try await totp.delete(params)
+            return RPCEmpty()
+        }
+        methods.register(ListStoredTotpFactors.self, callers: .only([ServiceName.factorRegistry.rawValue])) { params, _ in
+            try await totp.listStored(params)
+        }
+    }
+
+    static func registerPhone(
+        _ methods: inout RPCMethodTable, phone: PhoneVerifications, proofs: PhoneProofs, receipts: IosReceipts
+    ) {
+        methods.register(StartPhoneVerification.self, callers: gatewayOnly) { params, _ in try await phone.start(params) }
+        methods.register(VerifyPhoneCode.self, callers: gatewayOnly) { params, _ in try await phone.verify(params) }
+        methods.register(ListOutboxVerificationCodes.self, callers: gatewayOnly) { params, _ in
+            try await phone.verificationCodes(params)
+        }
+        methods.register(IssuePhoneProof.self, callers: gatewayOnly) { params, _ in try await proofs.issue(params) }
+        methods.register(RedeemPhoneProof.self, callers: gatewayOnly) { params, _ in
+            try await proofs.redeem(params)
+            return RPCEmpty()
+        }
+        methods.register(IssueIosReceipt.self, callers: gatewayOnly) { params, _ in try await receipts.issue(params) }
+    }
+
+    static func registerAccounts(_ methods: inout RPCMethodTable, challenges: AccountChallenges) {
+        methods.register(ForgetAccountChallenges.self, callers: gatewayOnly) { params, _ in
+            .init(deleted: try await challenges.forget(params))
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import ServiceKit
+
+/// What challenge-issuer reads from its configuration, once at start-up (the plugins' own keys are
+/// read where each plugin is configured: FactorProviders, SMSSenders, EmailSenders, AppVerifiers).
+struct ChallengeIssuerSettings: Sendable {
+    let development: Bool
+    let masterKeyBase64: String?
+    let masterKeyFile: String
+    let appName: String
+    let smsAppName: String
+    let totpEnrollmentLifetime: Duration
+    let totpMaximumFailures: Int
+    let totpFailureWindow: Duration
+    let smsPerNumber: RateLimiter.Rule
+    let smsPerAddress: RateLimiter.Rule
+    /// verifyIosClient sends a push per call: limited per client address like SMS sends.
+    let iosPerAddress: RateLimiter.Rule
+    let smsSessionLifetime: Duration
+    let smsMaximumAttempts: Int
+    let apnsProjects: [String]
+    let iosReceiptLifetime: Duration
+    let iosSuggestedTimeoutSeconds: Int
+    let expiredSessionRetention: Duration
+    let developmentOutboxRetention: Duration
+    let sweepInterval: Duration
+
+    init(_ host: ServiceHost) {
+        let reader = host.settings.reader
+        let generous = host.settings.mode == .development
+        development = generous
+        masterKeyBase64 = reader.string(forKey: "secrets.masterKey", isSecret: true)
+        masterKeyFile = reader.string(
+            forKey: "secrets.masterKeyFile",
+            default: "\(reader.string(forKey: "tls.directory", default: ".stack/certs"))/challenge-issuer-master.key"
+        )
+        appName = reader.string(forKey: "email.appName", default: "your app")
+        smsAppName = reader.string(forKey: "sms.appName", default: appName)
+        totpEnrollmentLifetime = .seconds(reader.int(forKey: "totp.enrollmentLifetimeSeconds", default: 300))
+        totpMaximumFailures = reader.int(forKey: "totp.maximumFailures", default: 5)
+        totpFailureWindow = .seconds(reader.int(forKey: "totp.failureWindowSeconds", default: 300))
+        smsPerNumber = RateLimiter.Rule(reader, "sms.rateLimit.perNumber", burst: generous ? 60 : 5, perHour: generous ? 3600 : 10)
+        smsPerAddress = RateLimiter.Rule(reader, "sms.rateLimit.perAddress", burst: generous ? 120 : 10, perHour: generous ? 7200 : 50)
+        iosPerAddress = RateLimiter.Rule(
+            reader, "appVerification.ios.rateLimit.perAddress", burst: generous ? 120 : 10, perHour: generous ? 7200 : 50
+        )
+        smsSessionLifetime = .seconds(reader.int(forKey: "sms.sessionLifetimeSeconds", default: 600))
+        smsMaximumAttempts = reader.int(forKey: "sms.maximumAttempts", default: 5)
+        apnsProjects = reader.stringArray(forKey: "appVerification.apns.projects", default: [])
+        iosReceiptLifetime = .seconds(reader.int(forKey: "appVerification.ios.receiptLifetimeSeconds", default: 300))
+        iosSuggestedTimeoutSeconds = reader.int(forKey: "appVerification.ios.suggestedTimeoutSeconds", default: 5)
+        expiredSessionRetention = .seconds(reader.int(forKey: "verification.expiredRetentionSeconds", default: 24 * 3600))
+        developmentOutboxRetention = .seconds(reader.int(forKey: "developmentOutbox.retentionSeconds", default: 3 * 24 * 3600))
+        sweepInterval = .seconds(reader.int(forKey: "verification.sweepSeconds", default: 60))
+    }
+}

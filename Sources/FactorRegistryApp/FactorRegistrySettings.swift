@@ -1,0 +1,37 @@
+import ServiceKit
+
+/// What factor-registry reads from its configuration, once at start-up.
+struct FactorRegistrySettings: Sendable {
+    let reconcileInterval: Duration
+    let scrypt: (rounds: Int, blockSize: Int, parallelism: Int)
+    /// `passwords.scrypt.projects`: per-project scrypt parameters (imported hashes).
+    let scryptProjects: [String]
+    let maximumQueuedHashes: Int
+    let maximumEnrollments: Int
+    let oobCodeLifetimes: OobCodeLifetimes
+    let expiredOobCodeRetention: Duration
+    let oobCodeSweepInterval: Duration
+    let orphanSecretMinimumAge: Duration
+    let orphanSecretSweepInterval: Duration
+
+    init(_ host: ServiceHost) {
+        let reader = host.settings.reader
+        reconcileInterval = .milliseconds(reader.int(forKey: "reconcile.intervalMs", default: 2000))
+        scrypt = (
+            reader.int(forKey: "passwords.scrypt.rounds", default: 16384), reader.int(forKey: "passwords.scrypt.blockSize", default: 8),
+            reader.int(forKey: "passwords.scrypt.parallelism", default: 1)
+        )
+        scryptProjects = reader.stringArray(forKey: "passwords.scrypt.projects", default: [])
+        maximumQueuedHashes = reader.int(forKey: "passwords.maximumQueued", default: 64)
+        maximumEnrollments = reader.int(forKey: "enrollments.maximum", default: 5)
+        oobCodeLifetimes = OobCodeLifetimes(
+            standard: .seconds(reader.int(forKey: "oobCodes.lifetimeSeconds", default: 3 * 24 * 3600)),
+            passwordReset: .seconds(reader.int(forKey: "oobCodes.passwordResetLifetimeSeconds", default: 3600)),
+            emailSignIn: .seconds(reader.int(forKey: "oobCodes.emailSignInLifetimeSeconds", default: 6 * 3600))
+        )
+        expiredOobCodeRetention = .seconds(reader.int(forKey: "oobCodes.expiredRetentionSeconds", default: 24 * 3600))
+        oobCodeSweepInterval = .seconds(reader.int(forKey: "oobCodes.sweepSeconds", default: 600))
+        orphanSecretMinimumAge = .seconds(reader.int(forKey: "orphanSecrets.minimumAgeSeconds", default: 3600))
+        orphanSecretSweepInterval = .seconds(reader.int(forKey: "orphanSecrets.sweepSeconds", default: 3600))
+    }
+}

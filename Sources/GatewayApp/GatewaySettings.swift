@@ -1,0 +1,41 @@
+import Configuration
+import ServiceKit
+
+/// What the gateway reads from its configuration, read once at start-up: where its public listeners
+/// are, how mailed links are made, and the values it answers with. A bad value stops the start with
+/// the key's name.
+struct GatewaySettings: Sendable {
+    let publicHost: String
+    let publicPort: Int
+    /// `0`: no TLS listener.
+    let tlsPort: Int
+    let tlsCertificateFile: String
+    let tlsPrivateKeyFile: String
+    /// Where out-of-band links point (`/emulator/action` on this gateway unless configured).
+    let oobLinkBase: String
+    let oobLinkAPIKey: String
+    /// Sent as `project_id` by the token endpoint (Google sends the project number there).
+    let projectNumber: String
+    let apiKeys: [String]
+    let recentLogin: RecentLogin
+    let clientAddress: ClientAddress
+    /// Improved email privacy (decision 19) when a scope has not set it: on in production.
+    let emailPrivacyByDefault: Bool
+
+    init(_ host: ServiceHost) throws {
+        let reader = host.settings.reader
+        publicHost = reader.string(forKey: "public.host", default: "127.0.0.1")
+        try host.settings.requireLoopbackInDevelopment(publicHost, key: "public.host")
+        publicPort = reader.int(forKey: "public.port", default: 8080)
+        tlsPort = reader.int(forKey: "public.tls.port", default: 0)
+        tlsCertificateFile = reader.string(forKey: "public.tls.certificate", default: host.settings.tls.certificateFile)
+        tlsPrivateKeyFile = reader.string(forKey: "public.tls.privateKey", default: host.settings.tls.privateKeyFile)
+        oobLinkBase = reader.string(forKey: "oob.linkBase", default: "http://\(publicHost):\(publicPort)/emulator/action")
+        oobLinkAPIKey = reader.string(forKey: "oob.linkApiKey", default: "fake-api-key")
+        projectNumber = reader.string(forKey: "project.number", default: "12345")
+        apiKeys = reader.stringArray(forKey: "api.keys", isSecret: true, default: [])
+        recentLogin = try RecentLogin(reader: reader)
+        clientAddress = try ClientAddress(reader: reader)
+        emailPrivacyByDefault = host.settings.mode == .production
+    }
+}

@@ -1,0 +1,118 @@
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// Every public operation the gateway serves, by its discovery-document id, and the parts they
+/// share: the three peers' clients, the settings cache and its watch, the token seal keys.
+struct PublicOperations: Sendable {
+    let handlers: [String: PublicOperationHandler]
+    /// Follows factor-registry's settings changes, so the cache may be used.
+    let settingsWatch: PeriodicService
+    let emulator: EmulatorRoutes
+
+    init(_ host: ServiceHost, settings: GatewaySettings, credentials: CredentialResolver) {
+        let registry = host.client(for: .factorRegistry)
+        let sessions = host.client(for: .sessionToken)
+        let challenges = host.client(for: .challengeIssuer)
+        let erasure = AccountErasure(sessions: sessions, challenges: challenges)
+        let admin = AdminAccountOperations(registry: registry, erasure: erasure)
+        let mail = OutOfBandMail(
+            registry: registry, challenges: challenges,
+            links: OobLinkBuilder(base: settings.oobLinkBase, fallbackAPIKey: settings.oobLinkAPIKey),
+            forgetsUsedCodes: host.settings.mode == .development
+        )
+        let privacy = settings.emailPrivacyByDefault
+        let phone = PhoneChallenges(challenges: challenges, registry: registry)
+        let codes = OobCodeApplication(registry: registry, mail: mail, erasure: erasure)
+        let cachedSettings = CachedSettings(registry: registry)
+        let sealKeys = TokenSealKeys(sessions: sessions)
+        settingsWatch = PeriodicService("settings watch", every: .seconds(1), start: .immediately, logger: host.logger) {
+            try await cachedSettings.follow()
+        }
+        emulator = EmulatorRoutes(
+            mode: host.settings.mode, registry: registry, challenges: challenges, erasure: erasure, credentials: credentials,
+            codes: codes
+        )
+
+        let accounts = AccountOperations(
+            registry: registry, sessions: sessions, recentLogin: settings.recentLogin, codes: codes, emailPrivacyByDefault: privacy
+        )
+        let enrollment = MfaEnrollmentOperations(
+            registry: registry, sessions: sessions, challenges: challenges, phone: phone, recentLogin: settings.recentLogin,
+            mail: mail, logger: host.logger
+        )
+        let mfaSignIn = MfaSignInOperations(
+            registry: registry, sessions: sessions, challenges: challenges, phone: phone, keys: sealKeys,
+            cachedSettings: cachedSettings
+        )
+        let phoneSignIn = PhoneSignInOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
+        let projectConfig = ProjectConfigOperations(registry: registry, emailPrivacyByDefault: privacy)
+        let tenants = TenantOperations(registry: registry)
+        let sendOobCode = SendOobCodeOperation(
+            registry: registry, sessions: sessions, mail: mail, recentLogin: settings.recentLogin, emailPrivacyByDefault: privacy
+        ).handle
+        // A change made here is seen by this gateway's next request, whatever the watch's timing.
+        let clearingSettings: (@escaping PublicOperationHandler) -> PublicOperationHandler = { handler in
+            { request in
+                defer { cachedSettings.clear() }
+                return try await handler(request)
+            }
+        }
+
+        let client: [String: PublicOperationHandler] = [
+            "identitytoolkit.accounts.signUp": SignUpOperation(registry: registry, sessions: sessions, admin: admin).handle,
+            "identitytoolkit.accounts.signInWithPassword": SignInWithPasswordOperation(
+                registry: registry, sessions: sessions, emailPrivacyByDefault: privacy
+            ).handle,
+            "identitytoolkit.accounts.lookup": { request in try await accounts.lookup(request, admin: admin) },
+            "identitytoolkit.accounts.delete": { request in try await accounts.delete(request, admin: admin) },
+            "identitytoolkit.accounts.update": { request in try await accounts.update(request, admin: admin) },
+            "identitytoolkit.accounts.verifyIosClient": VerifyIosClientOperation(registry: registry, challenges: challenges).handle,
+            "identitytoolkit.accounts.mfaEnrollment.start": enrollment.start,
+            "identitytoolkit.accounts.mfaEnrollment.finalize": enrollment.finalize,
+            "identitytoolkit.accounts.mfaEnrollment.withdraw": enrollment.withdraw,
+            "identitytoolkit.accounts.mfaSignIn.start": mfaSignIn.start,
+            "identitytoolkit.accounts.mfaSignIn.finalize": mfaSignIn.finalize,
+            "identitytoolkit.accounts.sendOobCode": sendOobCode,
+            "identitytoolkit.accounts.sendVerificationCode": phoneSignIn.sendVerificationCode,
+            "identitytoolkit.accounts.signInWithPhoneNumber": phoneSignIn.signInWithPhoneNumber,
+            "identitytoolkit.accounts.resetPassword": ResetPasswordOperation(registry: registry, codes: codes).handle,
+            "identitytoolkit.accounts.signInWithEmailLink": SignInWithEmailLinkOperation(
+                registry: registry, sessions: sessions, mail: mail
+            ).handle,
+            "identitytoolkit.accounts.signInWithCustomToken": SignInWithCustomTokenOperation(registry: registry, sessions: sessions)
+                .handle,
+            "securetoken.token": SecureTokenOperation(
+                registry: registry, sessions: sessions, keys: sealKeys, cachedSettings: cachedSettings,
+                projectNumber: settings.projectNumber
+            ).handle,
+        ]
+        // The admin forms: a project's, and a tenant's under it.
+        let administration: [String: PublicOperationHandler] = [
+            "identitytoolkit.projects.getConfig": projectConfig.get,
+            "identitytoolkit.projects.updateConfig": clearingSettings(projectConfig.update),
+            "identitytoolkit.projects.tenants.create": clearingSettings(tenants.create),
+            "identitytoolkit.projects.tenants.get": tenants.get,
+            "identitytoolkit.projects.tenants.list": tenants.list,
+            "identitytoolkit.projects.tenants.patch": clearingSettings(tenants.patch),
+            "identitytoolkit.projects.tenants.delete": clearingSettings(tenants.delete),
+            "identitytoolkit.projects.accounts.sendOobCode": sendOobCode,
+            "identitytoolkit.projects.tenants.accounts.sendOobCode": sendOobCode,
+            "identitytoolkit.projects.accounts": admin.create,
+            "identitytoolkit.projects.tenants.accounts": admin.create,
+            "identitytoolkit.projects.accounts.lookup": admin.lookup,
+            "identitytoolkit.projects.tenants.accounts.lookup": admin.lookup,
+            "identitytoolkit.projects.accounts.delete": admin.delete,
+            "identitytoolkit.projects.tenants.accounts.delete": admin.delete,
+            "identitytoolkit.projects.accounts.update": admin.update,
+            "identitytoolkit.projects.tenants.accounts.update": admin.update,
+            "identitytoolkit.projects.accounts.batchGet": admin.batchGet,
+            "identitytoolkit.projects.tenants.accounts.batchGet": admin.batchGet,
+            "identitytoolkit.projects.accounts.batchDelete": admin.batchDelete,
+            "identitytoolkit.projects.tenants.accounts.batchDelete": admin.batchDelete,
+            "identitytoolkit.projects.accounts.batchCreate": admin.batchCreate,
+            "identitytoolkit.projects.tenants.accounts.batchCreate": admin.batchCreate,
+        ]
+        handlers = client.merging(administration) { first, _ in first }
+    }
+}
