@@ -1,4 +1,3 @@
-import FactorSMS
 import PluginKit
 import ServiceKit
 import TenantStore
@@ -20,19 +19,19 @@ public enum ChallengeIssuerApp {
         let sealer = SecretSealer(
             masterKey: try SecretSealer.masterKey(base64: settings.masterKeyBase64, file: settings.masterKeyFile)
         )
-        let providers = FactorProviders.configured(reader)
+        let providers = FactorProviders(reader)
         let budget = try GuessingBudget(reader: reader, development: settings.development)
         let email = EmailDelivery(
             sender: try EmailSenders.configured(reader, mode: host.settings.mode, logger: logger), outbox: outbox,
             appName: settings.appName, logger: logger
         )
         let totp = TotpFactors(
-            provider: providers["totp"], client: database, sealer: sealer, logger: logger,
+            provider: providers.totp, client: database, sealer: sealer, logger: logger,
             enrollmentLifetime: settings.totpEnrollmentLifetime, maximumFailures: settings.totpMaximumFailures,
             failureWindow: settings.totpFailureWindow, budget: budget
         )
         let phone = PhoneVerifications(
-            provider: providers["phone"] as? SMSFactorProvider, client: database,
+            provider: providers.phone, client: database,
             sender: try SMSSenders.configured(reader, mode: host.settings.mode, outside: host.outside, logger: logger),
             verifiers: try AppVerifiers.configured(
                 reader, mode: host.settings.mode, outside: host.outside, database: database, logger: logger),

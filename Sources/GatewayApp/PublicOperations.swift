@@ -37,13 +37,13 @@ struct PublicOperations: Sendable {
         let accounts = AccountOperations(
             registry: registry, sessions: sessions, recentLogin: settings.recentLogin, codes: codes, emailPrivacyByDefault: privacy
         )
-        let enrollment = MfaEnrollmentOperations(
-            registry: registry, sessions: sessions, challenges: challenges, phone: phone, recentLogin: settings.recentLogin,
-            mail: mail, logger: host.logger
-        )
         let mfaSignIn = MfaSignInOperations(
             registry: registry, sessions: sessions, challenges: challenges, phone: phone, keys: sealKeys,
             cachedSettings: cachedSettings
+        )
+        let enrollment = MfaEnrollmentOperations(
+            registry: registry, sessions: sessions, challenges: challenges, kinds: mfaSignIn.kinds,
+            recentLogin: settings.recentLogin, mail: mail, logger: host.logger
         )
         let phoneSignIn = PhoneSignInOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
         let projectConfig = ProjectConfigOperations(registry: registry, emailPrivacyByDefault: privacy)

@@ -12,7 +12,12 @@ import Testing
 /// refusals and the calls it makes, against scripted peers.
 @Suite("mfaSignIn:finalize decisions (TOTP)")
 struct MfaSignInFinalizeTests {
-    let peers = ScriptedPeers()
+    let peers: ScriptedPeers
+
+    init() { peers = ScriptedPeers() }
+
+    /// The same operations against peers another suite scripted.
+    init(peers: ScriptedPeers) { self.peers = peers }
 
     var operations: MfaSignInOperations {
         let registry = peers.client(.factorRegistry)
@@ -43,12 +48,13 @@ struct MfaSignInFinalizeTests {
         return .object(body)
     }
 
-    /// The business error code `finalize` answers with.
+    /// The business error code `finalize` answers with (`nil` for any other error, or none).
     func refusal(_ body: JSONValue, projectId: String = "demo-project") async -> IdentityToolkitError.Code? {
         do {
             _ = try await operations.finalize(request(body, projectId: projectId))
             return nil
         } catch let error as IdentityToolkitError {
+            if error.code == nil { #expect(error.httpStatus == 501, "\(error)") }
             return error.code
         } catch {
             Issue.record("not an Identity Toolkit error: \(error)")

@@ -21,6 +21,8 @@ final class ScriptedPeers: Sendable {
         var enrollments = [Enrollment(mfaEnrollmentId: "totp-1", kind: "totp", displayName: nil, phoneNumber: nil, enrolledAt: "")]
         var credentialUsed = false
         var rightCode = "123456"
+        /// The number an SMS code proves (challenge-issuer's `sms.verify` answers it).
+        var provedNumber = "+15550100"
     }
 
     let local = LocalPeers([.gateway, .factorRegistry, .sessionToken, .challengeIssuer])
@@ -117,6 +119,12 @@ final class ScriptedPeers: Sendable {
                 throw Self.rejected(.challengeRejected, .invalidCode)
             }
             return .init()
+        }
+        table.register(VerifyPhoneCode.self, callers: .anyAuthenticated) { [self] params, _ in
+            record(VerifyPhoneCode.name)
+            let facts = facts.withLock { $0 }
+            guard params.code == facts.rightCode else { throw Self.rejected(.challengeRejected, .invalidCode) }
+            return .init(phoneNumber: facts.provedNumber)
         }
         local.open(.challengeIssuer, dispatcher: RPCDispatcher(table: table), logger: Logger(label: "challenge-issuer"))
     }

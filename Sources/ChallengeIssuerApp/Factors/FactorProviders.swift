@@ -3,13 +3,18 @@ import FactorSMS
 import FactorTOTP
 import PluginKit
 
-/// The one list of second-factor providers, filtered by `factors.enabled` (default `phone,totp`).
-/// Adding a kind is one module, one line here, and its methods.
-enum FactorProviders {
-    static let all: [any FactorProvider] = [SMSFactorProvider(), TOTPFactorProvider()]
+/// The second-factor providers, each present when `factors.enabled` (default `phone,totp`) names
+/// its kind. Typed per kind, since each kind's challenges use what only its provider offers (a test
+/// number's fixed SMS code).
+struct FactorProviders: Sendable {
+    let phone: SMSFactorProvider?
+    let totp: TOTPFactorProvider?
 
-    static func configured(_ reader: ConfigReader) -> [String: any FactorProvider] {
+    init(_ reader: ConfigReader) {
         let enabled = Set(reader.stringArray(forKey: "factors.enabled", default: ["phone", "totp"]))
-        return Dictionary(uniqueKeysWithValues: all.filter { enabled.contains($0.kind) }.map { ($0.kind, $0) })
+        let phone = SMSFactorProvider()
+        let totp = TOTPFactorProvider()
+        self.phone = enabled.contains(phone.kind) ? phone : nil
+        self.totp = enabled.contains(totp.kind) ? totp : nil
     }
 }

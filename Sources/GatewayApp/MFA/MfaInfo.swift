@@ -18,13 +18,8 @@ enum MfaInfo {
             "mfaEnrollmentId": .string(enrollment.mfaEnrollmentId), "enrolledAt": .string(enrollment.enrolledAt),
         ]
         if let name = enrollment.displayName { members["displayName"] = .string(name) }
-        switch enrollment.kind {
-        case "phone":
-            let number = enrollment.phoneNumber ?? ""
-            members["phoneInfo"] = .string(masked ? PhoneNumber.masked(number) : number)
-            if !masked { members["unobfuscatedPhoneInfo"] = .string(number) }
-        default:
-            members["totpInfo"] = [:]
+        if let kind = SecondFactorKinds.named(enrollment.kind) {
+            members.merge(kind.hint(enrollment, masked: masked)) { _, own in own }
         }
         return .object(members)
     }

@@ -1,0 +1,109 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// SMS second factors (contract §2.8-§2.13, §3.1, §3.2): a 6-digit code sent to the enrolled number
+/// (after app verification and the region policy, `PhoneChallenges`). The factor a sign-in passes
+/// is found by the number the code proved; `mfaEnrollmentId` is ignored for phone (§2.12).
+struct PhoneFactor: SecondFactorKind {
+    static let name = "phone"
+    static let enrollmentInfoMember = "phoneEnrollmentInfo"
+    static let verificationInfoMember = "phoneVerificationInfo"
+
+    let phone: PhoneChallenges
+    let pendingSignIns: PendingSignIns
+
+    /// Lookup and admin answers show the real number in both members; first-factor answers a masked one.
+    static func hint(_ enrollment: Enrollment, masked: Bool) -> [String: JSONValue] {
+        let number = enrollment.phoneNumber ?? ""
+        if masked { return ["phoneInfo": .string(PhoneNumber.masked(number))] }
+        return ["phoneInfo": .string(number), "unobfuscatedPhoneInfo": .string(number)]
+    }
+
+    static func noticeName(_ enrollment: Enrollment) -> String {
+        "the phone number ending in \((enrollment.phoneNumber ?? "").suffix(4))"
+    }
+
+    func requireEnabled(_ settings: AuthSettings) throws {
+        guard settings.mfaConfig.smsEnabled else { throw IdentityToolkitError.smsMFADisabled }
+    }
+
+    func startEnrollment(_ info: JSONValue?, user: SignedInUser, settings: AuthSettings, request: PublicRequest) async throws
+        -> JSONValue
+    {
+        guard let info, info != .null else { throw IdentityToolkitError(.invalidArgument, detail: "((Missing phoneEnrollmentInfo.))") }
+        guard let number = info["phoneNumber"]?.stringValue, PhoneNumber.isValid(number) else {
+            throw IdentityToolkitError.invalidPhoneNumberFormat
+        }
+        if user.account.mfaInfo?.contains(where: { $0.phoneNumber == number }) == true { throw IdentityToolkitError.phoneAlreadyEnrolled }
+        let sessionInfo = try await phone.start(
+            number: number, purpose: "enroll", localId: user.account.localId, proof: info, settings: settings,
+            projectId: user.token.projectId, tenantId: user.token.tenantId, request: request
+        )
+        return ["phoneSessionInfo": ["sessionInfo": .string(sessionInfo)]]
+    }
+
+    func finishEnrollment(
+        _ info: JSONValue?, user: SignedInUser, enrollmentId: String, settings: AuthSettings, checkLimit: () throws -> Void,
+        request: PublicRequest
+    ) async throws -> Enrollment {
+        let (code, sessionInfo) = try Self.codeAndSession(info, missing: "((Missing phoneVerificationInfo.))")
+        try checkLimit()
+        let number = try await phone.verify(
+            sessionInfo: sessionInfo, code: code, purpose: "enroll", localId: user.account.localId,
+            projectId: user.token.projectId, tenantId: user.token.tenantId, attempt: enrollmentId, request: request
+        )
+        if user.account.mfaInfo?.contains(where: { $0.phoneNumber == number && $0.mfaEnrollmentId != enrollmentId }) == true {
+            throw IdentityToolkitError.phoneAlreadyEnrolled
+        }
+        return Enrollment(mfaEnrollmentId: enrollmentId, kind: Self.name, displayName: nil, phoneNumber: number, enrolledAt: "")
+    }
+
+    /// The members, the credential, then the code checked beside the account read; the factor is
+    /// the one whose number (real or masked: iOS finishes with the masked one) the code proved.
+    func verifySignIn(
+        _ body: JSONValue, settings: AuthSettings, resolve: () async throws -> PendingSignIn, request: PublicRequest
+    ) async throws -> PassedSecondFactor {
+        let (code, sessionInfo) = try Self.codeAndSession(body[Self.verificationInfoMember], missing: nil)
+        let pending = try await resolve()
+        async let accountRead = MfaSignInOperations.outcome { try await pendingSignIns.account(of: pending, request: request) }
+        let verified = await MfaSignInOperations.outcome {
+            try await phone.verify(
+                sessionInfo: sessionInfo, code: code, purpose: "signIn", localId: pending.facts.localId,
+                projectId: pending.facts.projectId, tenantId: pending.facts.tenantId,
+                attempt: FinalizeAttempt.signIn(finishing: pending.credential), request: request
+            )
+        }
+        let read = await accountRead
+        let number: String
+        switch verified {
+        case .failure(let refusal):
+            try await pendingSignIns.requireLive(pending, request: request)
+            throw refusal
+        case .success(let proved): number = proved
+        }
+        guard case .success(let account) = read,
+            let enrollment = account.mfaInfo?.first(where: {
+                $0.kind == Self.name && ($0.phoneNumber == number || $0.phoneNumber.map(PhoneNumber.masked) == number)
+            })
+        else {
+            try await pendingSignIns.requireLive(pending, request: request)
+            _ = try read.get()
+            throw IdentityToolkitError(.mfaEnrollmentNotFound)
+        }
+        return PassedSecondFactor(pending: pending, account: account, enrollmentId: enrollment.mfaEnrollmentId)
+    }
+
+    /// A code's members in the contract's order: the member itself (`INVALID_ARGUMENT`), no Android
+    /// proof (501), `MISSING_CODE`, `MISSING_SESSION_INFO`. Enrollment and sign-in word the first differently.
+    private static func codeAndSession(_ info: JSONValue?, missing: String?) throws -> (code: String, sessionInfo: String) {
+        guard let info, info != .null else {
+            throw missing.map { IdentityToolkitError(.invalidArgument, detail: $0) } ?? IdentityToolkitError.mfaProviderNotSupported
+        }
+        if info["androidVerificationProof"] != nil { throw IdentityToolkitError.unsupported("androidVerificationProof is unsupported!") }
+        guard let code = MfaSignInOperations.nonEmpty(info["code"]) else { throw IdentityToolkitError(.missingCode) }
+        guard let sessionInfo = MfaSignInOperations.nonEmpty(info["sessionInfo"]) else { throw IdentityToolkitError(.missingSessionInfo) }
+        return (code, sessionInfo)
+    }
+}

@@ -1,0 +1,73 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+
+/// One kind of second factor as the gateway serves it (contract §2.8-§2.12): which request members
+/// carry it, whether a scope enables it, how an enrollment starts and is proved, how a sign-in's
+/// code is checked, and how it shows in `mfaInfo`. The operations (`MfaEnrollmentOperations`,
+/// `MfaSignInOperations`) hold what every kind shares: the user's checks, the session, the record.
+///
+/// Adding a kind means adding a folder beside `Phone/` and `TOTP/` with one type conforming to this,
+/// and listing it in ``SecondFactorKinds``.
+protocol SecondFactorKind: Sendable {
+    /// `phone`, `totp`: the enrollment's kind, and the ID token's `sign_in_second_factor`.
+    static var name: String { get }
+    /// The request member that starts an enrollment of this kind (`totpEnrollmentInfo`).
+    static var enrollmentInfoMember: String { get }
+    /// The request member that carries a code of this kind (`totpVerificationInfo`).
+    static var verificationInfoMember: String { get }
+    /// This kind's own members of an `mfaInfo` entry; `masked` for first-factor answers (§3.2).
+    static func hint(_ enrollment: Enrollment, masked: Bool) -> [String: JSONValue]
+    /// How the new-factor notice names the factor ("an authenticator app").
+    static func noticeName(_ enrollment: Enrollment) -> String
+
+    /// `OPERATION_NOT_ALLOWED` unless the scope enables this kind.
+    func requireEnabled(_ settings: AuthSettings) throws
+
+    /// `mfaEnrollment:start` once the user passed the shared checks: what the client finishes with.
+    func startEnrollment(_ info: JSONValue?, user: SignedInUser, settings: AuthSettings, request: PublicRequest) async throws
+        -> JSONValue
+
+    /// `mfaEnrollment:finalize` once the user passed the shared checks: the request's own members in
+    /// the contract's order, `checkLimit` before the proof, then the proof. The factor to record.
+    func finishEnrollment(
+        _ info: JSONValue?, user: SignedInUser, enrollmentId: String, settings: AuthSettings, checkLimit: () throws -> Void,
+        request: PublicRequest
+    ) async throws -> Enrollment
+
+    /// `mfaSignIn:finalize` once the credential is present: the request's own members in the
+    /// contract's order, then `resolve` (the pending sign-in), then the code beside the account
+    /// (one hop), refusals answered in the contract's order. The account and the factor passed.
+    func verifySignIn(
+        _ body: JSONValue, settings: AuthSettings, resolve: () async throws -> PendingSignIn, request: PublicRequest
+    ) async throws -> PassedSecondFactor
+}
+
+/// A sign-in's second factor that passed: the sign-in, its account, and which factor.
+struct PassedSecondFactor: Sendable {
+    let pending: PendingSignIn
+    let account: Account
+    let enrollmentId: String
+}
+
+/// The kinds the gateway serves, and which one a request is for.
+struct SecondFactorKinds: Sendable {
+    let phone: PhoneFactor
+    let totp: TotpFactor
+
+    var all: [any SecondFactorKind] { [totp, phone] }
+
+    /// The kind whose member the body carries; phone when none or both do (contract §2.8: a request
+    /// without TOTP members is the phone variant).
+    func kind(of body: JSONValue, member: (any SecondFactorKind.Type) -> String) -> any SecondFactorKind {
+        let named = all.filter { body[member(type(of: $0))] != nil }
+        return named.count == 1 ? named[0] : phone
+    }
+
+    static let types: [any SecondFactorKind.Type] = [TotpFactor.self, PhoneFactor.self]
+
+    /// The kind named `name`, as stored in an enrollment.
+    static func named(_ name: String) -> (any SecondFactorKind.Type)? {
+        types.first { $0.name == name }
+    }
+}

@@ -1,0 +1,109 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// TOTP second factors (contract §2.8-§2.12, §3.9): an authenticator app's 6-digit codes from a
+/// secret challenge-issuer keeps sealed. Enrollment shows the secret once; sign-in checks a code
+/// against it (replay and guessing budgets held by challenge-issuer).
+struct TotpFactor: SecondFactorKind {
+    static let name = "totp"
+    static let enrollmentInfoMember = "totpEnrollmentInfo"
+    static let verificationInfoMember = "totpVerificationInfo"
+
+    let challenges: RPCClient
+    let pendingSignIns: PendingSignIns
+
+    static func hint(_ enrollment: Enrollment, masked: Bool) -> [String: JSONValue] { ["totpInfo": [:]] }
+
+    static func noticeName(_ enrollment: Enrollment) -> String { "an authenticator app" }
+
+    func requireEnabled(_ settings: AuthSettings) throws {
+        guard settings.mfaConfig.totpAdjacentIntervals != nil else { throw IdentityToolkitError.totpMFADisabled }
+    }
+
+    func startEnrollment(_ info: JSONValue?, user: SignedInUser, settings: AuthSettings, request: PublicRequest) async throws
+        -> JSONValue
+    {
+        let started = try await PeerCall.call(
+            challenges, StartTotpEnrollment.self,
+            .init(projectId: user.token.projectId, tenantId: user.token.tenantId, localId: user.account.localId),
+            requestID: request.requestID
+        )
+        return [
+            "totpSessionInfo": [
+                "sharedSecretKey": .string(started.sharedSecretKey),
+                "verificationCodeLength": .int(Int64(started.verificationCodeLength)),
+                "hashingAlgorithm": .string(started.hashingAlgorithm), "periodSec": .int(Int64(started.periodSec)),
+                "sessionInfo": .string(started.sessionInfo), "finalizeEnrollmentTime": .string(started.finalizeEnrollmentTime),
+            ]
+        ]
+    }
+
+    func finishEnrollment(
+        _ info: JSONValue?, user: SignedInUser, enrollmentId: String, settings: AuthSettings, checkLimit: () throws -> Void,
+        request: PublicRequest
+    ) async throws -> Enrollment {
+        guard let code = MfaSignInOperations.nonEmpty(info?["verificationCode"]) else { throw IdentityToolkitError(.missingCode) }
+        guard let sessionInfo = MfaSignInOperations.nonEmpty(info?["sessionInfo"]) else {
+            throw IdentityToolkitError(.missingSessionInfo)
+        }
+        try checkLimit()
+        _ = try await PeerCall.call(
+            challenges, FinalizeTotpEnrollment.self,
+            .init(
+                projectId: user.token.projectId, tenantId: user.token.tenantId, localId: user.account.localId,
+                sessionInfo: sessionInfo, verificationCode: code, adjacentIntervals: settings.mfaConfig.totpAdjacentIntervals ?? 5,
+                mfaEnrollmentId: enrollmentId
+            ),
+            requestID: request.requestID
+        )
+        return Enrollment(mfaEnrollmentId: enrollmentId, kind: Self.name, displayName: nil, phoneNumber: nil, enrolledAt: "")
+    }
+
+    /// `MISSING_MFA_ENROLLMENT_ID`, `MISSING_CODE`, the credential; then the code checked beside the
+    /// account with that factor. A refusal: the credential's own validity, then the account's
+    /// (`MFA_ENROLLMENT_NOT_FOUND`), then the code's.
+    func verifySignIn(
+        _ body: JSONValue, settings: AuthSettings, resolve: () async throws -> PendingSignIn, request: PublicRequest
+    ) async throws -> PassedSecondFactor {
+        guard let enrollmentId = MfaSignInOperations.nonEmpty(body["mfaEnrollmentId"]) else {
+            throw IdentityToolkitError.missingMFAEnrollmentID
+        }
+        guard let code = MfaSignInOperations.nonEmpty(body[Self.verificationInfoMember]?["verificationCode"]) else {
+            throw IdentityToolkitError(.missingCode)
+        }
+        let pending = try await resolve()
+        async let accountCheck = MfaSignInOperations.outcome {
+            try await pendingSignIns.account(of: pending, with: enrollmentId, kind: Self.name, request: request)
+        }
+        let checked = await MfaSignInOperations.outcome {
+            try await checkCode(code, enrollmentId: enrollmentId, settings: settings, pending: pending, request: request)
+        }
+        let account = await accountCheck
+        if case .failure(let refusal) = checked {
+            try await pendingSignIns.requireLive(pending, request: request)
+            _ = try account.get()
+            throw refusal
+        }
+        if case .failure = account { try await pendingSignIns.requireLive(pending, request: request) }
+        return PassedSecondFactor(pending: pending, account: try account.get(), enrollmentId: enrollmentId)
+    }
+
+    /// challenge-issuer's check of a code against the pending user's factor. The attempt lets a
+    /// finalize retried with the same credential and code pass again (FinalizeAttempt).
+    private func checkCode(
+        _ code: String, enrollmentId: String, settings: AuthSettings, pending: PendingSignIn, request: PublicRequest
+    ) async throws {
+        let facts = pending.facts
+        _ = try await PeerCall.call(
+            challenges, VerifyTotp.self,
+            .init(
+                projectId: facts.projectId, tenantId: facts.tenantId, localId: facts.localId, mfaEnrollmentId: enrollmentId,
+                verificationCode: code, adjacentIntervals: settings.mfaConfig.totpAdjacentIntervals ?? 5,
+                attempt: FinalizeAttempt.signIn(finishing: pending.credential)
+            ),
+            requestID: request.requestID
+        )
+    }
+}

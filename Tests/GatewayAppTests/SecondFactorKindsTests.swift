@@ -1,0 +1,32 @@
+import Contracts
+import JSONRPC
+import Testing
+
+@testable import GatewayApp
+
+/// Which kind a request is for, and how each kind shows in `mfaInfo` (contract §2.8, §3.2).
+@Suite("Second-factor kinds")
+struct SecondFactorKindsTests {
+    let kinds = MfaSignInFinalizeTests().operations.kinds
+
+    @Test("a request is TOTP only when it carries the TOTP member alone; otherwise phone")
+    func kindOfRequest() {
+        func name(_ body: JSONValue) -> String { type(of: kinds.kind(of: body) { $0.verificationInfoMember }).name }
+        #expect(name(["totpVerificationInfo": [:]]) == "totp")
+        #expect(name(["phoneVerificationInfo": [:]]) == "phone")
+        #expect(name([:]) == "phone")
+        #expect(name(["totpVerificationInfo": [:], "phoneVerificationInfo": [:]]) == "phone")
+    }
+
+    @Test("a phone factor shows its number masked to a first factor and whole to lookup; a TOTP factor an empty totpInfo")
+    func hints() {
+        let phone = Enrollment(mfaEnrollmentId: "p", kind: "phone", displayName: "Work", phoneNumber: "+15550100", enrolledAt: "t")
+        #expect(MfaInfo.entry(phone, masked: true)["phoneInfo"] == "+****0100")
+        #expect(MfaInfo.entry(phone, masked: true)["unobfuscatedPhoneInfo"] == nil)
+        #expect(MfaInfo.entry(phone, masked: false)["unobfuscatedPhoneInfo"] == "+15550100")
+        #expect(MfaInfo.entry(phone, masked: false)["displayName"] == "Work")
+        let totp = Enrollment(mfaEnrollmentId: "t", kind: "totp", displayName: nil, phoneNumber: nil, enrolledAt: "t")
+        #expect(MfaInfo.entry(totp, masked: true)["totpInfo"] == [:])
+        #expect(MfaInfo.entry(totp, masked: true)["phoneInfo"] == nil)
+    }
+}
