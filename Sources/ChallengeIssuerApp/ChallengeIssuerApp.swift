@@ -25,7 +25,7 @@ public enum ChallengeIssuerApp {
             sender: try EmailSenders.configured(reader, mode: host.settings.mode, logger: logger), outbox: outbox,
             appName: settings.appName, logger: logger
         )
-        let totp = TotpFactors(
+        let totp = TOTPFactors(
             provider: providers.totp, client: database, sealer: sealer, logger: logger,
             enrollmentLifetime: settings.totpEnrollmentLifetime, maximumFailures: settings.totpMaximumFailures,
             failureWindow: settings.totpFailureWindow, budget: budget

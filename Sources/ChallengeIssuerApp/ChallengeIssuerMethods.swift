@@ -9,31 +9,31 @@ enum ChallengeIssuerMethods {
 
     static func registerEmail(_ methods: inout RPCMethodTable, email: EmailDelivery) {
         methods.register(SendEmail.self, callers: gatewayOnly) { params, _ in try await email.send(params) }
-        methods.register(ListOutboxOobCodes.self, callers: gatewayOnly) { params, _ in try await email.oobCodes(params) }
-        methods.register(ForgetOutboxOobCode.self, callers: gatewayOnly) { params, _ in
+        methods.register(ListOutboxOOBCodes.self, callers: gatewayOnly) { params, _ in try await email.oobCodes(params) }
+        methods.register(ForgetOutboxOOBCode.self, callers: gatewayOnly) { params, _ in
             try await email.forget(params)
             return RPCEmpty()
         }
     }
 
-    static func registerTotp(_ methods: inout RPCMethodTable, totp: TotpFactors) {
-        methods.register(StartTotpEnrollment.self, callers: gatewayOnly) { params, _ in try await totp.startEnrollment(params) }
-        methods.register(FinalizeTotpEnrollment.self, callers: gatewayOnly) { params, _ in
+    static func registerTotp(_ methods: inout RPCMethodTable, totp: TOTPFactors) {
+        methods.register(StartTOTPEnrollment.self, callers: gatewayOnly) { params, _ in try await totp.startEnrollment(params) }
+        methods.register(FinalizeTOTPEnrollment.self, callers: gatewayOnly) { params, _ in
             try await totp.finalizeEnrollment(params)
             return RPCEmpty()
         }
-        methods.register(VerifyTotp.self, callers: gatewayOnly) { params, _ in
+        methods.register(VerifyTOTP.self, callers: gatewayOnly) { params, _ in
             try await totp.verify(params)
             return RPCEmpty()
         }
         // The gateway deletes a withdrawn factor's secret; factor-registry an orphan's (a secret whose
         // enrollment was never recorded or whose deletion failed: OrphanSecretSweep).
         let gatewayOrRegistry = RPCCallerPolicy.only([ServiceName.gateway.rawValue, ServiceName.factorRegistry.rawValue])
-        methods.register(DeleteTotpFactor.self, callers: gatewayOrRegistry) { params, _ in
+        methods.register(DeleteTOTPFactor.self, callers: gatewayOrRegistry) { params, _ in
             try await totp.delete(params)
             return RPCEmpty()
         }
-        methods.register(ListStoredTotpFactors.self, callers: .only([ServiceName.factorRegistry.rawValue])) { params, _ in
+        methods.register(ListStoredTOTPFactors.self, callers: .only([ServiceName.factorRegistry.rawValue])) { params, _ in
             try await totp.listStored(params)
         }
     }

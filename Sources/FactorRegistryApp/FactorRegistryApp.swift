@@ -36,8 +36,8 @@ public enum FactorRegistryApp {
         )
         let enrollmentRepository = EnrollmentRepository(client: database, logger: logger)
         let enrollments = EnrollmentService(enrollments: enrollmentRepository, accounts: accounts, maximum: settings.maximumEnrollments)
-        let oobCodes = OobCodeService(
-            codes: OobCodeRepository(client: database, logger: logger), accounts: accounts, lifetimes: settings.oobCodeLifetimes
+        let oobCodes = OOBCodeService(
+            codes: OOBCodeRepository(client: database, logger: logger), accounts: accounts, lifetimes: settings.oobCodeLifetimes
         )
 
         var parts = ServiceHost.Parts()
@@ -79,7 +79,7 @@ public enum FactorRegistryApp {
         let logger = host.logger
         let oobSweeper = RetentionSweeper(
             client: database, tenants: catalog.tenantMigrator,
-            rules: [OobCodeRepository.expiredCodes(settings.expiredOobCodeRetention), RateLimiter.fullBuckets], logger: logger
+            rules: [OOBCodeRepository.expiredCodes(settings.expiredOobCodeRetention), RateLimiter.fullBuckets], logger: logger
         )
         // Secrets challenge-issuer keeps for no enrollment (a crash between an enrollment's or a
         // withdrawal's two steps): checked hourly, once at least an hour old.

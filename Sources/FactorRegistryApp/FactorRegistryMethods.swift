@@ -67,10 +67,10 @@ enum FactorRegistryMethods {
     }
 
     /// Out-of-band codes: made, read, used, and the email-link sign-in.
-    static func registerOobCodes(_ methods: inout RPCMethodTable, codes: OobCodeService) {
-        methods.register(CreateOobCode.self, callers: gatewayOnly) { params, _ in try await codes.create(params) }
-        methods.register(InspectOobCode.self, callers: gatewayOnly) { params, _ in try await codes.inspect(params) }
-        methods.register(ApplyOobCode.self, callers: gatewayOnly) { params, _ in try await codes.apply(params) }
+    static func registerOobCodes(_ methods: inout RPCMethodTable, codes: OOBCodeService) {
+        methods.register(CreateOOBCode.self, callers: gatewayOnly) { params, _ in try await codes.create(params) }
+        methods.register(InspectOOBCode.self, callers: gatewayOnly) { params, _ in try await codes.inspect(params) }
+        methods.register(ApplyOOBCode.self, callers: gatewayOnly) { params, _ in try await codes.apply(params) }
         methods.register(SignInWithEmailLink.self, callers: gatewayOnly) { params, _ in try await codes.signInWithEmailLink(params) }
     }
 }

@@ -8,7 +8,7 @@ struct FactorRegistrySettings: Sendable {
     let scryptProjects: [String]
     let maximumQueuedHashes: Int
     let maximumEnrollments: Int
-    let oobCodeLifetimes: OobCodeLifetimes
+    let oobCodeLifetimes: OOBCodeLifetimes
     let expiredOobCodeRetention: Duration
     let oobCodeSweepInterval: Duration
     let orphanSecretMinimumAge: Duration
@@ -24,7 +24,7 @@ struct FactorRegistrySettings: Sendable {
         scryptProjects = reader.stringArray(forKey: "passwords.scrypt.projects", default: [])
         maximumQueuedHashes = reader.int(forKey: "passwords.maximumQueued", default: 64)
         maximumEnrollments = reader.int(forKey: "enrollments.maximum", default: 5)
-        oobCodeLifetimes = OobCodeLifetimes(
+        oobCodeLifetimes = OOBCodeLifetimes(
             standard: .seconds(reader.int(forKey: "oobCodes.lifetimeSeconds", default: 3 * 24 * 3600)),
             passwordReset: .seconds(reader.int(forKey: "oobCodes.passwordResetLifetimeSeconds", default: 3600)),
             emailSignIn: .seconds(reader.int(forKey: "oobCodes.emailSignInLifetimeSeconds", default: 6 * 3600))

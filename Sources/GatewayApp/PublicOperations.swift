@@ -18,12 +18,12 @@ struct PublicOperations: Sendable {
         let admin = AdminAccountOperations(registry: registry, erasure: erasure)
         let mail = OutOfBandMail(
             registry: registry, challenges: challenges,
-            links: OobLinkBuilder(base: settings.oobLinkBase, fallbackAPIKey: settings.oobLinkAPIKey),
+            links: OOBLinkBuilder(base: settings.oobLinkBase, fallbackAPIKey: settings.oobLinkAPIKey),
             forgetsUsedCodes: host.settings.mode == .development
         )
         let privacy = settings.emailPrivacyByDefault
         let phone = PhoneChallenges(challenges: challenges, registry: registry)
-        let codes = OobCodeApplication(registry: registry, mail: mail, erasure: erasure)
+        let codes = OOBCodeApplication(registry: registry, mail: mail, erasure: erasure)
         let cachedSettings = CachedSettings(registry: registry)
         let sealKeys = TokenSealKeys(sessions: sessions)
         settingsWatch = PeriodicService("settings watch", every: .seconds(1), start: .immediately, logger: host.logger) {
@@ -37,18 +37,18 @@ struct PublicOperations: Sendable {
         let accounts = AccountOperations(
             registry: registry, sessions: sessions, recentLogin: settings.recentLogin, codes: codes, emailPrivacyByDefault: privacy
         )
-        let mfaSignIn = MfaSignInOperations(
+        let mfaSignIn = MFASignInOperations(
             registry: registry, sessions: sessions, challenges: challenges, phone: phone, keys: sealKeys,
             cachedSettings: cachedSettings
         )
-        let enrollment = MfaEnrollmentOperations(
+        let enrollment = MFAEnrollmentOperations(
             registry: registry, sessions: sessions, challenges: challenges, kinds: mfaSignIn.kinds,
             recentLogin: settings.recentLogin, mail: mail, logger: host.logger
         )
         let phoneSignIn = PhoneSignInOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
         let projectConfig = ProjectConfigOperations(registry: registry, emailPrivacyByDefault: privacy)
         let tenants = TenantOperations(registry: registry)
-        let sendOobCode = SendOobCodeOperation(
+        let sendOobCode = SendOOBCodeOperation(
             registry: registry, sessions: sessions, mail: mail, recentLogin: settings.recentLogin, emailPrivacyByDefault: privacy
         ).handle
         // A change made here is seen by this gateway's next request, whatever the watch's timing.

@@ -113,8 +113,8 @@ final class ScriptedPeers: Sendable {
 
     private func openChallengeIssuer() {
         var table = RPCMethodTable()
-        table.register(VerifyTotp.self, callers: .anyAuthenticated) { [self] params, _ in
-            record(VerifyTotp.name)
+        table.register(VerifyTOTP.self, callers: .anyAuthenticated) { [self] params, _ in
+            record(VerifyTOTP.name)
             guard params.verificationCode == facts.withLock({ $0.rightCode }) else {
                 throw Self.rejected(.challengeRejected, .invalidCode)
             }

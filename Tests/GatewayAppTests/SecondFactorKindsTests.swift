@@ -7,7 +7,7 @@ import Testing
 /// Which kind a request is for, and how each kind shows in `mfaInfo` (contract §2.8, §3.2).
 @Suite("Second-factor kinds")
 struct SecondFactorKindsTests {
-    let kinds = MfaSignInFinalizeTests().operations.kinds
+    let kinds = MFASignInFinalizeTests().operations.kinds
 
     @Test("a request is TOTP only when it carries the TOTP member alone; otherwise phone")
     func kindOfRequest() {
@@ -21,12 +21,12 @@ struct SecondFactorKindsTests {
     @Test("a phone factor shows its number masked to a first factor and whole to lookup; a TOTP factor an empty totpInfo")
     func hints() {
         let phone = Enrollment(mfaEnrollmentId: "p", kind: "phone", displayName: "Work", phoneNumber: "+15550100", enrolledAt: "t")
-        #expect(MfaInfo.entry(phone, masked: true)["phoneInfo"] == "+****0100")
-        #expect(MfaInfo.entry(phone, masked: true)["unobfuscatedPhoneInfo"] == nil)
-        #expect(MfaInfo.entry(phone, masked: false)["unobfuscatedPhoneInfo"] == "+15550100")
-        #expect(MfaInfo.entry(phone, masked: false)["displayName"] == "Work")
+        #expect(MFAInfo.entry(phone, masked: true)["phoneInfo"] == "+****0100")
+        #expect(MFAInfo.entry(phone, masked: true)["unobfuscatedPhoneInfo"] == nil)
+        #expect(MFAInfo.entry(phone, masked: false)["unobfuscatedPhoneInfo"] == "+15550100")
+        #expect(MFAInfo.entry(phone, masked: false)["displayName"] == "Work")
         let totp = Enrollment(mfaEnrollmentId: "t", kind: "totp", displayName: nil, phoneNumber: nil, enrolledAt: "t")
-        #expect(MfaInfo.entry(totp, masked: true)["totpInfo"] == [:])
-        #expect(MfaInfo.entry(totp, masked: true)["phoneInfo"] == nil)
+        #expect(MFAInfo.entry(totp, masked: true)["totpInfo"] == [:])
+        #expect(MFAInfo.entry(totp, masked: true)["phoneInfo"] == nil)
     }
 }

@@ -27,15 +27,15 @@ struct DevelopmentOutbox: Sendable {
         )
     }
 
-    func oobCodes(in schema: TenantSchema) async throws -> [OutboxOobCode] {
+    func oobCodes(in schema: TenantSchema) async throws -> [OutboxOOBCode] {
         let table = schema.qualified("development_outbox")
         let rows = try await client.query(
             "SELECT recipient, code, link, request_type, new_email FROM \(unescaped: table) WHERE channel = 'email' ORDER BY id",
             logger: logger
         )
-        var found: [OutboxOobCode] = []
+        var found: [OutboxOOBCode] = []
         for try await (email, code, link, requestType, newEmail) in rows.decode((String, String, String?, String, String?).self) {
-            found.append(OutboxOobCode(email: email, oobCode: code, oobLink: link ?? "", requestType: requestType, newEmail: newEmail))
+            found.append(OutboxOOBCode(email: email, oobCode: code, oobLink: link ?? "", requestType: requestType, newEmail: newEmail))
         }
         return found
     }

@@ -28,13 +28,13 @@ struct EmailDelivery: Sendable {
         return .init(sender: sender.name)
     }
 
-    func forget(_ params: ForgetOutboxOobCode.Params) async throws {
-        guard let outbox else { throw RPCError.methodNotFound(ForgetOutboxOobCode.name) }
+    func forget(_ params: ForgetOutboxOOBCode.Params) async throws {
+        guard let outbox else { throw RPCError.methodNotFound(ForgetOutboxOOBCode.name) }
         try await outbox.forgetEmail(in: try ScopeSchema.of(params.projectId, params.tenantId), code: params.oobCode)
     }
 
-    func oobCodes(_ scope: TenantScope) async throws -> ListOutboxOobCodes.Result {
-        guard let outbox else { throw RPCError.methodNotFound(ListOutboxOobCodes.name) }
+    func oobCodes(_ scope: TenantScope) async throws -> ListOutboxOOBCodes.Result {
+        guard let outbox else { throw RPCError.methodNotFound(ListOutboxOOBCodes.name) }
         let schema = try ScopeSchema.of(scope.projectId, scope.tenantId)
         return .init(oobCodes: try await outbox.oobCodes(in: schema))
     }

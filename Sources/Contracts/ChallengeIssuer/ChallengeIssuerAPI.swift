@@ -5,9 +5,9 @@ public enum ChallengeIssuerAPI {
     public static let service = "challenge-issuer"
     public static let allMethods: [any RPCMethod.Type] = [
         Discover.self, GetServiceStatus.self, Ping.self, ProvisionTenantSchema.self, DropTenantSchema.self,
-        SendEmail.self, ListOutboxOobCodes.self, ForgetOutboxOobCode.self, IssuePhoneProof.self, RedeemPhoneProof.self,
-        StartTotpEnrollment.self, FinalizeTotpEnrollment.self, VerifyTotp.self,
-        DeleteTotpFactor.self, ListStoredTotpFactors.self, StartPhoneVerification.self, VerifyPhoneCode.self,
+        SendEmail.self, ListOutboxOOBCodes.self, ForgetOutboxOOBCode.self, IssuePhoneProof.self, RedeemPhoneProof.self,
+        StartTOTPEnrollment.self, FinalizeTOTPEnrollment.self, VerifyTOTP.self,
+        DeleteTOTPFactor.self, ListStoredTOTPFactors.self, StartPhoneVerification.self, VerifyPhoneCode.self,
         ListOutboxVerificationCodes.self, IssueIosReceipt.self, ForgetAccountChallenges.self,
     ]
 }

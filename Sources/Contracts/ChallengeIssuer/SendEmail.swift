@@ -45,18 +45,18 @@ public enum SendEmail: RPCMethod {
 
 /// `devOutbox.oobCodes`: what the development sink received for a project or tenant, oldest first,
 /// in the emulator's `oobCodes` shape. Served only in development mode (elsewhere: method not found).
-public enum ListOutboxOobCodes: RPCMethod {
+public enum ListOutboxOOBCodes: RPCMethod {
     public static let name = "devOutbox.oobCodes"
     public typealias Params = TenantScope
 
     public struct Result: Codable, Sendable, Hashable {
-        public var oobCodes: [OutboxOobCode]
+        public var oobCodes: [OutboxOOBCode]
 
-        public init(oobCodes: [OutboxOobCode]) { self.oobCodes = oobCodes }
+        public init(oobCodes: [OutboxOOBCode]) { self.oobCodes = oobCodes }
     }
 }
 
-public struct OutboxOobCode: Codable, Sendable, Hashable {
+public struct OutboxOOBCode: Codable, Sendable, Hashable {
     public var email: String
     public var oobCode: String
     public var oobLink: String
@@ -74,7 +74,7 @@ public struct OutboxOobCode: Codable, Sendable, Hashable {
 
 /// `devOutbox.forgetOobCode`: a code that was used leaves the development list, as in the emulator.
 /// Development mode only (elsewhere: method not found).
-public enum ForgetOutboxOobCode: RPCMethod {
+public enum ForgetOutboxOOBCode: RPCMethod {
     public static let name = "devOutbox.forgetOobCode"
 
     public struct Params: Codable, Sendable, Hashable {

@@ -3,7 +3,7 @@ import JSONRPC
 /// `totp.startEnrollment`: a new TOTP secret for a user, held (sealed) in a verification session
 /// until the user proves their authenticator app has it. Returns what the client shows (contract
 /// §2.8 `totpSessionInfo`); the secret is never returned again.
-public enum StartTotpEnrollment: RPCMethod {
+public enum StartTOTPEnrollment: RPCMethod {
     public static let name = "totp.startEnrollment"
 
     public struct Params: Codable, Sendable, Hashable {
@@ -49,7 +49,7 @@ public enum StartTotpEnrollment: RPCMethod {
 /// enrollment whose answer was lost can be finished); anything else finds it used. Errors:
 /// `INVALID_SESSION_INFO` (unknown, used, or another user's session), `SESSION_EXPIRED`,
 /// `INVALID_CODE`, `TOO_MANY_ATTEMPTS_TRY_LATER`.
-public enum FinalizeTotpEnrollment: RPCMethod {
+public enum FinalizeTOTPEnrollment: RPCMethod {
     public static let name = "totp.finalizeEnrollment"
 
     public struct Params: Codable, Sendable, Hashable {
@@ -82,7 +82,7 @@ public enum FinalizeTotpEnrollment: RPCMethod {
 /// per factor (compare-and-set under a row lock, so parallel requests with one code: exactly one
 /// wins); wrong codes are throttled per factor. Errors: `MFA_ENROLLMENT_NOT_FOUND`, `INVALID_CODE`,
 /// `TOO_MANY_ATTEMPTS_TRY_LATER`.
-public enum VerifyTotp: RPCMethod {
+public enum VerifyTOTP: RPCMethod {
     public static let name = "totp.verify"
 
     public struct Params: Codable, Sendable, Hashable {
@@ -115,7 +115,7 @@ public enum VerifyTotp: RPCMethod {
 }
 
 /// `totp.delete`: forgets a TOTP factor's secret (after a withdraw). Idempotent.
-public enum DeleteTotpFactor: RPCMethod {
+public enum DeleteTOTPFactor: RPCMethod {
     public static let name = "totp.delete"
 
     public struct Params: Codable, Sendable, Hashable {
@@ -139,7 +139,7 @@ public enum DeleteTotpFactor: RPCMethod {
 /// (by this service's database clock), in enrollment-id order after `after`. factor-registry's
 /// orphan sweep compares them with the enrollments it holds; younger secrets are left out so that an
 /// enrollment between its two steps (secret stored, metadata not yet) is never taken for an orphan.
-public enum ListStoredTotpFactors: RPCMethod {
+public enum ListStoredTOTPFactors: RPCMethod {
     public static let name = "totp.listStored"
     /// The most factors one call returns.
     public static let maximumLimit = 1000
@@ -162,16 +162,16 @@ public enum ListStoredTotpFactors: RPCMethod {
     }
 
     public struct Result: Codable, Sendable, Hashable {
-        public var factors: [StoredTotpFactor]
+        public var factors: [StoredTOTPFactor]
 
-        public init(factors: [StoredTotpFactor]) {
+        public init(factors: [StoredTOTPFactor]) {
             self.factors = factors
         }
     }
 }
 
 /// Whose TOTP factor a stored secret is; never the secret.
-public struct StoredTotpFactor: Codable, Sendable, Hashable {
+public struct StoredTOTPFactor: Codable, Sendable, Hashable {
     public var localId: String
     public var mfaEnrollmentId: String
 

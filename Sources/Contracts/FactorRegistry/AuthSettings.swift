@@ -11,7 +11,7 @@ public struct AuthSettings: Codable, Sendable, Hashable {
     public var mfaConfig: MultiFactorConfig
     /// E.164 number → its fixed 6-digit code (at most 10): no SMS is sent to these.
     public var testPhoneNumbers: [String: String]
-    public var smsRegionConfig: SmsRegionConfig?
+    public var smsRegionConfig: SMSRegionConfig?
     /// Projects only: the domains sign-in links and redirects may use.
     public var authorizedDomains: [String]
     /// `emailPrivacyConfig.enableImprovedEmailPrivacy` of a project or a tenant (contract decision
@@ -20,7 +20,7 @@ public struct AuthSettings: Codable, Sendable, Hashable {
 
     public init(
         allowPasswordSignup: Bool, enableEmailLinkSignin: Bool, enableAnonymousUser: Bool, disableAuth: Bool,
-        mfaConfig: MultiFactorConfig, testPhoneNumbers: [String: String] = [:], smsRegionConfig: SmsRegionConfig? = nil,
+        mfaConfig: MultiFactorConfig, testPhoneNumbers: [String: String] = [:], smsRegionConfig: SMSRegionConfig? = nil,
         authorizedDomains: [String] = [], improvedEmailPrivacy: Bool? = nil
     ) {
         self.improvedEmailPrivacy = improvedEmailPrivacy
@@ -40,7 +40,7 @@ public struct AuthSettings: Codable, Sendable, Hashable {
         allowPasswordSignup: true, enableEmailLinkSignin: false, enableAnonymousUser: true, disableAuth: false,
         mfaConfig: MultiFactorConfig(
             state: "ENABLED", enabledProviders: ["PHONE_SMS"],
-            providerConfigs: [MultiFactorProviderConfig(state: "ENABLED", totpProviderConfig: TotpProviderConfig(adjacentIntervals: 5))]
+            providerConfigs: [MultiFactorProviderConfig(state: "ENABLED", totpProviderConfig: TOTPProviderConfig(adjacentIntervals: 5))]
         ),
         authorizedDomains: ["localhost"]
     )
@@ -82,15 +82,15 @@ public struct MultiFactorConfig: Codable, Sendable, Hashable {
 
 public struct MultiFactorProviderConfig: Codable, Sendable, Hashable {
     public var state: String
-    public var totpProviderConfig: TotpProviderConfig?
+    public var totpProviderConfig: TOTPProviderConfig?
 
-    public init(state: String, totpProviderConfig: TotpProviderConfig?) {
+    public init(state: String, totpProviderConfig: TOTPProviderConfig?) {
         self.state = state
         self.totpProviderConfig = totpProviderConfig
     }
 }
 
-public struct TotpProviderConfig: Codable, Sendable, Hashable {
+public struct TOTPProviderConfig: Codable, Sendable, Hashable {
     /// 0...10; unset means 5.
     public var adjacentIntervals: Int?
 
@@ -98,7 +98,7 @@ public struct TotpProviderConfig: Codable, Sendable, Hashable {
 }
 
 /// Where SMS may be sent, by region (ISO 3166 alpha-2): all but a denylist, or an allowlist only.
-public struct SmsRegionConfig: Codable, Sendable, Hashable {
+public struct SMSRegionConfig: Codable, Sendable, Hashable {
     public var allowByDefault: AllowByDefault?
     public var allowlistOnly: AllowlistOnly?
 

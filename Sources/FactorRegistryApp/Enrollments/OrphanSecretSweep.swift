@@ -43,14 +43,14 @@ struct OrphanSecretSweep: Sendable {
         var after: String?
         while true {
             let stored = try await challenges.call(
-                ListStoredTotpFactors.self,
+                ListStoredTOTPFactors.self,
                 .init(
                     projectId: projectId, tenantId: tenantId, olderThanSeconds: Int(minimumAge.components.seconds), after: after,
                     limit: Self.page
                 )
             ).factors
             guard let last = stored.last else { return deleted }
-            let enrolled: Set<StoredTotpFactor>
+            let enrolled: Set<StoredTOTPFactor>
             do {
                 enrolled = try await recorded(stored, in: schema)
             } catch  where TenantSchema.isMissing(error) {
@@ -58,7 +58,7 @@ struct OrphanSecretSweep: Sendable {
             }
             for orphan in stored where !enrolled.contains(orphan) {
                 _ = try await challenges.call(
-                    DeleteTotpFactor.self,
+                    DeleteTOTPFactor.self,
                     .init(projectId: projectId, tenantId: tenantId, localId: orphan.localId, mfaEnrollmentId: orphan.mfaEnrollmentId)
                 )
                 deleted += 1
@@ -70,7 +70,7 @@ struct OrphanSecretSweep: Sendable {
 
     /// Which of `factors` have an enrollment here, of any kind: only a secret with no row at all is
     /// an orphan.
-    private func recorded(_ factors: [StoredTotpFactor], in schema: TenantSchema) async throws -> Set<StoredTotpFactor> {
+    private func recorded(_ factors: [StoredTOTPFactor], in schema: TenantSchema) async throws -> Set<StoredTOTPFactor> {
         let (localIds, enrollmentIds) = (factors.map(\.localId), factors.map(\.mfaEnrollmentId))
         let rows = try await client.query(
             """
@@ -80,7 +80,7 @@ struct OrphanSecretSweep: Sendable {
             """,
             logger: logger
         )
-        var found: Set<StoredTotpFactor> = []
+        var found: Set<StoredTOTPFactor> = []
         for try await (localId, enrollmentId) in rows.decode((String, String).self) {
             found.insert(.init(localId: localId, mfaEnrollmentId: enrollmentId))
         }

@@ -65,14 +65,14 @@ enum SettingsValidator {
         }
     }
 
-    static func canonical(_ regions: SmsRegionConfig) throws -> SmsRegionConfig? {
+    static func canonical(_ regions: SMSRegionConfig) throws -> SMSRegionConfig? {
         switch (regions.allowByDefault, regions.allowlistOnly) {
         case (.some, .some):
             throw invalid(.invalidConfig, detail: "smsRegionConfig takes allowByDefault or allowlistOnly, not both")
         case (.some(let denylist), nil):
-            return SmsRegionConfig(allowByDefault: .init(disallowedRegions: try checkRegions(denylist.disallowedRegions)))
+            return SMSRegionConfig(allowByDefault: .init(disallowedRegions: try checkRegions(denylist.disallowedRegions)))
         case (nil, .some(let allowlist)):
-            return SmsRegionConfig(allowlistOnly: .init(allowedRegions: try checkRegions(allowlist.allowedRegions)))
+            return SMSRegionConfig(allowlistOnly: .init(allowedRegions: try checkRegions(allowlist.allowedRegions)))
         case (nil, nil):
             return nil
         }

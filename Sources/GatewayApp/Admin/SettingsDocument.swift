@@ -111,9 +111,9 @@ enum SettingsDocument {
     static func mfa(_ value: JSONValue?) throws -> MultiFactorConfig? {
         guard let value, value != .null else { return nil }
         let providers: [MultiFactorProviderConfig] = try (arrayValue(value["providerConfigs"]) ?? []).map { entry in
-            var totp: TotpProviderConfig?
+            var totp: TOTPProviderConfig?
             if let config = entry["totpProviderConfig"], config != .null {
-                totp = TotpProviderConfig(adjacentIntervals: try intervals(config["adjacentIntervals"]))
+                totp = TOTPProviderConfig(adjacentIntervals: try intervals(config["adjacentIntervals"]))
             }
             return MultiFactorProviderConfig(state: entry["state"]?.stringValue ?? "DISABLED", totpProviderConfig: totp)
         }
@@ -146,7 +146,7 @@ enum SettingsDocument {
         }
     }
 
-    static func smsRegions(_ config: SmsRegionConfig) -> JSONValue {
+    static func smsRegions(_ config: SMSRegionConfig) -> JSONValue {
         if let allowlist = config.allowlistOnly {
             return ["allowlistOnly": ["allowedRegions": .array(allowlist.allowedRegions.map(JSONValue.string))]]
         }
@@ -156,12 +156,12 @@ enum SettingsDocument {
         return [:]
     }
 
-    static func smsRegions(_ value: JSONValue?) throws -> SmsRegionConfig? {
+    static func smsRegions(_ value: JSONValue?) throws -> SMSRegionConfig? {
         guard let value, value != .null else { return nil }
         let denylist = value["allowByDefault"].flatMap { $0 == .null ? nil : $0 }
         let allowlist = value["allowlistOnly"].flatMap { $0 == .null ? nil : $0 }
         if denylist == nil, allowlist == nil { return nil }
-        return SmsRegionConfig(
+        return SMSRegionConfig(
             allowByDefault: denylist.map {
                 .init(disallowedRegions: (arrayValue($0["disallowedRegions"]) ?? []).compactMap(\.stringValue))
             },

@@ -15,20 +15,20 @@ struct EmulatorRoutes: Sendable {
     let challenges: RPCClient
     let erasure: AccountErasure
     let credentials: CredentialResolver
-    let codes: OobCodeApplication
+    let codes: OOBCodeApplication
 
     /// The answer for `path`, or `nil` when it is not one of these routes.
     func respond(_ request: Request, path: String, requestID: String) async -> Response? {
         guard path.hasPrefix("/emulator/") else { return nil }
         if path == "/emulator/action" {
             guard request.method == .get else { return PublicAPI.error(.notFound) }
-            return await OobActionPage(codes: codes, credentials: credentials).respond(request, requestID: requestID)
+            return await OOBActionPage(codes: codes, credentials: credentials).respond(request, requestID: requestID)
         }
         guard mode == .development, let (scope, resource) = Self.scope(of: path) else { return nil }
         do {
             switch (request.method, resource) {
             case (.get, "oobCodes"):
-                let outbox = try await PeerCall.call(challenges, ListOutboxOobCodes.self, scope, requestID: requestID)
+                let outbox = try await PeerCall.call(challenges, ListOutboxOOBCodes.self, scope, requestID: requestID)
                 let codes: [JSONValue] = outbox.oobCodes.map {
                     var entry: [String: JSONValue] = [
                         "email": .string($0.email), "oobCode": .string($0.oobCode), "oobLink": .string($0.oobLink),

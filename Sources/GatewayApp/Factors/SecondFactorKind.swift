@@ -4,8 +4,8 @@ import JSONRPC
 
 /// One kind of second factor as the gateway serves it (contract §2.8-§2.12): which request members
 /// carry it, whether a scope enables it, how an enrollment starts and is proved, how a sign-in's
-/// code is checked, and how it shows in `mfaInfo`. The operations (`MfaEnrollmentOperations`,
-/// `MfaSignInOperations`) hold what every kind shares: the user's checks, the session, the record.
+/// code is checked, and how it shows in `mfaInfo`. The operations (`MFAEnrollmentOperations`,
+/// `MFASignInOperations`) hold what every kind shares: the user's checks, the session, the record.
 ///
 /// Adding a kind means adding a folder beside `Phone/` and `TOTP/` with one type conforming to this,
 /// and listing it in ``SecondFactorKinds``.
@@ -53,7 +53,7 @@ struct PassedSecondFactor: Sendable {
 /// The kinds the gateway serves, and which one a request is for.
 struct SecondFactorKinds: Sendable {
     let phone: PhoneFactor
-    let totp: TotpFactor
+    let totp: TOTPFactor
 
     var all: [any SecondFactorKind] { [totp, phone] }
 
@@ -64,7 +64,7 @@ struct SecondFactorKinds: Sendable {
         return named.count == 1 ? named[0] : phone
     }
 
-    static let types: [any SecondFactorKind.Type] = [TotpFactor.self, PhoneFactor.self]
+    static let types: [any SecondFactorKind.Type] = [TOTPFactor.self, PhoneFactor.self]
 
     /// The kind named `name`, as stored in an enrollment.
     static func named(_ name: String) -> (any SecondFactorKind.Type)? {

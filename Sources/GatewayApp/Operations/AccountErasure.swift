@@ -37,7 +37,7 @@ struct AccountErasure: Sendable {
             )
             if factor.kind == "totp" {
                 _ = try? await PeerCall.call(
-                    challenges, DeleteTotpFactor.self,
+                    challenges, DeleteTOTPFactor.self,
                     .init(projectId: projectId, tenantId: tenantId, localId: localId, mfaEnrollmentId: factor.mfaEnrollmentId),
                     requestID: requestID
                 )

@@ -9,7 +9,7 @@ struct AccountOperations: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
     let recentLogin: RecentLogin
-    let codes: OobCodeApplication
+    let codes: OOBCodeApplication
     /// Decision 19's default while a project has not set `emailPrivacyConfig` (production: on).
     let emailPrivacyByDefault: Bool
 
@@ -151,7 +151,7 @@ struct AccountOperations: Sendable {
         if let lastLoginAt = account.lastLoginAt { info["lastLoginAt"] = .string(lastLoginAt) }
         if let tenantId { info["tenantId"] = .string(tenantId) }
         if let claims = account.customAttributes { info["customAttributes"] = .string(claims) }
-        if let factors = account.mfaInfo { info["mfaInfo"] = MfaInfo.full(factors) }
+        if let factors = account.mfaInfo { info["mfaInfo"] = MFAInfo.full(factors) }
         return .object(info)
     }
 }

@@ -9,17 +9,17 @@ import ServiceKit
 struct OutOfBandMail: Sendable {
     let registry: RPCClient
     let challenges: RPCClient
-    let links: OobLinkBuilder
+    let links: OOBLinkBuilder
     /// Development only: a used code leaves the emulator's `oobCodes` list.
     let forgetsUsedCodes: Bool
 
     struct Made: Sendable {
-        let code: CreateOobCode.Result
+        let code: CreateOOBCode.Result
         let link: String
     }
 
-    func make(_ params: CreateOobCode.Params, apiKey: String?, continueUrl: String?, requestID: String) async throws -> Made {
-        let code = try await PeerCall.call(registry, CreateOobCode.self, params, requestID: requestID)
+    func make(_ params: CreateOOBCode.Params, apiKey: String?, continueUrl: String?, requestID: String) async throws -> Made {
+        let code = try await PeerCall.call(registry, CreateOOBCode.self, params, requestID: requestID)
         let link = links.link(
             requestType: params.requestType, oobCode: code.oobCode, apiKey: apiKey, tenantId: params.tenantId, continueUrl: continueUrl
         )
@@ -51,7 +51,7 @@ struct OutOfBandMail: Sendable {
     func forget(_ oobCode: String, projectId: String, tenantId: String?, requestID: String) async {
         guard forgetsUsedCodes else { return }
         _ = try? await challenges.call(
-            ForgetOutboxOobCode.self, .init(projectId: projectId, tenantId: tenantId, oobCode: oobCode), requestID: requestID
+            ForgetOutboxOOBCode.self, .init(projectId: projectId, tenantId: tenantId, oobCode: oobCode), requestID: requestID
         )
     }
 }

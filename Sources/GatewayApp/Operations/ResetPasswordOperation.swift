@@ -10,7 +10,7 @@ import ServiceKit
 /// one at the next sign-in.
 struct ResetPasswordOperation: Sendable {
     let registry: RPCClient
-    let codes: OobCodeApplication
+    let codes: OOBCodeApplication
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         let body = request.body
@@ -23,13 +23,13 @@ struct ResetPasswordOperation: Sendable {
         var response: [String: JSONValue] = ["kind": "identitytoolkit#ResetPasswordResponse"]
         guard let newPassword = body["newPassword"]?.stringValue else {
             let info = try await PeerCall.call(
-                registry, InspectOobCode.self, .init(projectId: projectId, tenantId: tenantId, oobCode: oobCode),
+                registry, InspectOOBCode.self, .init(projectId: projectId, tenantId: tenantId, oobCode: oobCode),
                 requestID: request.requestID
             )
             response["requestType"] = .string(info.requestType)
             response["email"] = .string(info.email)
             if let newEmail = info.newEmail { response["newEmail"] = .string(newEmail) }
-            if let factor = info.enrollment { response["mfaInfo"] = MfaInfo.entry(factor, masked: true) }
+            if let factor = info.enrollment { response["mfaInfo"] = MFAInfo.entry(factor, masked: true) }
             return .object(response)
         }
         let applied = try await codes.apply(

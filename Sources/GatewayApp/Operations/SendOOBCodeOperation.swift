@@ -9,7 +9,7 @@ import ServiceKit
 /// the caller names), or `VERIFY_AND_CHANGE_EMAIL` (the signed-in user's new address, which gets the
 /// link). It is mailed through challenge-issuer's sender, or returned as a link to an admin that asks
 /// (`returnOobLink`: the Admin SDKs' `generate…Link`).
-struct SendOobCodeOperation: Sendable {
+struct SendOOBCodeOperation: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
     let mail: OutOfBandMail
@@ -36,7 +36,7 @@ struct SendOobCodeOperation: Sendable {
             throw IdentityToolkitError(.missingReqType)
         }
         let continueUrl = body["continueUrl"]?.stringValue
-        if let continueUrl, !OobLinkBuilder.isAbsolute(continueUrl) {
+        if let continueUrl, !OOBLinkBuilder.isAbsolute(continueUrl) {
             throw IdentityToolkitError(.invalidContinueURI, detail: "((expected an absolute URI with valid scheme and host))")
         }
         guard Self.requestTypes.contains(requestType) else {

@@ -12,8 +12,8 @@ import ServiceKit
 /// page submits it); answers in the emulator's `authEmulator` shape (contract §1.2), or redirects
 /// to `continueUrl` on success. A `signIn` link goes on to `continueUrl` with the link's parameters,
 /// where the app finishes with `signInWithEmailLink`.
-struct OobActionPage: Sendable {
-    let codes: OobCodeApplication
+struct OOBActionPage: Sendable {
+    let codes: OOBCodeApplication
     let credentials: CredentialResolver
 
     func respond(_ request: Request, requestID: String) async -> Response {
@@ -22,11 +22,11 @@ struct OobActionPage: Sendable {
         guard let apiKey = query["apiKey"], !apiKey.isEmpty else { return Self.failure("missing apiKey query parameter") }
         guard let oobCode = query["oobCode"], !oobCode.isEmpty else { return Self.failure("missing oobCode query parameter") }
         let mode = query["mode"] ?? ""
-        guard let requestType = OobLinkBuilder.modes.first(where: { $0.value == mode })?.key else {
+        guard let requestType = OOBLinkBuilder.modes.first(where: { $0.value == mode })?.key else {
             return Self.failure("Invalid mode: \(mode)")
         }
         if requestType == "EMAIL_SIGNIN" {
-            guard let continueUrl = query["continueUrl"], OobLinkBuilder.isAbsolute(continueUrl),
+            guard let continueUrl = query["continueUrl"], OOBLinkBuilder.isAbsolute(continueUrl),
                 var target = URLComponents(string: continueUrl)
             else { return Self.failure("missing continueUrl query parameter") }
             target.queryItems =
@@ -57,7 +57,7 @@ struct OobActionPage: Sendable {
                 oobCode, requestTypes: [requestType], newPassword: query["newPassword"], projectId: projectId,
                 tenantId: query["tenantId"], apiKey: apiKey, requestID: requestID
             )
-            if let continueUrl = query["continueUrl"], OobLinkBuilder.isAbsolute(continueUrl) {
+            if let continueUrl = query["continueUrl"], OOBLinkBuilder.isAbsolute(continueUrl) {
                 var response = Response(status: .seeOther)
                 response.headers[.location] = continueUrl
                 return response

@@ -11,7 +11,7 @@ import Testing
 /// `mfaSignIn:finalize` for TOTP, as the gateway decides it (contract §2.12): the order of its
 /// refusals and the calls it makes, against scripted peers.
 @Suite("mfaSignIn:finalize decisions (TOTP)")
-struct MfaSignInFinalizeTests {
+struct MFASignInFinalizeTests {
     let peers: ScriptedPeers
 
     init() { peers = ScriptedPeers() }
@@ -19,11 +19,11 @@ struct MfaSignInFinalizeTests {
     /// The same operations against peers another suite scripted.
     init(peers: ScriptedPeers) { self.peers = peers }
 
-    var operations: MfaSignInOperations {
+    var operations: MFASignInOperations {
         let registry = peers.client(.factorRegistry)
         let sessions = peers.client(.sessionToken)
         let challenges = peers.client(.challengeIssuer)
-        return MfaSignInOperations(
+        return MFASignInOperations(
             registry: registry, sessions: sessions, challenges: challenges,
             phone: PhoneChallenges(challenges: challenges, registry: registry), keys: TokenSealKeys(sessions: sessions),
             cachedSettings: CachedSettings(registry: registry)

@@ -5,17 +5,17 @@ import JSONRPC
 
 /// `oobCode.create`, `oobCode.inspect`, `oobCode.apply` and `emailLink.signIn` (contract §2.4,
 /// §2.5): what each request type records when it is made, and does when it is used.
-struct OobCodeService: Sendable {
-    let codes: OobCodeRepository
+struct OOBCodeService: Sendable {
+    let codes: OOBCodeRepository
     let accounts: AccountService
-    let lifetimes: OobCodeLifetimes
+    let lifetimes: OOBCodeLifetimes
 
     static let supportedRequestTypes: Set<String> = [
         "VERIFY_EMAIL", "PASSWORD_RESET", "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL",
         "REVERT_SECOND_FACTOR_ADDITION",
     ]
 
-    func create(_ params: CreateOobCode.Params) async throws -> CreateOobCode.Result {
+    func create(_ params: CreateOOBCode.Params) async throws -> CreateOOBCode.Result {
         guard Self.supportedRequestTypes.contains(params.requestType) else {
             throw AccountService.rejected(.invalidReqType, detail: "\(params.requestType) is not supported")
         }
@@ -72,7 +72,7 @@ struct OobCodeService: Sendable {
         return .init(oobCode: code, email: email, localId: account?.localId, newEmail: newEmail)
     }
 
-    func inspect(_ params: InspectOobCode.Params) async throws -> OobCodeInfo {
+    func inspect(_ params: InspectOOBCode.Params) async throws -> OOBCodeInfo {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         guard Self.isWellFormed(params.oobCode), let stored = try await codes.find(in: schema, code: params.oobCode) else {
             throw AccountService.rejected(.invalidOOBCode)
@@ -82,10 +82,10 @@ struct OobCodeService: Sendable {
         if let id = stored.enrollmentId, let localId = stored.localId {
             enrollment = try await accounts.accounts.account(in: schema, localId: localId)?.mfaInfo?.first { $0.mfaEnrollmentId == id }
         }
-        return OobCodeInfo(requestType: stored.requestType, email: stored.email, newEmail: stored.newEmail, enrollment: enrollment)
+        return OOBCodeInfo(requestType: stored.requestType, email: stored.email, newEmail: stored.newEmail, enrollment: enrollment)
     }
 
-    func apply(_ params: ApplyOobCode.Params) async throws -> ApplyOobCode.Result {
+    func apply(_ params: ApplyOOBCode.Params) async throws -> ApplyOOBCode.Result {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         guard Self.isWellFormed(params.oobCode) else { throw AccountService.rejected(.invalidOOBCode) }
         let types = Set(params.requestTypes ?? ["VERIFY_EMAIL"]).subtracting(["EMAIL_SIGNIN"])
@@ -96,7 +96,7 @@ struct OobCodeService: Sendable {
             hashed = try await accounts.hashers.hasher(for: params.projectId).hash(password)
         }
         let passwordHash = hashed
-        let effects = OobCodeEffects(schema: schema, logger: codes.logger)
+        let effects = OOBCodeEffects(schema: schema, logger: codes.logger)
         let use = try await codes.use(in: schema, code: params.oobCode, types: types) { stored, connection in
             if stored.requestType == "PASSWORD_RESET", passwordHash == nil { throw AccountService.rejected(.missingNewPassword) }
             return try await effects.perform(stored, newPasswordHash: passwordHash, on: connection)
@@ -108,7 +108,7 @@ struct OobCodeService: Sendable {
             else { throw AccountService.rejected(.invalidOOBCode) }
             return .init(
                 requestType: stored.requestType, account: account,
-                info: OobCodeInfo(
+                info: OOBCodeInfo(
                     requestType: stored.requestType, email: stored.email, newEmail: stored.newEmail, enrollment: outcome.removed)
             )
         case .expired:
@@ -121,7 +121,7 @@ struct OobCodeService: Sendable {
     func signInWithEmailLink(_ params: SignInWithEmailLink.Params) async throws -> SignInWithEmailLink.Result {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         guard Self.isWellFormed(params.oobCode) else { throw AccountService.rejected(.invalidOOBCode) }
-        let effects = OobCodeEffects(schema: schema, logger: codes.logger)
+        let effects = OOBCodeEffects(schema: schema, logger: codes.logger)
         let kinds = Set(params.secondFactorKinds ?? [])
         let use = try await codes.use(in: schema, code: params.oobCode, types: ["EMAIL_SIGNIN"]) { stored, connection in
             guard EmailAddress.normalized(stored.email) == EmailAddress.normalized(params.email) else {
@@ -155,7 +155,7 @@ struct OobCodeService: Sendable {
 
 /// How long each kind of link works. Firebase's: three days for most, an hour for a password
 /// reset, six hours for a sign-in link.
-struct OobCodeLifetimes: Sendable {
+struct OOBCodeLifetimes: Sendable {
     let standard: Duration
     let passwordReset: Duration
     let emailSignIn: Duration

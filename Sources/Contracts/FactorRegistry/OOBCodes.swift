@@ -11,7 +11,7 @@ import JSONRPC
 ///   address being undone.
 /// - `REVERT_SECOND_FACTOR_ADDITION`: the account (`localId`) and `enrollmentId`.
 /// Checks: `USER_NOT_FOUND`, `MISSING_EMAIL`, `INVALID_REQ_TYPE`.
-public enum CreateOobCode: RPCMethod {
+public enum CreateOOBCode: RPCMethod {
     public static let name = "oobCode.create"
 
     public struct Params: Codable, Sendable, Hashable {
@@ -61,7 +61,7 @@ public enum CreateOobCode: RPCMethod {
 
 /// `oobCode.inspect`: what a code is for, without using it (the SDKs' `checkActionCode`, sent as
 /// `accounts:resetPassword {oobCode}`). Checks: `INVALID_OOB_CODE`, `EXPIRED_OOB_CODE`.
-public enum InspectOobCode: RPCMethod {
+public enum InspectOOBCode: RPCMethod {
     public static let name = "oobCode.inspect"
 
     public struct Params: Codable, Sendable, Hashable {
@@ -76,11 +76,11 @@ public enum InspectOobCode: RPCMethod {
         }
     }
 
-    public typealias Result = OobCodeInfo
+    public typealias Result = OOBCodeInfo
 }
 
 /// What an out-of-band code is for.
-public struct OobCodeInfo: Codable, Sendable, Hashable {
+public struct OOBCodeInfo: Codable, Sendable, Hashable {
     public var requestType: String
     public var email: String
     public var newEmail: String?
@@ -108,7 +108,7 @@ public struct OobCodeInfo: Codable, Sendable, Hashable {
 /// `requestTypes` is not used and answers `INVALID_OOB_CODE`, like an
 /// unknown or used one, and like one whose account changed since (`stale`). `EXPIRED_OOB_CODE`.
 /// `EMAIL_SIGNIN` codes are used by `emailLink.signIn`.
-public enum ApplyOobCode: RPCMethod {
+public enum ApplyOOBCode: RPCMethod {
     public static let name = "oobCode.apply"
 
     public struct Params: Codable, Sendable, Hashable {
@@ -134,9 +134,9 @@ public enum ApplyOobCode: RPCMethod {
         public var requestType: String
         public var account: Account
         /// The code's email, new email and factor (as `oobCode.inspect` tells them).
-        public var info: OobCodeInfo?
+        public var info: OOBCodeInfo?
 
-        public init(requestType: String, account: Account, info: OobCodeInfo? = nil) {
+        public init(requestType: String, account: Account, info: OOBCodeInfo? = nil) {
             self.requestType = requestType
             self.account = account
             self.info = info

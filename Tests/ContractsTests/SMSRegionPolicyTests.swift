@@ -2,7 +2,7 @@ import Contracts
 import Testing
 
 @Suite("SMS region policy: calling codes and allow/deny lists")
-struct SmsRegionPolicyTests {
+struct SMSRegionPolicyTests {
     @Test(
         "a number's region comes from its calling code, with +1 split by area code and +7 by its next digit",
         arguments: [
@@ -25,14 +25,14 @@ struct SmsRegionPolicyTests {
 
     @Test("an allowlist admits only its regions; a denylist refuses only its own")
     func policy() {
-        let allowlist = SmsRegionConfig(allowlistOnly: .init(allowedRegions: ["US"]))
+        let allowlist = SMSRegionConfig(allowlistOnly: .init(allowedRegions: ["US"]))
         #expect(allowlist.allows(region: "US"))
         #expect(!allowlist.allows(region: "CA"))
         #expect(!allowlist.allows(region: nil))
-        let denylist = SmsRegionConfig(allowByDefault: .init(disallowedRegions: ["RU"]))
+        let denylist = SMSRegionConfig(allowByDefault: .init(disallowedRegions: ["RU"]))
         #expect(!denylist.allows(region: "RU"))
         #expect(denylist.allows(region: "KZ"))
-        #expect(SmsRegionConfig().allows(region: "RU"))
+        #expect(SMSRegionConfig().allows(region: "RU"))
     }
 
     @Test("every region in the table is a two-letter upper-case code")

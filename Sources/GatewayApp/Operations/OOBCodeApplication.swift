@@ -8,7 +8,7 @@ import ServiceKit
 /// `accounts:resetPassword`, the action page): factor-registry applies it in one transaction, then
 /// what follows in the other services happens here. An email change tells the old address, with a
 /// `RECOVER_EMAIL` link back; a reverted factor loses its sessions and its TOTP secret.
-struct OobCodeApplication: Sendable {
+struct OOBCodeApplication: Sendable {
     let registry: RPCClient
     let mail: OutOfBandMail
     let erasure: AccountErasure
@@ -16,9 +16,9 @@ struct OobCodeApplication: Sendable {
     func apply(
         _ oobCode: String, requestTypes: [String], newPassword: String? = nil, projectId: String, tenantId: String?, apiKey: String?,
         requestID: String
-    ) async throws -> ApplyOobCode.Result {
+    ) async throws -> ApplyOOBCode.Result {
         let applied = try await PeerCall.call(
-            registry, ApplyOobCode.self,
+            registry, ApplyOOBCode.self,
             .init(projectId: projectId, tenantId: tenantId, oobCode: oobCode, requestTypes: requestTypes, newPassword: newPassword),
             requestID: requestID
         )

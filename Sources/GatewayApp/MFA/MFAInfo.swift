@@ -2,7 +2,7 @@ import Contracts
 import JSONRPC
 
 /// `mfaInfo` entries as the contract shows them (§2.2, §2.3, §3.2).
-enum MfaInfo {
+enum MFAInfo {
     /// Lookup and admin answers: the real number in both `phoneInfo` and `unobfuscatedPhoneInfo`.
     static func full(_ enrollments: [Enrollment]) -> JSONValue {
         .array(enrollments.map { entry($0, masked: false) })

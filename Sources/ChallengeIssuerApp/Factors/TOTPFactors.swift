@@ -11,7 +11,7 @@ import TenantStore
 /// TOTP enrollment sessions and enrolled TOTP factors. Secrets are sealed at rest (AES-GCM with the
 /// service's master key) and opened only to check a code; they never leave this service after the
 /// enrollment answer.
-struct TotpFactors: Sendable {
+struct TOTPFactors: Sendable {
     /// `nil` when `factors.enabled` leaves TOTP out: every TOTP call is then refused.
     let provider: (any FactorProvider)?
     let client: PostgresClient
@@ -27,7 +27,7 @@ struct TotpFactors: Sendable {
 
     static let disabled = ChallengeRejection.error(.totpMFADisabled)
 
-    func startEnrollment(_ params: StartTotpEnrollment.Params) async throws -> StartTotpEnrollment.Result {
+    func startEnrollment(_ params: StartTOTPEnrollment.Params) async throws -> StartTOTPEnrollment.Result {
         guard let provider else { throw Self.disabled }
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         let now = Date()
@@ -56,7 +56,7 @@ struct TotpFactors: Sendable {
         case rejected(RPCError)
     }
 
-    func finalizeEnrollment(_ params: FinalizeTotpEnrollment.Params) async throws {
+    func finalizeEnrollment(_ params: FinalizeTOTPEnrollment.Params) async throws {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         guard let key = SessionInfo.key(params.sessionInfo) else { throw ChallengeRejection.invalidSession }
         let sessions = schema.qualified("verification_sessions")
@@ -128,7 +128,7 @@ struct TotpFactors: Sendable {
     /// once and get checked, at most `maximumFailures` outcomes per window reach anyone, and of
     /// two requests with the same code only one can move the step past it. A crash before the
     /// UPDATE answers nothing and records nothing.
-    func verify(_ params: VerifyTotp.Params) async throws {
+    func verify(_ params: VerifyTOTP.Params) async throws {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         let factors = schema.qualified("totp_factors")
         guard let provider else { throw Self.disabled }
@@ -210,7 +210,7 @@ struct TotpFactors: Sendable {
         }
     }
 
-    private func exists(_ params: VerifyTotp.Params, in factors: String) async throws -> Bool {
+    private func exists(_ params: VerifyTOTP.Params, in factors: String) async throws -> Bool {
         let rows = try await client.query(
             cached: "SELECT 1 FROM \(unescaped: factors) WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)",
             logger: logger
@@ -219,7 +219,7 @@ struct TotpFactors: Sendable {
         return false
     }
 
-    func delete(_ params: DeleteTotpFactor.Params) async throws {
+    func delete(_ params: DeleteTOTPFactor.Params) async throws {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         try await client.query(
             """
@@ -232,13 +232,13 @@ struct TotpFactors: Sendable {
 
     /// A page of factors whose secret is at least `olderThanSeconds` old, for factor-registry's
     /// orphan sweep. A schema not (or no longer) there has none.
-    func listStored(_ params: ListStoredTotpFactors.Params) async throws -> ListStoredTotpFactors.Result {
+    func listStored(_ params: ListStoredTOTPFactors.Params) async throws -> ListStoredTOTPFactors.Result {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
-        guard (1...ListStoredTotpFactors.maximumLimit).contains(params.limit), params.olderThanSeconds >= 0 else {
-            throw RPCError.invalidParams("limit must be 1-\(ListStoredTotpFactors.maximumLimit), olderThanSeconds not negative")
+        guard (1...ListStoredTOTPFactors.maximumLimit).contains(params.limit), params.olderThanSeconds >= 0 else {
+            throw RPCError.invalidParams("limit must be 1-\(ListStoredTOTPFactors.maximumLimit), olderThanSeconds not negative")
         }
         let (age, after, limit) = (Double(params.olderThanSeconds), params.after ?? "", params.limit)
-        var factors: [StoredTotpFactor] = []
+        var factors: [StoredTOTPFactor] = []
         do {
             let rows = try await client.query(
                 """

@@ -3,7 +3,7 @@ import Foundation
 /// The out-of-band link a user follows: `<base>?mode=<mode>&lang=en&oobCode=…&apiKey=…`
 /// (contract §2.5), where `<base>` is `oob.linkBase` (by default this gateway's `/emulator/action`)
 /// and the mode is the SDKs' name for the request type (`verifyEmail`, `resetPassword`, `signIn`, …).
-struct OobLinkBuilder: Sendable {
+struct OOBLinkBuilder: Sendable {
     let base: String
     /// Used when the request carried no API key (an admin generating a link).
     let fallbackAPIKey: String

@@ -9,7 +9,7 @@ import ServiceKit
 /// asynchronous commit, since the session is the sign-in's durable record). Both carry the same
 /// time, the ID token's `auth_time`. The record requires the factor again, so a factor withdrawn
 /// between the hops refuses the answer.
-struct MfaSignInFinisher: Sendable {
+struct MFASignInFinisher: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
 
@@ -19,7 +19,7 @@ struct MfaSignInFinisher: Sendable {
         if account.disabled { throw IdentityToolkitError(.userDisabled) }
         let facts = pending.facts
         let signedInAt = Int64(Date().timeIntervalSince1970 * 1000)
-        async let recorded = MfaSignInOperations.outcome {
+        async let recorded = MFASignInOperations.outcome {
             try await PeerCall.call(
                 registry, RecordSignIn.self,
                 .init(
@@ -29,7 +29,7 @@ struct MfaSignInFinisher: Sendable {
                 requestID: request.requestID
             )
         }
-        let tokens = await MfaSignInOperations.outcome {
+        let tokens = await MFASignInOperations.outcome {
             try await PeerCall.call(
                 sessions, IssueSession.self,
                 .init(

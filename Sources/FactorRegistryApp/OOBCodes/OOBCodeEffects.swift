@@ -6,11 +6,11 @@ import PostgresNIO
 import TenantStore
 
 /// What using an out-of-band code does to the account, on the connection of the transaction that
-/// uses the code (`OobCodeRepository.use`): both commit together, or neither. Every change that
+/// uses the code (`OOBCodeRepository.use`): both commit together, or neither. Every change that
 /// proves or changes who controls the account moves `valid_since` to the next second, ending
 /// every session begun before it, even one begun in the same second (ID tokens count whole
 /// seconds); the gateway answers once that second has begun, so the next sign-in's tokens work.
-struct OobCodeEffects: Sendable {
+struct OOBCodeEffects: Sendable {
     let schema: TenantSchema
     let logger: Logger
 
@@ -21,7 +21,7 @@ struct OobCodeEffects: Sendable {
         var removed: Enrollment? = nil
     }
 
-    func perform(_ code: OobCodeRepository.Stored, newPasswordHash: String?, on connection: PostgresConnection) async throws -> Outcome {
+    func perform(_ code: OOBCodeRepository.Stored, newPasswordHash: String?, on connection: PostgresConnection) async throws -> Outcome {
         let accounts = schema.qualified("accounts")
         guard let localId = code.localId else { return Outcome(applied: false) }
         // A disabled account changes by an admin only; the code stays for when it is enabled again.
@@ -75,7 +75,7 @@ struct OobCodeEffects: Sendable {
 
     /// Removes the factor the notice was about, if it is still there, and ends every session: the
     /// owner says someone else added it.
-    private func revert(_ code: OobCodeRepository.Stored, localId: String, on connection: PostgresConnection) async throws -> Enrollment? {
+    private func revert(_ code: OOBCodeRepository.Stored, localId: String, on connection: PostgresConnection) async throws -> Enrollment? {
         let enrollments = schema.qualified("mfa_enrollments")
         var removed: Enrollment?
         let rows = try await connection.query(

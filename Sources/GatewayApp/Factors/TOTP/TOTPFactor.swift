@@ -6,7 +6,7 @@ import ServiceKit
 /// TOTP second factors (contract §2.8-§2.12, §3.9): an authenticator app's 6-digit codes from a
 /// secret challenge-issuer keeps sealed. Enrollment shows the secret once; sign-in checks a code
 /// against it (replay and guessing budgets held by challenge-issuer).
-struct TotpFactor: SecondFactorKind {
+struct TOTPFactor: SecondFactorKind {
     static let name = "totp"
     static let enrollmentInfoMember = "totpEnrollmentInfo"
     static let verificationInfoMember = "totpVerificationInfo"
@@ -26,7 +26,7 @@ struct TotpFactor: SecondFactorKind {
         -> JSONValue
     {
         let started = try await PeerCall.call(
-            challenges, StartTotpEnrollment.self,
+            challenges, StartTOTPEnrollment.self,
             .init(projectId: user.token.projectId, tenantId: user.token.tenantId, localId: user.account.localId),
             requestID: request.requestID
         )
@@ -44,13 +44,13 @@ struct TotpFactor: SecondFactorKind {
         _ info: JSONValue?, user: SignedInUser, enrollmentId: String, settings: AuthSettings, checkLimit: () throws -> Void,
         request: PublicRequest
     ) async throws -> Enrollment {
-        guard let code = MfaSignInOperations.nonEmpty(info?["verificationCode"]) else { throw IdentityToolkitError(.missingCode) }
-        guard let sessionInfo = MfaSignInOperations.nonEmpty(info?["sessionInfo"]) else {
+        guard let code = MFASignInOperations.nonEmpty(info?["verificationCode"]) else { throw IdentityToolkitError(.missingCode) }
+        guard let sessionInfo = MFASignInOperations.nonEmpty(info?["sessionInfo"]) else {
             throw IdentityToolkitError(.missingSessionInfo)
         }
         try checkLimit()
         _ = try await PeerCall.call(
-            challenges, FinalizeTotpEnrollment.self,
+            challenges, FinalizeTOTPEnrollment.self,
             .init(
                 projectId: user.token.projectId, tenantId: user.token.tenantId, localId: user.account.localId,
                 sessionInfo: sessionInfo, verificationCode: code, adjacentIntervals: settings.mfaConfig.totpAdjacentIntervals ?? 5,
@@ -67,17 +67,17 @@ struct TotpFactor: SecondFactorKind {
     func verifySignIn(
         _ body: JSONValue, settings: AuthSettings, resolve: () async throws -> PendingSignIn, request: PublicRequest
     ) async throws -> PassedSecondFactor {
-        guard let enrollmentId = MfaSignInOperations.nonEmpty(body["mfaEnrollmentId"]) else {
+        guard let enrollmentId = MFASignInOperations.nonEmpty(body["mfaEnrollmentId"]) else {
             throw IdentityToolkitError.missingMFAEnrollmentID
         }
-        guard let code = MfaSignInOperations.nonEmpty(body[Self.verificationInfoMember]?["verificationCode"]) else {
+        guard let code = MFASignInOperations.nonEmpty(body[Self.verificationInfoMember]?["verificationCode"]) else {
             throw IdentityToolkitError(.missingCode)
         }
         let pending = try await resolve()
-        async let accountCheck = MfaSignInOperations.outcome {
+        async let accountCheck = MFASignInOperations.outcome {
             try await pendingSignIns.account(of: pending, with: enrollmentId, kind: Self.name, request: request)
         }
-        let checked = await MfaSignInOperations.outcome {
+        let checked = await MFASignInOperations.outcome {
             try await checkCode(code, enrollmentId: enrollmentId, settings: settings, pending: pending, request: request)
         }
         let account = await accountCheck
@@ -97,7 +97,7 @@ struct TotpFactor: SecondFactorKind {
     ) async throws {
         let facts = pending.facts
         _ = try await PeerCall.call(
-            challenges, VerifyTotp.self,
+            challenges, VerifyTOTP.self,
             .init(
                 projectId: facts.projectId, tenantId: facts.tenantId, localId: facts.localId, mfaEnrollmentId: enrollmentId,
                 verificationCode: code, adjacentIntervals: settings.mfaConfig.totpAdjacentIntervals ?? 5,

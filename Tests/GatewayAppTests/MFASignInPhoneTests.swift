@@ -11,9 +11,9 @@ import Testing
 /// `mfaSignIn:finalize` for SMS, as the gateway decides it (contract §2.12): the factor is the one
 /// whose number the code proved, the members are checked in order, the credential before the code.
 @Suite("mfaSignIn:finalize decisions (SMS)")
-struct MfaSignInPhoneTests {
+struct MFASignInPhoneTests {
     let peers = ScriptedPeers()
-    let harness: MfaSignInFinalizeTests
+    let harness: MFASignInFinalizeTests
 
     init() {
         peers.facts.withLock {
@@ -21,7 +21,7 @@ struct MfaSignInPhoneTests {
                 Enrollment(mfaEnrollmentId: "phone-1", kind: "phone", displayName: nil, phoneNumber: "+15550100", enrolledAt: "")
             ]
         }
-        harness = MfaSignInFinalizeTests(peers: peers)
+        harness = MFASignInFinalizeTests(peers: peers)
     }
 
     func phoneBody(
@@ -79,7 +79,7 @@ struct MfaSignInPhoneTests {
         peers.facts.withLock {
             $0.settings.mfaConfig = MultiFactorConfig(
                 state: "DISABLED", enabledProviders: [],
-                providerConfigs: [MultiFactorProviderConfig(state: "ENABLED", totpProviderConfig: TotpProviderConfig(adjacentIntervals: 5))]
+                providerConfigs: [MultiFactorProviderConfig(state: "ENABLED", totpProviderConfig: TOTPProviderConfig(adjacentIntervals: 5))]
             )
         }
         #expect(await harness.refusal(phoneBody(nil, info: nil)) == .operationNotAllowed)

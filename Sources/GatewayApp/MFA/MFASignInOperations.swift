@@ -12,12 +12,12 @@ import ServiceKit
 /// gateway's settings cache cost no call, so a finalize makes two calls in sequence: the factor's
 /// check beside the account's, then the session beside the sign-in's record. An unsealed credential
 /// costs one more call, to session-token, before them.
-struct MfaSignInOperations: Sendable {
+struct MFASignInOperations: Sendable {
     let pendingSignIns: PendingSignIns
     let kinds: SecondFactorKinds
     let phone: PhoneChallenges
     let cachedSettings: CachedSettings
-    let finisher: MfaSignInFinisher
+    let finisher: MFASignInFinisher
 
     init(
         registry: RPCClient, sessions: RPCClient, challenges: RPCClient, phone: PhoneChallenges, keys: TokenSealKeys,
@@ -27,11 +27,11 @@ struct MfaSignInOperations: Sendable {
         self.pendingSignIns = pendingSignIns
         self.kinds = SecondFactorKinds(
             phone: PhoneFactor(phone: phone, pendingSignIns: pendingSignIns),
-            totp: TotpFactor(challenges: challenges, pendingSignIns: pendingSignIns)
+            totp: TOTPFactor(challenges: challenges, pendingSignIns: pendingSignIns)
         )
         self.phone = phone
         self.cachedSettings = cachedSettings
-        self.finisher = MfaSignInFinisher(registry: registry, sessions: sessions)
+        self.finisher = MFASignInFinisher(registry: registry, sessions: sessions)
     }
 
     func start(_ request: PublicRequest) async throws -> JSONValue {

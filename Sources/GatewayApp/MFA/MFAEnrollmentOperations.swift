@@ -9,7 +9,7 @@ import ServiceKit
 /// what every kind of factor shares (the user's checks, the record, the sessions, the notice). The
 /// kind is the one whose member the request carries (`totpEnrollmentInfo`, `totpVerificationInfo`),
 /// else phone; what differs per kind is its ``SecondFactorKind``.
-struct MfaEnrollmentOperations: Sendable {
+struct MFAEnrollmentOperations: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
     let challenges: RPCClient
@@ -163,7 +163,7 @@ struct MfaEnrollmentOperations: Sendable {
     }
 
     private func checkLimit(_ account: Account) throws {
-        if (account.mfaInfo?.count ?? 0) >= MfaEnrollmentOperations.maximumFactors {
+        if (account.mfaInfo?.count ?? 0) >= MFAEnrollmentOperations.maximumFactors {
             throw IdentityToolkitError(.secondFactorLimitExceeded)
         }
     }
