@@ -283,6 +283,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "SessionTokenAppTests", dependencies: ["SessionTokenApp", "Contracts", "IdentityToolkit", "JSONRPC"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "ChallengeIssuerAppTests", dependencies: ["ChallengeIssuerApp"], swiftSettings: swiftSettings),
         .testTarget(name: "FactorRegistryTests", dependencies: ["FactorRegistryApp", "Contracts"], swiftSettings: swiftSettings),
         .testTarget(name: "FactorProviderTests", dependencies: ["PluginKit", "FactorTOTP", "FactorSMS"], swiftSettings: swiftSettings),
         .testTarget(

@@ -21,7 +21,7 @@ struct PhoneVerifications: Sendable {
     let limiter: RateLimiter
     let perNumber: RateLimiter.Rule
     let perAddress: RateLimiter.Rule
-    /// Code checks per phone number and per account per day, across sessions (finding 8).
+    /// Code checks per phone number and per account per day, across sessions (docs/security.md, guessing budgets).
     let budget: GuessingBudget
     /// One use per Play Integrity token while it is fresh (its bucket refills when it is stale).
     let attestationOnce: RateLimiter.Rule
@@ -97,7 +97,7 @@ struct PhoneVerifications: Sendable {
         for verifier in verifiers {
             switch await verifier.verify(proof, context: context) {
             case .verified:
-                // An Android attestation works once (finding 9); the verifier checked it is fresh.
+                // An Android attestation works once; the verifier checked it is fresh.
                 if verifier.name == "play-integrity", let token = proof.playIntegrityToken ?? proof.safetyNetToken,
                     !(try await limiter.take("play-integrity:\(token)", rule: attestationOnce))
                 {

@@ -22,7 +22,7 @@ struct TOTPFactors: Sendable {
     /// Wrong codes tolerated per factor (and per enrollment session) within `failureWindow`.
     let maximumFailures: Int
     let failureWindow: Duration
-    /// Wrong codes per factor per day (finding 8), on top of the window above.
+    /// Wrong codes per factor per day (docs/security.md, guessing budgets), on top of the window above.
     let budget: GuessingBudget
 
     static let disabled = ChallengeRejection.error(.totpMFADisabled)

@@ -1,0 +1,59 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+import Testing
+
+@testable import SessionTokenApp
+
+/// The account's checks of a refresh, made by session-token with the state the gateway read
+/// (contract §2.14, decision 4): in this order, each with its own answer.
+@Suite("Refresh: the account's checks")
+struct RefreshChecksTests {
+    /// A session signed in at 1,000,000 (auth time and start) with TOTP factor `totp-1`.
+    let family = RefreshSessions.Family(
+        familyID: "f", projectId: "demo-project", tenantId: nil, localId: "user-1", signInProvider: "password",
+        secondFactor: "totp", secondFactorIdentifier: "totp-1", authTime: 1_000_000, signedInAt: 1_000_000, sessionClaims: nil
+    )
+
+    func account(
+        localId: String = "user-1", createdAtSeconds: Int64 = 900_000, disabled: Bool = false, validSince: Int64? = nil,
+        factors: [String] = ["totp-1"]
+    ) -> RefreshSession.AccountState {
+        .init(localId: localId, createdAt: createdAtSeconds * 1000, disabled: disabled, validSince: validSince, secondFactors: factors)
+    }
+
+    func answer(_ state: RefreshSession.AccountState) -> IdentityToolkitError.Code? {
+        do {
+            try RefreshSessions.check(family, against: state)
+            return nil
+        } catch let error as RPCError {
+            return error.business?.code
+        } catch {
+            Issue.record("unexpected \(error)")
+            return nil
+        }
+    }
+
+    @Test("an account in good standing that still has the session's factor refreshes")
+    func goodStanding() {
+        #expect(answer(account()) == nil)
+        #expect(answer(account(validSince: 1_000_000)) == nil)
+    }
+
+    @Test("another account, or one created after the sign-in (a deleted account's uid given again), is INVALID_REFRESH_TOKEN")
+    func notTheSameAccount() {
+        #expect(answer(account(localId: "user-2")) == .invalidRefreshToken)
+        #expect(answer(account(createdAtSeconds: 1_000_001)) == .invalidRefreshToken)
+    }
+
+    @Test("USER_DISABLED comes before TOKEN_EXPIRED")
+    func disabledFirst() {
+        #expect(answer(account(disabled: true, validSince: 2_000_000, factors: [])) == .userDisabled)
+    }
+
+    @Test("a sign-in older than validSince, or whose second factor is gone, is TOKEN_EXPIRED")
+    func expired() {
+        #expect(answer(account(validSince: 1_000_001)) == .tokenExpired)
+        #expect(answer(account(factors: ["phone-2"])) == .tokenExpired)
+    }
+}
