@@ -23,6 +23,9 @@ final class ScriptedPeers: Sendable {
         var rightCode = "123456"
         /// The number an SMS code proves (challenge-issuer's `sms.verify` answers it).
         var provedNumber = "+15550100"
+        var emailVerified = true
+        /// Enrollments factor-registry recorded (`enrollment.add`).
+        var added: [Enrollment] = []
     }
 
     let local = LocalPeers([.gateway, .factorRegistry, .sessionToken, .challengeIssuer])
@@ -57,7 +60,7 @@ final class ScriptedPeers: Sendable {
     private func account() -> Account {
         let facts = facts.withLock { $0 }
         return Account(
-            localId: "user-1", email: "user@example.com", emailVerified: true, displayName: nil, disabled: facts.disabled,
+            localId: "user-1", email: "user@example.com", emailVerified: facts.emailVerified, displayName: nil, disabled: facts.disabled,
             createdAt: "1700000000000", signInProvider: "password", mfaInfo: facts.enrollments
         )
     }
@@ -84,6 +87,14 @@ final class ScriptedPeers: Sendable {
             }
             return account
         }
+        table.register(AddEnrollment.self, callers: .anyAuthenticated) { [self] params, _ in
+            record(AddEnrollment.name)
+            facts.withLock {
+                $0.added.append(params.enrollment)
+                $0.enrollments.append(params.enrollment)
+            }
+            return account()
+        }
         local.open(.factorRegistry, dispatcher: RPCDispatcher(table: table), logger: Logger(label: "factor-registry"))
     }
 
@@ -102,8 +113,21 @@ final class ScriptedPeers: Sendable {
                 signInProvider: opened.signInProvider
             )
         }
-        table.register(IssueSession.self, callers: .anyAuthenticated) { [self] _, _ in
+        // Any token but "expired-token" is a fresh password sign-in of user-1 in the demo project.
+        table.register(VerifyIDToken.self, callers: .anyAuthenticated) { [self] params, _ in
+            record(VerifyIDToken.name)
+            if params.idToken == "expired-token" { throw Self.rejected(.invalidIDToken, .tokenExpired) }
+            let now = Int64(Date().timeIntervalSince1970)
+            return .init(
+                projectId: "demo-project", tenantId: nil, localId: "user-1", issuedAt: now, authTime: now, signInProvider: "password",
+                secondFactor: nil, secondFactorIdentifier: nil
+            )
+        }
+        table.register(IssueSession.self, callers: .anyAuthenticated) { [self] params, _ in
             record(IssueSession.name)
+            guard params.consumePendingCredential != nil else {
+                return .init(idToken: "id-token", refreshToken: "refresh-token", expiresIn: "3600")
+            }
             if facts.withLock({ $0.credentialUsed }) { throw Self.rejected(.invalidPendingCredential, .invalidMFAPendingCredential) }
             facts.withLock { $0.credentialUsed = true }
             return .init(idToken: "id-token", refreshToken: "refresh-token", expiresIn: "3600")
@@ -115,6 +139,20 @@ final class ScriptedPeers: Sendable {
         var table = RPCMethodTable()
         table.register(VerifyTOTP.self, callers: .anyAuthenticated) { [self] params, _ in
             record(VerifyTOTP.name)
+            guard params.verificationCode == facts.withLock({ $0.rightCode }) else {
+                throw Self.rejected(.challengeRejected, .invalidCode)
+            }
+            return .init()
+        }
+        table.register(StartTOTPEnrollment.self, callers: .anyAuthenticated) { [self] _, _ in
+            record(StartTOTPEnrollment.name)
+            return .init(
+                sessionInfo: "totp-session", sharedSecretKey: "JBSWY3DPEHPK3PXP", verificationCodeLength: 6, hashingAlgorithm: "SHA1",
+                periodSec: 30, finalizeEnrollmentTime: "2026-11-25T00:00:00Z"
+            )
+        }
+        table.register(FinalizeTOTPEnrollment.self, callers: .anyAuthenticated) { [self] params, _ in
+            record(FinalizeTOTPEnrollment.name)
             guard params.verificationCode == facts.withLock({ $0.rightCode }) else {
                 throw Self.rejected(.challengeRejected, .invalidCode)
             }
