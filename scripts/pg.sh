@@ -8,7 +8,8 @@
 #
 # PGROLE_CREATEROLE=1 also lets the role create roles: test clusters only, where the client tests'
 # production stack creates a role per service and run (deploy/postgres/init-databases.sh). In PostgreSQL
-# 15 CREATEROLE can grant itself nearly a superuser's powers, so the local stack's role never has it.
+# 15 CREATEROLE can grant itself nearly a superuser's powers, so the local stack's role never has it
+# (nor pg_signal_backend, which test clusters grant so a test's teardown can end those roles' sessions).
 set -euo pipefail
 
 PGROLE="${PGROLE:-mfa}"
@@ -69,6 +70,8 @@ case "$cmd" in
     fi
     if [ "${PGROLE_CREATEROLE:-}" = 1 ]; then
       psql_pg -c "ALTER ROLE \"$PGROLE\" CREATEROLE"
+      # A test dropping its databases WITH (FORCE) ends the per-service roles' lingering connections.
+      psql_pg -c "GRANT pg_signal_backend TO \"$PGROLE\""
     fi
     for db in "${DATABASES[@]}"; do
       if [ "$(psql_pg -tAc "SELECT 1 FROM pg_database WHERE datname = '$db'")" != 1 ]; then
