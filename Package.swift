@@ -37,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.0"),
     ],
     targets: [
         // MARK: shared kits
@@ -98,6 +99,12 @@ let package = Package(
         .target(
             name: "Contracts",
             dependencies: ["JSONRPC", .product(name: "ExtrasBase64", package: "swift-extras-base64")],
+            swiftSettings: swiftSettings
+        ),
+        // The texts of SMS and emails: languages, built-in translations, operators' Mustache templates.
+        .target(
+            name: "LocalizedMessages",
+            dependencies: ["Contracts", .product(name: "Mustache", package: "swift-mustache")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -164,7 +171,7 @@ let package = Package(
         .target(
             name: "FactorRegistryApp",
             dependencies: [
-                "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore",
+                "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "LocalizedMessages",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -179,7 +186,7 @@ let package = Package(
             name: "ChallengeIssuerApp",
             dependencies: [
                 "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "PluginKit", "EmailSMTP", "FactorTOTP", "FactorSMS",
-                "SMSHTTP",
+                "SMSHTTP", "LocalizedMessages",
                 "VerifierRecaptcha", "VerifierPlayIntegrity", "APNsPush",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -252,6 +259,7 @@ let package = Package(
         .testTarget(
             name: "JSONRPCTests", dependencies: ["JSONRPC", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "IdentityToolkitTests", dependencies: ["IdentityToolkit", "JSONRPC"], swiftSettings: swiftSettings),
+        .testTarget(name: "LocalizedMessagesTests", dependencies: ["LocalizedMessages", "Contracts"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [

@@ -130,3 +130,38 @@ def test_email_link_sign_in_works_once_the_project_enables_it(production_surface
         assert signed_in["isNewUser"] is True and "idToken" in signed_in
     finally:
         requests.patch(config, headers=admin(stack), json={"signIn": {"email": {"passwordRequired": True}}}, timeout=30)
+
+
+def test_messages_go_out_in_the_client_language_with_the_project_templates(production_surface):
+    """Spanish mail over SMTP, an operator's HTML template for Brazilian Portuguese, and a Traditional
+    Chinese SMS (UCS-2) that reaches the provider intact over HTTPS."""
+    stack, inbox = production_surface
+    config = f"{stack.gateway}/v2/projects/demo-project/config?updateMask=notification"
+    template = {"subject": "Nova senha: {{appName}}", "bodyFormat": "HTML",
+                "body": "<p>{{email}}: <a href=\"{{link}}\">redefinir</a></p>"}
+    changed = requests.patch(config, headers=admin(stack), timeout=30, json={"notification": {
+        "defaultLocale": "es", "sendEmail": {"localizedTemplates": {"pt-BR": {"resetPasswordTemplate": template}}}}})
+    assert changed.status_code == 200, changed.text
+    try:
+        email = f"idioma-{free_port()}@example.com"
+        assert call(stack, "signUp", email=email, password="secret-pw").status_code == 200
+        assert call(stack, "sendOobCode", requestType="PASSWORD_RESET", email=email).status_code == 200
+        spanish = next(m for m in reversed(inbox.messages) if m["To"] == email)
+        assert spanish["Subject"] == "Restablece tu contraseña de Demo App"
+        assert "contraseña" in spanish.get_body(("plain",)).get_content()
+        sent = requests.post(f"{stack.gateway}{V1}sendOobCode?key={stack.api_key}", timeout=30,
+                             headers={"X-Firebase-Locale": "pt-BR"}, json={"requestType": "PASSWORD_RESET", "email": email})
+        assert sent.status_code == 200, sent.text
+        portuguese = next(m for m in reversed(inbox.messages) if m["To"] == email)
+        assert portuguese["Subject"] == "Nova senha: Demo App"
+        html = portuguese.get_body(("html",)).get_content()
+        assert html.startswith(f"<p>{email}: <a href=\"http") and "&amp;oobCode=" in html
+        assert "redefinir" in portuguese.get_body(("plain",)).get_content().lower()
+        number = f"+1555{free_port():07d}"
+        phone = requests.post(f"{stack.gateway}{V1}sendVerificationCode?key={stack.api_key}", timeout=30,
+                              headers={"X-Firebase-Locale": "zh-TW"}, json={"phoneNumber": number, "recaptchaToken": "good"})
+        assert phone.status_code == 200, phone.text
+        text = next(m for m in reversed(ProviderAPI.received) if m["form"]["To"] == [number])["form"]["Body"][0]
+        assert "驗證碼" in text and "Demo App" in text and re.search(r"\d{6}", text) and len(text) <= 70
+    finally:
+        requests.patch(config, headers=admin(stack), timeout=30, json={"notification": {}})

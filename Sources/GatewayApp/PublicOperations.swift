@@ -16,15 +16,15 @@ struct PublicOperations: Sendable {
         let challenges = host.client(for: .challengeIssuer)
         let erasure = AccountErasure(sessions: sessions, challenges: challenges)
         let admin = AdminAccountOperations(registry: registry, erasure: erasure)
+        let cachedSettings = CachedSettings(registry: registry)
         let mail = OutOfBandMail(
             registry: registry, challenges: challenges,
-            links: OOBLinkBuilder(base: settings.oobLinkBase, fallbackAPIKey: settings.oobLinkAPIKey),
+            links: OOBLinkBuilder(base: settings.oobLinkBase, fallbackAPIKey: settings.oobLinkAPIKey), settings: cachedSettings,
             forgetsUsedCodes: host.settings.mode == .development
         )
         let privacy = settings.emailPrivacyByDefault
         let phone = PhoneChallenges(challenges: challenges, registry: registry)
         let codes = OOBCodeApplication(registry: registry, mail: mail, erasure: erasure)
-        let cachedSettings = CachedSettings(registry: registry)
         let sealKeys = TokenSealKeys(sessions: sessions)
         settingsWatch = PeriodicService("settings watch", every: .seconds(1), start: .immediately, logger: host.logger) {
             try await cachedSettings.follow()

@@ -10,11 +10,27 @@ import JSONRPC
 /// so real SDKs keep working (contract decision 15).
 public struct RequestValidator: Sendable {
     let schemas: DiscoverySchemas
-    /// Fields real SDKs send that the discovery schemas omit; production accepts them, so must we
-    /// (contract decision 15). Extend only with a client that is seen sending the field.
-    static let sdkExtras: [String: [String: JSONValue]] = [
+    /// Fields the discovery schemas omit: those real SDKs send (production accepts them, so must we,
+    /// contract decision 15; extend only with a client that is seen sending the field), and this
+    /// server's own additions to the admin resources (per-tenant, per-language message texts).
+    static let additions: [String: [String: JSONValue]] = [
         // The JS SDK's createUserWithEmailAndPassword sends returnSecureToken: true.
-        "GoogleCloudIdentitytoolkitV1SignUpRequest": ["returnSecureToken": ["type": "boolean"]]
+        "GoogleCloudIdentitytoolkitV1SignUpRequest": ["returnSecureToken": ["type": "boolean"]],
+        // Messages per tenant and per language (NotificationConfig), beyond Identity Platform's project-wide ones.
+        "GoogleCloudIdentitytoolkitAdminV2Tenant": [
+            "notification": ["$ref": "#/schemas/GoogleCloudIdentitytoolkitAdminV2NotificationConfig"]
+        ],
+        "GoogleCloudIdentitytoolkitAdminV2SendSms": [
+            "localizedTemplates": [
+                "type": "object", "additionalProperties": ["$ref": "#/schemas/GoogleCloudIdentitytoolkitAdminV2SmsTemplate"],
+            ]
+        ],
+        "GoogleCloudIdentitytoolkitAdminV2SendEmail": [
+            "verifyAndChangeEmailTemplate": ["$ref": "#/schemas/GoogleCloudIdentitytoolkitAdminV2EmailTemplate"],
+            "emailSignInTemplate": ["$ref": "#/schemas/GoogleCloudIdentitytoolkitAdminV2EmailTemplate"],
+            // Each language's set has SendEmail's template members; GatewayApp's NotificationDocument checks them.
+            "localizedTemplates": ["type": "object", "additionalProperties": ["type": "object"]],
+        ],
     ]
 
     /// Deeper objects than this are refused (the schemas nest at most a few levels).
@@ -104,7 +120,7 @@ public struct RequestValidator: Sendable {
     ) throws -> JSONValue {
         guard case .object(let members) = value else { throw Self.mustBe("object", path) }
         var properties = schema["properties"]?.objectValue ?? [:]
-        if let name = schemaName, let extras = Self.sdkExtras[name] {
+        if let name = schemaName, let extras = Self.additions[name] {
             properties.merge(extras) { existing, _ in existing }
         }
         var result: [String: JSONValue] = [:]

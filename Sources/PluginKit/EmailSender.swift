@@ -7,17 +7,20 @@ public protocol EmailSender: Sendable {
     func send(_ message: EmailMessage) async throws
 }
 
-/// One plain-text email to one recipient.
+/// One email to one recipient: plain text, with an HTML alternative when the operator wrote one.
 public struct EmailMessage: Sendable, Hashable {
     public var to: String
     public var subject: String
     /// The body, lines separated by `\n`; the sender converts line endings for the wire.
     public var text: String
+    /// The same message as HTML (its values already escaped), sent beside `text`.
+    public var html: String?
 
-    public init(to: String, subject: String, text: String) {
+    public init(to: String, subject: String, text: String, html: String? = nil) {
         self.to = to
         self.subject = subject
         self.text = text
+        self.html = html
     }
 }
 

@@ -6,7 +6,8 @@ import PluginKit
 /// Sends SMS through a Twilio-style Messages API: `POST <baseURL>/2010-04-01/Accounts/<account>/Messages.json`
 /// with a form body (`To`, `From` or `MessagingServiceSid`, `Body`) and HTTP Basic authentication
 /// (account id and token). Any 2xx is delivered; anything else is ``DeliveryFailed`` carrying the
-/// status only (a provider's error text can echo the message).
+/// status only (a provider's error text can echo the message). The body is UTF-8, percent-encoded:
+/// the provider chooses GSM-7 or UCS-2 from the text, as ``SMSMessage/encoding`` measured it.
 public struct MessagesAPISender: SMSSender {
     public struct Configuration: Sendable {
         public var baseURL: String
@@ -35,7 +36,7 @@ public struct MessagesAPISender: SMSSender {
 
     public var name: String { "http" }
 
-    public func send(to: String, text: String) async throws {
+    public func send(_ message: SMSMessage) async throws {
         let base = configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL
         let account = configuration.accountID.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let credentials = Data("\(configuration.accountID):\(configuration.authToken)".utf8).base64EncodedString()
@@ -44,8 +45,8 @@ public struct MessagesAPISender: SMSSender {
         do {
             response = try await OutsideCall(client: client, timeout: configuration.timeout).post(
                 "\(base)/2010-04-01/Accounts/\(account)/Messages.json",
-                headers: [("authorization", "Basic \(credentials)"), ("content-type", "application/x-www-form-urlencoded")],
-                body: OutsideCall.form([("To", to), (sender, configuration.from), ("Body", text)])
+                headers: [("authorization", "Basic \(credentials)"), ("content-type", "application/x-www-form-urlencoded; charset=utf-8")],
+                body: OutsideCall.form([("To", message.to), (sender, configuration.from), ("Body", message.text)])
             )
         } catch {
             throw DeliveryFailed("SMS provider unreachable (\(type(of: error)))")

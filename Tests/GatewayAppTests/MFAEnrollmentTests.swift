@@ -27,7 +27,8 @@ struct MFAEnrollmentTests {
             recentLogin: RecentLogin(),
             mail: OutOfBandMail(
                 registry: registry, challenges: challenges,
-                links: OOBLinkBuilder(base: "http://127.0.0.1/emulator/action", fallbackAPIKey: "key"), forgetsUsedCodes: false
+                links: OOBLinkBuilder(base: "http://127.0.0.1/emulator/action", fallbackAPIKey: "key"),
+                settings: CachedSettings(registry: registry), forgetsUsedCodes: false
             ),
             logger: Logger(label: "test")
         )

@@ -1,4 +1,5 @@
 import Contracts
+import LocalizedMessages
 import Logging
 import PostgresNIO
 import TenantStore
@@ -9,12 +10,13 @@ struct DevelopmentOutbox: Sendable {
     let client: PostgresClient
     let logger: Logger
 
-    func recordEmail(in schema: TenantSchema, _ params: SendEmail.Params) async throws {
+    func recordEmail(in schema: TenantSchema, _ params: SendEmail.Params, message: RenderedEmail) async throws {
         let table = schema.qualified("development_outbox")
         try await client.query(
             """
-            INSERT INTO \(unescaped: table) (channel, recipient, request_type, code, link, new_email)
-            VALUES ('email', \(params.email), \(params.requestType), \(params.oobCode), \(params.oobLink), \(params.newEmail))
+            INSERT INTO \(unescaped: table) (channel, recipient, request_type, code, link, new_email, subject, text, html, locale)
+            VALUES ('email', \(params.email), \(params.requestType), \(params.oobCode), \(params.oobLink), \(params.newEmail),
+                    \(message.subject), \(message.text), \(message.html), \(message.locale))
             """,
             logger: logger
         )
@@ -30,21 +32,31 @@ struct DevelopmentOutbox: Sendable {
     func oobCodes(in schema: TenantSchema) async throws -> [OutboxOOBCode] {
         let table = schema.qualified("development_outbox")
         let rows = try await client.query(
-            "SELECT recipient, code, link, request_type, new_email FROM \(unescaped: table) WHERE channel = 'email' ORDER BY id",
+            """
+            SELECT recipient, code, link, request_type, new_email, subject, text, html, locale
+            FROM \(unescaped: table) WHERE channel = 'email' ORDER BY id
+            """,
             logger: logger
         )
         var found: [OutboxOOBCode] = []
-        for try await (email, code, link, requestType, newEmail) in rows.decode((String, String, String?, String, String?).self) {
-            found.append(OutboxOOBCode(email: email, oobCode: code, oobLink: link ?? "", requestType: requestType, newEmail: newEmail))
+        for try await (email, code, link, requestType, newEmail, subject, text, html, locale) in rows.decode(
+            (String, String, String?, String, String?, String?, String?, String?, String?).self
+        ) {
+            found.append(
+                OutboxOOBCode(
+                    email: email, oobCode: code, oobLink: link ?? "", requestType: requestType, newEmail: newEmail, subject: subject,
+                    text: text, html: html, locale: locale
+                )
+            )
         }
         return found
     }
 
-    func recordSMS(in schema: TenantSchema, number: String, code: String, sessionInfo: String) async throws {
+    func recordSMS(in schema: TenantSchema, number: String, code: String, sessionInfo: String, message: RenderedSMS) async throws {
         try await client.query(
             cached: """
-                INSERT INTO \(unescaped: schema.qualified("development_outbox")) (channel, recipient, request_type, code, link)
-                VALUES ('sms', \(number), 'VERIFY_PHONE', \(code), \(sessionInfo))
+                INSERT INTO \(unescaped: schema.qualified("development_outbox")) (channel, recipient, request_type, code, link, text, locale)
+                VALUES ('sms', \(number), 'VERIFY_PHONE', \(code), \(sessionInfo), \(message.text), \(message.locale))
                 """,
             logger: logger
         )
@@ -60,14 +72,15 @@ struct DevelopmentOutbox: Sendable {
     func verificationCodes(in schema: TenantSchema) async throws -> [OutboxVerificationCode] {
         let rows = try await client.query(
             """
-            SELECT code, recipient, link FROM \(unescaped: schema.qualified("development_outbox"))
+            SELECT code, recipient, link, text, locale FROM \(unescaped: schema.qualified("development_outbox"))
             WHERE channel = 'sms' ORDER BY id
             """,
             logger: logger
         )
         var found: [OutboxVerificationCode] = []
-        for try await (code, number, sessionInfo) in rows.decode((String, String, String?).self) {
-            found.append(OutboxVerificationCode(code: code, phoneNumber: number, sessionInfo: sessionInfo ?? ""))
+        for try await (code, number, sessionInfo, text, locale) in rows.decode((String, String, String?, String?, String?).self) {
+            found.append(
+                OutboxVerificationCode(code: code, phoneNumber: number, sessionInfo: sessionInfo ?? "", text: text, locale: locale))
         }
         return found
     }

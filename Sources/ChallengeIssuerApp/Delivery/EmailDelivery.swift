@@ -1,11 +1,13 @@
 import Contracts
 import JSONRPC
+import LocalizedMessages
 import Logging
 import PluginKit
 import TenantStore
 
-/// `message.sendEmail`: renders the message, keeps it in the development outbox when running in
-/// development mode, and hands it to the configured sender.
+/// `message.sendEmail`: renders the message in the client's language with the scope's texts
+/// (``MessageCatalog``), keeps it in the development outbox when running in development mode, and
+/// hands it to the configured sender.
 struct EmailDelivery: Sendable {
     let sender: any EmailSender
     /// Present in development mode only.
@@ -15,9 +17,17 @@ struct EmailDelivery: Sendable {
 
     func send(_ params: SendEmail.Params) async throws -> SendEmail.Result {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
-        try await outbox?.recordEmail(in: schema, params)
+        let kind = EmailKind(rawValue: params.requestType) ?? .verifyEmail
+        let message = MessageCatalog(params.notification).email(
+            kind, locale: params.locale,
+            values: EmailValues(
+                appName: appName, email: params.email, link: params.oobLink,
+                newEmail: params.newEmail ?? (kind == .verifyAndChangeEmail ? params.email : nil), secondFactor: params.secondFactor
+            )
+        )
+        try await outbox?.recordEmail(in: schema, params, message: message)
         do {
-            try await sender.send(EmailTemplates.render(params, appName: appName))
+            try await sender.send(EmailMessage(to: params.email, subject: message.subject, text: message.text, html: message.html))
         } catch let failure as DeliveryFailed {
             logger.error(
                 "email not delivered",

@@ -43,15 +43,20 @@ struct SinkSMSSender: SMSSender {
     let logger: Logger
     var name: String { "sink" }
 
-    func send(to: String, text: String) async throws {
-        logger.info("SMS kept in the development outbox", metadata: ["to": "\(PhoneNumber.masked(to))"])
+    func send(_ message: SMSMessage) async throws {
+        logger.info(
+            "SMS kept in the development outbox",
+            metadata: [
+                "to": "\(PhoneNumber.masked(message.to))", "encoding": "\(message.encoding.rawValue)", "segments": "\(message.segments)",
+            ]
+        )
     }
 }
 
 struct UnconfiguredSMSSender: SMSSender {
     var name: String { "none" }
 
-    func send(to: String, text: String) async throws {
+    func send(_ message: SMSMessage) async throws {
         throw DeliveryFailed("no SMS sender is configured (set sms.sender and its settings)")
     }
 }

@@ -3,6 +3,7 @@ import FactorSMS
 import Foundation
 import IdentityToolkit
 import JSONRPC
+import LocalizedMessages
 import Logging
 import PluginKit
 import PostgresNIO
@@ -78,9 +79,18 @@ struct PhoneVerifications: Sendable {
             logger: logger
         )
         guard params.testCode == nil else { return .init(sessionInfo: sessionInfo) }
-        try await outbox?.recordSMS(in: schema, number: params.phoneNumber, code: issued.deliverable, sessionInfo: sessionInfo)
+        let message = MessageCatalog(params.notification).sms(
+            locale: params.locale, code: issued.deliverable, appName: appName, lifetime: lifetime
+        )
+        try await outbox?.recordSMS(
+            in: schema, number: params.phoneNumber, code: issued.deliverable, sessionInfo: sessionInfo, message: message)
         do {
-            try await sender.send(to: params.phoneNumber, text: Self.text(code: issued.deliverable, appName: appName))
+            try await sender.send(
+                SMSMessage(
+                    to: params.phoneNumber, text: message.text, encoding: message.length.encoding == .gsm7 ? .gsm7 : .ucs2,
+                    segments: message.length.segments
+                )
+            )
         } catch let failure as DeliveryFailed {
             logger.error(
                 "SMS not delivered",
@@ -195,10 +205,6 @@ struct PhoneVerifications: Sendable {
     func verificationCodes(_ scope: TenantScope) async throws -> ListOutboxVerificationCodes.Result {
         guard let outbox else { throw RPCError.methodNotFound(ListOutboxVerificationCodes.name) }
         return .init(verificationCodes: try await outbox.verificationCodes(in: try ScopeSchema.of(scope.projectId, scope.tenantId)))
-    }
-
-    static func text(code: String, appName: String) -> String {
-        "\(code) is your verification code for \(appName)."
     }
 }
 

@@ -112,5 +112,10 @@ enum ChallengeIssuerMigrations {
         ),
         // The emulator's `oobCodes` list shows an email change's new address (`newEmail`).
         TenantMigration("AddNewEmailToDevelopmentOutbox", ["ALTER TABLE development_outbox ADD COLUMN new_email text"]),
+        // The emulator routes show each message as it was written, and in which language.
+        TenantMigration(
+            "AddRenderedMessageToDevelopmentOutbox",
+            ["ALTER TABLE development_outbox ADD COLUMN subject text, ADD COLUMN text text, ADD COLUMN html text, ADD COLUMN locale text"]
+        ),
     ]
 }

@@ -22,11 +22,18 @@ public enum StartPhoneVerification: RPCMethod {
         public var testCode: String?
         /// The project's authorized domains, against which a reCAPTCHA's hostname is checked.
         public var authorizedDomains: [String]?
+        /// The client's language (`X-Firebase-Locale`), as sent.
+        public var locale: String?
+        /// The scope's message settings: the language and text the SMS is written in.
+        public var notification: NotificationConfig?
 
         public init(
             projectId: String, tenantId: String? = nil, phoneNumber: String, purpose: String, localId: String,
-            clientAddress: String? = nil, proof: AppVerificationProof? = nil, testCode: String? = nil, authorizedDomains: [String]? = nil
+            clientAddress: String? = nil, proof: AppVerificationProof? = nil, testCode: String? = nil, authorizedDomains: [String]? = nil,
+            locale: String? = nil, notification: NotificationConfig? = nil
         ) {
+            self.locale = locale
+            self.notification = notification
             self.authorizedDomains = authorizedDomains
             self.projectId = projectId
             self.tenantId = tenantId
@@ -100,8 +107,13 @@ public struct OutboxVerificationCode: Codable, Sendable, Hashable {
     public var code: String
     public var phoneNumber: String
     public var sessionInfo: String
+    /// The message as it was sent, and the language it is in (not in the emulator's shape).
+    public var text: String?
+    public var locale: String?
 
-    public init(code: String, phoneNumber: String, sessionInfo: String) {
+    public init(code: String, phoneNumber: String, sessionInfo: String, text: String? = nil, locale: String? = nil) {
+        self.text = text
+        self.locale = locale
         self.code = code
         self.phoneNumber = phoneNumber
         self.sessionInfo = sessionInfo

@@ -16,14 +16,19 @@ public enum SendEmail: RPCMethod {
         public var oobLink: String
         /// `VERIFY_AND_CHANGE_EMAIL`, `RECOVER_EMAIL`: the address the account changes (or changed) to.
         public var newEmail: String?
-        /// `REVERT_SECOND_FACTOR_ADDITION`: the factor as the owner knows it ("the phone number
-        /// ending in 4567", "an authenticator app"), never a full number.
-        public var secondFactor: String?
+        /// `REVERT_SECOND_FACTOR_ADDITION`: the new factor, as the notice names it.
+        public var secondFactor: NewSecondFactor?
+        /// The client's language (`X-Firebase-Locale`), as sent.
+        public var locale: String?
+        /// The scope's message settings: the language and text the email is written in.
+        public var notification: NotificationConfig?
 
         public init(
             projectId: String, tenantId: String? = nil, requestType: String, email: String, oobCode: String, oobLink: String,
-            newEmail: String? = nil, secondFactor: String? = nil
+            newEmail: String? = nil, secondFactor: NewSecondFactor? = nil, locale: String? = nil, notification: NotificationConfig? = nil
         ) {
+            self.locale = locale
+            self.notification = notification
             self.newEmail = newEmail
             self.secondFactor = secondFactor
             self.projectId = projectId
@@ -41,6 +46,22 @@ public enum SendEmail: RPCMethod {
 
         public init(sender: String) { self.sender = sender }
     }
+}
+
+/// A new second factor as a notice names it: a phone by its number's last four digits (never
+/// the whole number), an authenticator app by its kind.
+public struct NewSecondFactor: Codable, Sendable, Hashable {
+    /// `phone` or `totp`.
+    public var kind: String
+    public var phoneEnding: String?
+
+    public init(kind: String, phoneEnding: String? = nil) {
+        self.kind = kind
+        self.phoneEnding = phoneEnding
+    }
+
+    public static let authenticator = NewSecondFactor(kind: "totp")
+    public static func phone(ending: String) -> NewSecondFactor { NewSecondFactor(kind: "phone", phoneEnding: ending) }
 }
 
 /// `devOutbox.oobCodes`: what the development sink received for a project or tenant, oldest first,
@@ -62,8 +83,20 @@ public struct OutboxOOBCode: Codable, Sendable, Hashable {
     public var oobLink: String
     public var requestType: String
     public var newEmail: String?
+    /// The message as it was sent, and the language it is in (not in the emulator's shape).
+    public var subject: String?
+    public var text: String?
+    public var html: String?
+    public var locale: String?
 
-    public init(email: String, oobCode: String, oobLink: String, requestType: String, newEmail: String? = nil) {
+    public init(
+        email: String, oobCode: String, oobLink: String, requestType: String, newEmail: String? = nil, subject: String? = nil,
+        text: String? = nil, html: String? = nil, locale: String? = nil
+    ) {
+        self.subject = subject
+        self.text = text
+        self.html = html
+        self.locale = locale
         self.email = email
         self.oobCode = oobCode
         self.oobLink = oobLink

@@ -17,12 +17,15 @@ public struct AuthSettings: Codable, Sendable, Hashable {
     /// `emailPrivacyConfig.enableImprovedEmailPrivacy` of a project or a tenant (contract decision
     /// 19); `nil` until an operator sets it, which means on in production and off in development.
     public var improvedEmailPrivacy: Bool?
+    /// The language of SMS and emails and the operator's own texts; `nil`: built-in texts, English default.
+    public var notification: NotificationConfig?
 
     public init(
         allowPasswordSignup: Bool, enableEmailLinkSignin: Bool, enableAnonymousUser: Bool, disableAuth: Bool,
         mfaConfig: MultiFactorConfig, testPhoneNumbers: [String: String] = [:], smsRegionConfig: SMSRegionConfig? = nil,
-        authorizedDomains: [String] = [], improvedEmailPrivacy: Bool? = nil
+        authorizedDomains: [String] = [], improvedEmailPrivacy: Bool? = nil, notification: NotificationConfig? = nil
     ) {
+        self.notification = notification
         self.improvedEmailPrivacy = improvedEmailPrivacy
         self.allowPasswordSignup = allowPasswordSignup
         self.enableEmailLinkSignin = enableEmailLinkSignin

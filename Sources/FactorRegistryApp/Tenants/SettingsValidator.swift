@@ -1,6 +1,7 @@
 import Contracts
 import IdentityToolkit
 import JSONRPC
+import LocalizedMessages
 
 /// Checks settings before they are stored, and puts them in canonical form (`STATE_UNSPECIFIED`
 /// is `DISABLED`, duplicates removed). Each refusal names the
@@ -21,6 +22,13 @@ enum SettingsValidator {
             settings.authorizedDomains.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 253 && $0.allSatisfy(isDomainCharacter) })
         else { throw invalid(.invalidConfig, detail: "authorizedDomains must be at most 100 host names") }
         result.authorizedDomains = unique(settings.authorizedDomains.map { $0.lowercased() })
+        if let notification = settings.notification {
+            do {
+                result.notification = try NotificationValidation.canonical(notification)
+            } catch {
+                throw invalid(.invalidConfig, detail: error.detail)
+            }
+        }
         return result
     }
 

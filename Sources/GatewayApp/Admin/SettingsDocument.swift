@@ -24,6 +24,7 @@ enum SettingsDocument {
         if let privacy = settings.improvedEmailPrivacy {
             members["emailPrivacyConfig"] = ["enableImprovedEmailPrivacy": .bool(privacy)]
         }
+        members["notification"] = NotificationDocument.document(settings.notification)
         return .object(members)
     }
 
@@ -39,6 +40,7 @@ enum SettingsDocument {
             smsRegionConfig: try smsRegions(document["smsRegionConfig"])
         )
         settings.improvedEmailPrivacy = document["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"]?.boolValue
+        settings.notification = try NotificationDocument.config(document["notification"])
         return settings
     }
 
@@ -67,6 +69,7 @@ enum SettingsDocument {
         ]
         if let apiKey = config.apiKey { members["client"] = ["apiKey": .string(apiKey)] }
         if let regions = settings.smsRegionConfig { members["smsRegionConfig"] = smsRegions(regions) }
+        members["notification"] = NotificationDocument.document(settings.notification)
         return .object(members)
     }
 
@@ -81,6 +84,7 @@ enum SettingsDocument {
         settings.mfaConfig = try mfa(document["mfa"]) ?? MultiFactorConfig(state: "DISABLED", enabledProviders: [], providerConfigs: [])
         settings.smsRegionConfig = try smsRegions(document["smsRegionConfig"])
         settings.improvedEmailPrivacy = document["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"]?.boolValue
+        settings.notification = try NotificationDocument.config(document["notification"])
         if case .array(let domains)? = document["authorizedDomains"] {
             settings.authorizedDomains = domains.compactMap(\.stringValue)
         } else {

@@ -6,7 +6,8 @@ import JSONRPC
 import ServiceKit
 
 /// The emulator's helper routes (contract §1.2, decision 12). In development mode:
-/// `GET /emulator/v1/projects/{p}[/tenants/{t}]/oobCodes` (what the development sink received) and
+/// `GET /emulator/v1/projects/{p}[/tenants/{t}]/oobCodes` and `…/verificationCodes` (what the
+/// development sink received, with each message's rendered text and language) and
 /// `DELETE …/accounts` (wipe the accounts). In every mode: `GET /emulator/action`, the target of
 /// out-of-band links, which applies the code. No credential is needed, as in the emulator.
 struct EmulatorRoutes: Sendable {
@@ -29,20 +30,13 @@ struct EmulatorRoutes: Sendable {
             switch (request.method, resource) {
             case (.get, "oobCodes"):
                 let outbox = try await PeerCall.call(challenges, ListOutboxOOBCodes.self, scope, requestID: requestID)
-                let codes: [JSONValue] = outbox.oobCodes.map {
-                    var entry: [String: JSONValue] = [
-                        "email": .string($0.email), "oobCode": .string($0.oobCode), "oobLink": .string($0.oobLink),
-                        "requestType": .string($0.requestType),
-                    ]
-                    if let newEmail = $0.newEmail { entry["newEmail"] = .string(newEmail) }
-                    return .object(entry)
-                }
+                // The emulator's members, and beyond them the message as sent (`subject`, `text`, `html`, `locale`).
+                let codes = try outbox.oobCodes.map(JSONCoding.value(of:))
                 return PublicAPI.json(200, ["oobCodes": .array(codes)])
             case (.get, "verificationCodes"):
                 let outbox = try await PeerCall.call(challenges, ListOutboxVerificationCodes.self, scope, requestID: requestID)
-                let codes: [JSONValue] = outbox.verificationCodes.map {
-                    ["code": .string($0.code), "phoneNumber": .string($0.phoneNumber), "sessionInfo": .string($0.sessionInfo)]
-                }
+                // The emulator's members, and beyond them the SMS as sent (`text`, `locale`).
+                let codes = try outbox.verificationCodes.map(JSONCoding.value(of:))
                 return PublicAPI.json(200, ["verificationCodes": .array(codes)])
             case (.delete, "accounts"):
                 let everyone = AccountsToForget(projectId: scope.projectId, tenantId: scope.tenantId, allAccounts: true)

@@ -55,7 +55,7 @@ struct OOBActionPage: Sendable {
         do {
             let applied = try await codes.apply(
                 oobCode, requestTypes: [requestType], newPassword: query["newPassword"], projectId: projectId,
-                tenantId: query["tenantId"], apiKey: apiKey, requestID: requestID
+                tenantId: query["tenantId"], apiKey: apiKey, locale: query["lang"], requestID: requestID
             )
             if let continueUrl = query["continueUrl"], OOBLinkBuilder.isAbsolute(continueUrl) {
                 var response = Response(status: .seeOther)

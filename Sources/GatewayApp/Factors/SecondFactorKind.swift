@@ -18,8 +18,8 @@ protocol SecondFactorKind: Sendable {
     static var verificationInfoMember: String { get }
     /// This kind's own members of an `mfaInfo` entry; `masked` for first-factor answers (§3.2).
     static func hint(_ enrollment: Enrollment, masked: Bool) -> [String: JSONValue]
-    /// How the new-factor notice names the factor ("an authenticator app").
-    static func noticeName(_ enrollment: Enrollment) -> String
+    /// The factor as the new-factor notice names it (challenge-issuer words it in the email's language).
+    static func newFactor(_ enrollment: Enrollment) -> NewSecondFactor
 
     /// `OPERATION_NOT_ALLOWED` unless the scope enables this kind.
     func requireEnabled(_ settings: AuthSettings) throws

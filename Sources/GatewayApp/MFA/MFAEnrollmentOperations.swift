@@ -85,7 +85,7 @@ struct MFAEnrollmentOperations: Sendable {
         )
         if !retried {
             await noticeNewFactor(
-                enrollment, named: type(of: kind).noticeName(enrollment), account: revoked, projectId: projectId,
+                enrollment, named: type(of: kind).newFactor(enrollment), account: revoked, projectId: projectId,
                 tenantId: tenantId, request: request
             )
         }
@@ -97,7 +97,7 @@ struct MFAEnrollmentOperations: Sendable {
     /// ends every session. The enrollment stands if the mail cannot be sent (it is logged): the
     /// user already passed the factor, and a mail outage must not undo that.
     private func noticeNewFactor(
-        _ enrollment: Enrollment, named factor: String, account: Account, projectId: String, tenantId: String?,
+        _ enrollment: Enrollment, named factor: NewSecondFactor, account: Account, projectId: String, tenantId: String?,
         request: PublicRequest
     ) async {
         guard let email = account.email, account.emailVerified else { return }
@@ -112,7 +112,7 @@ struct MFAEnrollmentOperations: Sendable {
             )
             try await mail.send(
                 made, requestType: "REVERT_SECOND_FACTOR_ADDITION", to: email, projectId: projectId, tenantId: tenantId,
-                secondFactor: factor, requestID: request.requestID
+                secondFactor: factor, locale: request.locale, requestID: request.requestID
             )
         } catch {
             logger.warning(

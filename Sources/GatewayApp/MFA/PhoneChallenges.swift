@@ -40,7 +40,7 @@ struct PhoneChallenges: Sendable {
                 .init(
                     projectId: projectId, tenantId: tenantId, phoneNumber: number, purpose: purpose, localId: localId,
                     clientAddress: request.clientAddress, proof: proof, testCode: testCode,
-                    authorizedDomains: domains
+                    authorizedDomains: domains, locale: request.locale, notification: settings.notification
                 ),
                 requestID: request.requestID
             ).sessionInfo

@@ -80,7 +80,7 @@ struct AccountOperations: Sendable {
         if let email, let previous = user.account.email, EmailAddressText.differ(previous, email) {
             try await codes.noticeEmailChange(
                 localId: account.localId, from: previous, to: email, projectId: user.token.projectId, tenantId: user.token.tenantId,
-                apiKey: request.apiKey, requestID: request.requestID
+                apiKey: request.apiKey, locale: request.locale, requestID: request.requestID
             )
         }
         if email != nil || password != nil {
@@ -113,7 +113,7 @@ struct AccountOperations: Sendable {
         _ = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         let applied = try await codes.apply(
             oobCode, requestTypes: Self.appliedByUpdate, projectId: projectId, tenantId: tenantId, apiKey: request.apiKey,
-            requestID: request.requestID
+            locale: request.locale, requestID: request.requestID
         )
         var response: [String: JSONValue] = [
             "kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(applied.account.localId),

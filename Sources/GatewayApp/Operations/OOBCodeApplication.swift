@@ -15,7 +15,7 @@ struct OOBCodeApplication: Sendable {
 
     func apply(
         _ oobCode: String, requestTypes: [String], newPassword: String? = nil, projectId: String, tenantId: String?, apiKey: String?,
-        requestID: String
+        locale: String?, requestID: String
     ) async throws -> ApplyOOBCode.Result {
         let applied = try await PeerCall.call(
             registry, ApplyOOBCode.self,
@@ -35,7 +35,7 @@ struct OOBCodeApplication: Sendable {
             if let previous = applied.info?.email, !previous.isEmpty, let current = applied.account.email {
                 try await noticeEmailChange(
                     localId: localId, from: previous, to: current, projectId: projectId, tenantId: tenantId, apiKey: apiKey,
-                    requestID: requestID
+                    locale: locale, requestID: requestID
                 )
             }
         case "REVERT_SECOND_FACTOR_ADDITION":
@@ -52,7 +52,7 @@ struct OOBCodeApplication: Sendable {
     /// ends every session (the defence against a takeover that starts by changing the email).
     func noticeEmailChange(
         localId: String, from previous: String, to current: String, projectId: String, tenantId: String?, apiKey: String?,
-        requestID: String
+        locale: String?, requestID: String
     ) async throws {
         let made = try await mail.make(
             .init(
@@ -62,6 +62,8 @@ struct OOBCodeApplication: Sendable {
             apiKey: apiKey, continueUrl: nil, requestID: requestID
         )
         try await mail.send(
-            made, requestType: "RECOVER_EMAIL", to: previous, projectId: projectId, tenantId: tenantId, requestID: requestID)
+            made, requestType: "RECOVER_EMAIL", to: previous, projectId: projectId, tenantId: tenantId, locale: locale,
+            requestID: requestID
+        )
     }
 }

@@ -10,6 +10,8 @@ struct OutOfBandMail: Sendable {
     let registry: RPCClient
     let challenges: RPCClient
     let links: OOBLinkBuilder
+    /// The scope's `notification` settings choose the email's language and text.
+    let settings: CachedSettings
     /// Development only: a used code leaves the emulator's `oobCodes` list.
     let forgetsUsedCodes: Bool
 
@@ -26,18 +28,21 @@ struct OutOfBandMail: Sendable {
         return Made(code: code, link: link)
     }
 
-    /// Mails a made code's link to `recipient`. An unreachable mail server is the deployment's
-    /// outage (503), never the caller's mistake.
+    /// Mails a made code's link to `recipient`, in `locale` (the client's `X-Firebase-Locale`) where
+    /// the scope has texts for it. An unreachable mail server is the deployment's outage (503),
+    /// never the caller's mistake.
     func send(
-        _ made: Made, requestType: String, to recipient: String, projectId: String, tenantId: String?, secondFactor: String? = nil,
-        requestID: String
+        _ made: Made, requestType: String, to recipient: String, projectId: String, tenantId: String?,
+        secondFactor: NewSecondFactor? = nil, locale: String?, requestID: String
     ) async throws {
+        let notification = try await settings.enabled(projectId: projectId, tenantId: tenantId, requestID: requestID).notification
         do {
             _ = try await challenges.call(
                 SendEmail.self,
                 .init(
                     projectId: projectId, tenantId: tenantId, requestType: requestType, email: recipient, oobCode: made.code.oobCode,
-                    oobLink: made.link, newEmail: made.code.newEmail, secondFactor: secondFactor
+                    oobLink: made.link, newEmail: made.code.newEmail, secondFactor: secondFactor, locale: locale,
+                    notification: notification
                 ),
                 requestID: requestID
             )

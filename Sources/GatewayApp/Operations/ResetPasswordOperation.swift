@@ -34,7 +34,7 @@ struct ResetPasswordOperation: Sendable {
         }
         let applied = try await codes.apply(
             oobCode, requestTypes: ["PASSWORD_RESET"], newPassword: newPassword, projectId: projectId, tenantId: tenantId,
-            apiKey: request.apiKey, requestID: request.requestID
+            apiKey: request.apiKey, locale: request.locale, requestID: request.requestID
         )
         response["requestType"] = "PASSWORD_RESET"
         response["email"] = .string(applied.info?.email ?? applied.account.email ?? "")

@@ -88,7 +88,7 @@ struct SendOOBCodeOperation: Sendable {
         // An email change is confirmed from the new address; everything else goes to the account's.
         try await mail.send(
             made, requestType: requestType, to: newEmail ?? made.code.email, projectId: target.projectId, tenantId: target.tenantId,
-            requestID: request.requestID
+            locale: request.locale, requestID: request.requestID
         )
         return .object(response)
     }

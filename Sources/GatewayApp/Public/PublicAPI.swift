@@ -95,7 +95,8 @@ struct PublicAPI: Sendable {
                     requestID: context.id,
                     clientAddress: clientAddress.resolve(peer: context.remoteAddress?.ipAddress, headers: request.headers),
                     logger: context.logger,
-                    defaultProjectId: credentials.defaultProjectId
+                    defaultProjectId: credentials.defaultProjectId,
+                    locale: request.headers[PublicRequest.localeHeader].map { String($0.prefix(64)) }
                 )
             )
             return Self.json(200, result)

@@ -1,3 +1,4 @@
+import HTTPTypes
 import IdentityToolkit
 import JSONRPC
 import Logging
@@ -18,6 +19,11 @@ struct PublicRequest: Sendable {
     let logger: Logger
     /// The project development-mode credentials and admin calls without a project map to.
     let defaultProjectId: String
+    /// The client's language (`X-Firebase-Locale`, set by the SDKs' `languageCode`), as sent: the
+    /// SMS and emails of this request are written in it where there are texts for it.
+    var locale: String? = nil
+
+    static let localeHeader = HTTPField.Name("x-firebase-locale")!
 }
 
 extension PublicRequest {

@@ -21,8 +21,8 @@ struct PhoneFactor: SecondFactorKind {
         return ["phoneInfo": .string(number), "unobfuscatedPhoneInfo": .string(number)]
     }
 
-    static func noticeName(_ enrollment: Enrollment) -> String {
-        "the phone number ending in \((enrollment.phoneNumber ?? "").suffix(4))"
+    static func newFactor(_ enrollment: Enrollment) -> NewSecondFactor {
+        .phone(ending: String((enrollment.phoneNumber ?? "").suffix(4)))
     }
 
     func requireEnabled(_ settings: AuthSettings) throws {

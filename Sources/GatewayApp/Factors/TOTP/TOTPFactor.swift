@@ -16,7 +16,7 @@ struct TOTPFactor: SecondFactorKind {
 
     static func hint(_ enrollment: Enrollment, masked: Bool) -> [String: JSONValue] { ["totpInfo": [:]] }
 
-    static func noticeName(_ enrollment: Enrollment) -> String { "an authenticator app" }
+    static func newFactor(_ enrollment: Enrollment) -> NewSecondFactor { .authenticator }
 
     func requireEnabled(_ settings: AuthSettings) throws {
         guard settings.mfaConfig.totpAdjacentIntervals != nil else { throw IdentityToolkitError.totpMFADisabled }

@@ -1,0 +1,110 @@
+extension BuiltInTexts {
+    /// European Portuguese. SMS: GSM-7, 89 characters with a 6-digit code, "My App" and 5 minutes.
+    static let europeanPortuguese = LocaleTexts(
+        locale: "pt-PT",
+        sms: "{{code}} é o seu PIN para {{appName}}. Expira em {{expiry}}. Nunca partilhe este PIN com ninguém.",
+        minutes: Plural(one: "1 minuto", other: "{{count}} minutos"),
+        phoneFactor: "o número de telefone terminado em {{phoneEnding}}",
+        authenticatorFactor: "uma aplicação de autenticação",
+        emails: [
+            .verifyEmail: EmailText(
+                subject: "Verifique o seu email para {{appName}}",
+                body: """
+                    Olá,
+
+                    Utilize esta ligação para verificar o seu endereço de email.
+
+                    {{link}}
+
+                    Se não pediu para verificar este endereço, pode ignorar este email.
+
+                    Obrigado,
+
+                    A equipa {{appName}}
+                    """
+            ),
+            .passwordReset: EmailText(
+                subject: "Reponha a sua palavra-passe de {{appName}}",
+                body: """
+                    Olá,
+
+                    Utilize esta ligação para repor a palavra-passe da sua conta {{appName}} associada ao email {{email}}.
+
+                    {{link}}
+
+                    Se não pediu para repor a sua palavra-passe, pode ignorar este email.
+
+                    Obrigado,
+
+                    A equipa {{appName}}
+                    """
+            ),
+            .emailSignIn: EmailText(
+                subject: "Inicie sessão em {{appName}}",
+                body: """
+                    Olá,
+
+                    Recebemos um pedido para iniciar sessão em {{appName}} com este endereço de email. \
+                    Se pretende iniciar sessão com a conta {{email}}, utilize esta ligação:
+
+                    {{link}}
+
+                    Se não pediu esta ligação, pode ignorar este email em segurança.
+
+                    Obrigado,
+
+                    A equipa {{appName}}
+                    """
+            ),
+            .verifyAndChangeEmail: EmailText(
+                subject: "Verifique o seu novo email para {{appName}}",
+                body: """
+                    Olá,
+
+                    Utilize esta ligação para verificar {{newEmail}} como o novo email de início de sessão \
+                    da sua conta {{appName}}.
+
+                    {{link}}
+
+                    Se não pediu para alterar o seu email, pode ignorar esta mensagem.
+
+                    Obrigado,
+
+                    A equipa {{appName}}
+                    """
+            ),
+            .recoverEmail: EmailText(
+                subject: "O email de início de sessão da sua conta {{appName}} foi alterado",
+                body: """
+                    Olá,
+
+                    O email de início de sessão da sua conta {{appName}} foi alterado para {{newEmail}}.
+
+                    Se não pediu esta alteração, utilize esta ligação para repor o seu email de início de sessão.
+
+                    {{link}}
+
+                    Obrigado,
+
+                    A equipa {{appName}}
+                    """
+            ),
+            .revertSecondFactorAddition: EmailText(
+                subject: "Adicionou a verificação em dois passos à sua conta {{appName}}",
+                body: """
+                    Olá,
+
+                    A sua conta {{appName}} foi atualizada com {{secondFactor}} para a verificação em dois passos.
+
+                    Se não adicionou esta verificação em dois passos, utilize esta ligação para a remover.
+
+                    {{link}}
+
+                    Obrigado,
+
+                    A equipa {{appName}}
+                    """
+            ),
+        ]
+    )
+}

@@ -1,0 +1,110 @@
+extension BuiltInTexts {
+    /// Latin American Spanish. SMS: GSM-7, 91 characters with a 6-digit code, "My App" and 5 minutes.
+    static let latinAmericanSpanish = LocaleTexts(
+        locale: "es-419",
+        sms: "{{code}} es tu clave de seguridad para {{appName}}. Vence en {{expiry}}. No la compartas con nadie.",
+        minutes: Plural(one: "1 minuto", other: "{{count}} minutos"),
+        phoneFactor: "el número de teléfono que termina en {{phoneEnding}}",
+        authenticatorFactor: "una app de autenticación",
+        emails: [
+            .verifyEmail: EmailText(
+                subject: "Verifica tu correo electrónico para {{appName}}",
+                body: """
+                    Hola:
+
+                    Sigue este enlace para verificar tu dirección de correo electrónico.
+
+                    {{link}}
+
+                    Si no solicitaste verificar esta dirección, puedes ignorar este correo.
+
+                    Gracias,
+
+                    El equipo de {{appName}}
+                    """
+            ),
+            .passwordReset: EmailText(
+                subject: "Restablece tu contraseña de {{appName}}",
+                body: """
+                    Hola:
+
+                    Sigue este enlace para restablecer la contraseña de tu cuenta de {{appName}} asociada a {{email}}.
+
+                    {{link}}
+
+                    Si no solicitaste restablecer tu contraseña, puedes ignorar este correo.
+
+                    Gracias,
+
+                    El equipo de {{appName}}
+                    """
+            ),
+            .emailSignIn: EmailText(
+                subject: "Inicia sesión en {{appName}}",
+                body: """
+                    Hola:
+
+                    Recibimos una solicitud para iniciar sesión en {{appName}} con esta dirección de correo electrónico. \
+                    Si quieres iniciar sesión con tu cuenta {{email}}, sigue este enlace:
+
+                    {{link}}
+
+                    Si no solicitaste este enlace, puedes ignorar este correo sin problema.
+
+                    Gracias,
+
+                    El equipo de {{appName}}
+                    """
+            ),
+            .verifyAndChangeEmail: EmailText(
+                subject: "Verifica tu nuevo correo electrónico para {{appName}}",
+                body: """
+                    Hola:
+
+                    Sigue este enlace para verificar {{newEmail}} como el nuevo correo electrónico de inicio de sesión \
+                    de tu cuenta de {{appName}}.
+
+                    {{link}}
+
+                    Si no solicitaste cambiar tu correo electrónico, puedes ignorar este correo.
+
+                    Gracias,
+
+                    El equipo de {{appName}}
+                    """
+            ),
+            .recoverEmail: EmailText(
+                subject: "Se cambió tu correo electrónico de inicio de sesión de {{appName}}",
+                body: """
+                    Hola:
+
+                    Tu correo electrónico de inicio de sesión de {{appName}} se cambió a {{newEmail}}.
+
+                    Si no solicitaste este cambio, sigue este enlace para restablecer tu correo electrónico de inicio de sesión.
+
+                    {{link}}
+
+                    Gracias,
+
+                    El equipo de {{appName}}
+                    """
+            ),
+            .revertSecondFactorAddition: EmailText(
+                subject: "Agregaste la verificación en dos pasos a tu cuenta de {{appName}}",
+                body: """
+                    Hola:
+
+                    Tu cuenta de {{appName}} se actualizó con {{secondFactor}} para la verificación en dos pasos.
+
+                    Si no agregaste esta verificación en dos pasos, sigue este enlace para quitarla.
+
+                    {{link}}
+
+                    Gracias,
+
+                    El equipo de {{appName}}
+                    """
+            ),
+        ]
+    )
+}

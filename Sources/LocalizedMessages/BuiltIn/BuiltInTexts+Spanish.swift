@@ -1,0 +1,110 @@
+extension BuiltInTexts {
+    /// Spanish (Spain). SMS: GSM-7, 92 characters with a 6-digit code, "My App" and 5 minutes.
+    static let spanish = LocaleTexts(
+        locale: "es",
+        sms: "{{code}} es tu clave de seguridad para {{appName}}. Caduca en {{expiry}}. No la compartas con nadie.",
+        minutes: Plural(one: "1 minuto", other: "{{count}} minutos"),
+        phoneFactor: "el número de teléfono que termina en {{phoneEnding}}",
+        authenticatorFactor: "una aplicación de autenticación",
+        emails: [
+            .verifyEmail: EmailText(
+                subject: "Verifica tu correo electrónico para {{appName}}",
+                body: """
+                    Hola:
+
+                    Sigue este enlace para verificar tu dirección de correo electrónico.
+
+                    {{link}}
+
+                    Si no has solicitado verificar esta dirección, puedes ignorar este correo.
+
+                    Gracias,
+
+                    El equipo de {{appName}}
+                    """
+            ),
+            .passwordReset: EmailText(
+                subject: "Restablece tu contraseña de {{appName}}",
+                body: """
+                    Hola:
+
+                    Sigue este enlace para restablecer la contraseña de tu cuenta de {{appName}} asociada a {{email}}.
+
+                    {{link}}
+
+                    Si no has solicitado restablecer tu contraseña, puedes ignorar este correo.
+
+                    Gracias,
+
+                    El equipo de {{appName}}
+                    """
+            ),
+            .emailSignIn: EmailText(
+                subject: "Inicia sesión en {{appName}}",
+                body: """
+                    Hola:
+
+                    Hemos recibido una solicitud para iniciar sesión en {{appName}} con esta dirección de correo electrónico. \
+                    Si quieres iniciar sesión con tu cuenta {{email}}, sigue este enlace:
+
+                    {{link}}
+
+                    Si no has solicitado este enlace, puedes ignorar este correo sin problema.
+
+                    Gracias,
+
+                    El equipo de {{appName}}
+                    """
+            ),
+            .verifyAndChangeEmail: EmailText(
+                subject: "Verifica tu nuevo correo electrónico para {{appName}}",
+                body: """
+                    Hola:
+
+                    Sigue este enlace para verificar {{newEmail}} como el nuevo correo electrónico de inicio de sesión \
+                    de tu cuenta de {{appName}}.
+
+                    {{link}}
+
+                    Si no has solicitado cambiar tu correo electrónico, puedes ignorar este correo.
+
+                    Gracias,
+
+                    El equipo de {{appName}}
+                    """
+            ),
+            .recoverEmail: EmailText(
+                subject: "Se ha cambiado tu correo electrónico de inicio de sesión de {{appName}}",
+                body: """
+                    Hola:
+
+                    Tu correo electrónico de inicio de sesión de {{appName}} se ha cambiado a {{newEmail}}.
+
+                    Si no has solicitado este cambio, sigue este enlace para restablecer tu correo electrónico de inicio de sesión.
+
+                    {{link}}
+
+                    Gracias,
+
+                    El equipo de {{appName}}
+                    """
+            ),
+            .revertSecondFactorAddition: EmailText(
+                subject: "Has añadido la verificación en dos pasos a tu cuenta de {{appName}}",
+                body: """
+                    Hola:
+
+                    Tu cuenta de {{appName}} se ha actualizado con {{secondFactor}} para la verificación en dos pasos.
+
+                    Si no has añadido esta verificación en dos pasos, sigue este enlace para quitarla.
+
+                    {{link}}
+
+                    Gracias,
+
+                    El equipo de {{appName}}
+                    """
+            ),
+        ]
+    )
+}

@@ -1,0 +1,108 @@
+extension BuiltInTexts {
+    /// Traditional Chinese (Taiwan). SMS: UCS-2, 42 characters with a 6-digit code, "My App" and 5 minutes.
+    static let traditionalChinese = LocaleTexts(
+        locale: "zh-Hant",
+        sms: "您的 {{appName}} 驗證碼為：{{code}}，{{expiry}}內有效。請勿將驗證碼提供給他人。",
+        minutes: Plural(one: "1 分鐘", other: "{{count}} 分鐘"),
+        phoneFactor: "末四碼為 {{phoneEnding}} 的電話號碼",
+        authenticatorFactor: "驗證器應用程式",
+        emails: [
+            .verifyEmail: EmailText(
+                subject: "驗證您的 {{appName}} 電子郵件地址",
+                body: """
+                    您好：
+
+                    請點選以下連結，驗證您的電子郵件地址。
+
+                    {{link}}
+
+                    如果您並未要求驗證這個地址，可以忽略這封郵件。
+
+                    謝謝！
+
+                    {{appName}} 團隊
+                    """
+            ),
+            .passwordReset: EmailText(
+                subject: "重設您的 {{appName}} 密碼",
+                body: """
+                    您好：
+
+                    請點選以下連結，重設您 {{email}} 帳戶的 {{appName}} 密碼。
+
+                    {{link}}
+
+                    如果您並未要求重設密碼，可以忽略這封郵件。
+
+                    謝謝！
+
+                    {{appName}} 團隊
+                    """
+            ),
+            .emailSignIn: EmailText(
+                subject: "登入 {{appName}}",
+                body: """
+                    您好：
+
+                    我們收到了使用這個電子郵件地址登入 {{appName}} 的要求。如果您想使用 {{email}} 帳戶登入，請點選以下連結：
+
+                    {{link}}
+
+                    如果您並未要求這個連結，可以放心忽略這封郵件。
+
+                    謝謝！
+
+                    {{appName}} 團隊
+                    """
+            ),
+            .verifyAndChangeEmail: EmailText(
+                subject: "驗證您的 {{appName}} 新電子郵件地址",
+                body: """
+                    您好：
+
+                    請點選以下連結，將 {{newEmail}} 驗證為您 {{appName}} 帳戶的新登入電子郵件地址。
+
+                    {{link}}
+
+                    如果您並未要求變更電子郵件地址，可以忽略這封郵件。
+
+                    謝謝！
+
+                    {{appName}} 團隊
+                    """
+            ),
+            .recoverEmail: EmailText(
+                subject: "您的 {{appName}} 登入電子郵件地址已變更",
+                body: """
+                    您好：
+
+                    您的 {{appName}} 登入電子郵件地址已變更為 {{newEmail}}。
+
+                    如果您並未要求變更電子郵件地址，請點選以下連結，還原您的登入電子郵件地址。
+
+                    {{link}}
+
+                    謝謝！
+
+                    {{appName}} 團隊
+                    """
+            ),
+            .revertSecondFactorAddition: EmailText(
+                subject: "您已為 {{appName}} 帳戶新增兩步驟驗證",
+                body: """
+                    您好：
+
+                    您的 {{appName}} 帳戶已新增{{secondFactor}}作為兩步驟驗證方式。
+
+                    如果您並未新增這項兩步驟驗證，請點選以下連結將其移除。
+
+                    {{link}}
+
+                    謝謝！
+
+                    {{appName}} 團隊
+                    """
+            ),
+        ]
+    )
+}

@@ -1,0 +1,11 @@
+/// The emails the product sends, by the out-of-band request type that sends each.
+public enum EmailKind: String, Sendable, CaseIterable {
+    case verifyEmail = "VERIFY_EMAIL"
+    case passwordReset = "PASSWORD_RESET"
+    case emailSignIn = "EMAIL_SIGNIN"
+    case verifyAndChangeEmail = "VERIFY_AND_CHANGE_EMAIL"
+    /// To the old address after an email change, with a link that undoes it.
+    case recoverEmail = "RECOVER_EMAIL"
+    /// The notice of a new second factor, with a link that removes it.
+    case revertSecondFactorAddition = "REVERT_SECOND_FACTOR_ADDITION"
+}

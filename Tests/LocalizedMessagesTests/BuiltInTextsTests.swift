@@ -1,0 +1,47 @@
+import Testing
+
+@testable import LocalizedMessages
+
+@Suite("The built-in texts")
+struct BuiltInTextsTests {
+    static let required = ["en", "zh-Hans", "zh-Hant", "id", "pt-BR", "pt-PT", "es", "es-419"]
+
+    @Test("the promised languages are all there, each with every email")
+    func languages() {
+        #expect(BuiltInTexts.all.map(\.locale).sorted() == Self.required.sorted())
+        for texts in BuiltInTexts.all {
+            #expect(Set(texts.emails.keys) == Set(EmailKind.allCases), "\(texts.locale)")
+        }
+    }
+
+    @Test(
+        "each SMS shows the code, the app and the expiry, and fits one segment with a 6-digit code and a 12-character app name",
+        arguments: BuiltInTexts.all.map(\.locale)
+    )
+    func sms(locale: String) throws {
+        let texts = try #require(BuiltInTexts.texts(for: locale))
+        for name in ["code", "appName", "expiry"] {
+            #expect(NotificationValidation.mentions(name, in: texts.sms), "\(locale) lacks {{\(name)}}")
+        }
+        #expect(texts.minutes.other.contains("{{count}}"))
+        #expect(texts.phoneFactor.contains("{{phoneEnding}}"))
+        let rendered = MessageCatalog(nil).sms(locale: locale, code: "123456", appName: "Twelve chars", lifetime: .seconds(600))
+        #expect(rendered.locale == locale)
+        #expect(rendered.text.contains("123456") && rendered.text.contains("Twelve chars"))
+        #expect(rendered.length.segments == 1, "\(locale): \(rendered.length)")
+    }
+
+    @Test("each email uses only its kind's placeholders and shows the link and the app", arguments: BuiltInTexts.all.map(\.locale))
+    func emails(locale: String) throws {
+        let texts = try #require(BuiltInTexts.texts(for: locale))
+        for (kind, email) in texts.emails {
+            let placeholders = MessagePlaceholders.email(kind)
+            #expect(throws: Never.self, "\(locale) \(kind)") {
+                _ = try MessageTemplate(email.subject, format: .text, placeholders: placeholders)
+                _ = try MessageTemplate(email.body, format: .text, placeholders: placeholders)
+            }
+            #expect(NotificationValidation.mentions("link", in: email.body), "\(locale) \(kind)")
+            #expect(NotificationValidation.mentions("appName", in: email.body), "\(locale) \(kind)")
+        }
+    }
+}
