@@ -100,6 +100,19 @@ def test_emails_are_written_in_the_client_language(stack):
     assert notice["locale"] == "zh-Hant" and number[-4:] in notice["text"] and number not in notice["text"]
 
 
+def test_a_link_carries_the_language_to_the_mail_its_page_sends(stack):
+    user = verified_user(stack)
+    new_email = f"nuevo-{secrets.token_hex(4)}@example.com"
+    sent = post(stack, V1 + "sendOobCode", {"requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": user["idToken"],
+                                            "newEmail": new_email}, "pt-PT")
+    assert sent.status_code == 200, sent.text
+    confirm = last_mail(stack, new_email, "VERIFY_AND_CHANGE_EMAIL")
+    assert confirm["locale"] == "pt-PT" and "&lang=pt-PT&" in confirm["oobLink"] and new_email in confirm["text"]
+    assert requests.get(confirm["oobLink"], timeout=30).status_code == 200
+    notice = last_mail(stack, user["email"], "RECOVER_EMAIL")
+    assert notice["locale"] == "pt-PT" and new_email in notice["text"]
+
+
 def test_a_tenant_template_wins_in_its_language_and_its_default_language_catches_the_rest(stack):
     tenant = tenant_with(stack, {
         "defaultLocale": "id",
@@ -161,3 +174,33 @@ def test_the_project_config_carries_identity_platform_notification_shape(stack):
     finally:
         requests.patch(url + "?updateMask=notification", headers=ADMIN, timeout=30, json={"notification": {}})
     assert "notification" not in requests.get(url, headers=ADMIN, timeout=30).json()
+
+
+GSM7 = set("@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿"
+           "abcdefghijklmnopqrstuvwxyzäöñüà")
+GSM7_EXTENSION = set("\f^{}\\[~]|€")
+
+
+def sms_units(text):
+    """(encoding, units) as a network counts them: GSM-7 septets, else UTF-16 code units."""
+    if all(c in GSM7 or c in GSM7_EXTENSION for c in text):
+        return "GSM-7", sum(2 if c in GSM7_EXTENSION else 1 for c in text)
+    return "UCS-2", len(text.encode("utf-16-le")) // 2
+
+
+def test_the_documented_sms_lengths_are_those_sent(stack):
+    """deploy/configuration.md's table of built-in SMS texts: encoding, characters besides the app's
+    name (6-digit code, the default 10-minute lifetime), and the longest app name that keeps one segment."""
+    from pathlib import Path
+    import re
+    doc = (Path(__file__).resolve().parent.parent / "deploy" / "configuration.md").read_text()
+    table = {row[0]: (row[1], int(row[2]), int(row[3]))
+             for row in re.findall(r"^\| `([a-zA-Z0-9-]+)` \| (GSM-7|UCS-2) \| (\d+) \| (\d+) \|", doc, re.M)}
+    measured = {}
+    for locale in ["en", "zh-Hans", "zh-Hant", "id", "pt-BR", "pt-PT", "es", "es-419"]:
+        text = enrollment_sms(stack, verified_user(stack), locale)["text"]
+        assert "your app" in text
+        encoding, units = sms_units(text)
+        fixed = units - len("your app")
+        measured[locale] = (encoding, fixed, (160 if encoding == "GSM-7" else 70) - fixed)
+    assert table == measured

@@ -108,7 +108,7 @@ struct MFAEnrollmentOperations: Sendable {
                     projectId: projectId, tenantId: tenantId, requestType: "REVERT_SECOND_FACTOR_ADDITION",
                     localId: account.localId, enrollmentId: enrollmentId
                 ),
-                apiKey: request.apiKey, continueUrl: nil, requestID: request.requestID
+                apiKey: request.apiKey, continueUrl: nil, locale: request.locale, requestID: request.requestID
             )
             try await mail.send(
                 made, requestType: "REVERT_SECOND_FACTOR_ADDITION", to: email, projectId: projectId, tenantId: tenantId,

@@ -59,7 +59,7 @@ struct OOBCodeApplication: Sendable {
                 projectId: projectId, tenantId: tenantId, requestType: "RECOVER_EMAIL", localId: localId, email: previous,
                 newEmail: current
             ),
-            apiKey: apiKey, continueUrl: nil, requestID: requestID
+            apiKey: apiKey, continueUrl: nil, locale: locale, requestID: requestID
         )
         try await mail.send(
             made, requestType: "RECOVER_EMAIL", to: previous, projectId: projectId, tenantId: tenantId, locale: locale,

@@ -20,10 +20,13 @@ struct OutOfBandMail: Sendable {
         let link: String
     }
 
-    func make(_ params: CreateOOBCode.Params, apiKey: String?, continueUrl: String?, requestID: String) async throws -> Made {
+    func make(_ params: CreateOOBCode.Params, apiKey: String?, continueUrl: String?, locale: String?, requestID: String) async throws
+        -> Made
+    {
         let code = try await PeerCall.call(registry, CreateOOBCode.self, params, requestID: requestID)
         let link = links.link(
-            requestType: params.requestType, oobCode: code.oobCode, apiKey: apiKey, tenantId: params.tenantId, continueUrl: continueUrl
+            requestType: params.requestType, oobCode: code.oobCode, apiKey: apiKey, tenantId: params.tenantId, continueUrl: continueUrl,
+            locale: locale
         )
         return Made(code: code, link: link)
     }

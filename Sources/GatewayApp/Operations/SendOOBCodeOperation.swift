@@ -67,7 +67,7 @@ struct SendOOBCodeOperation: Sendable {
                     projectId: target.projectId, tenantId: target.tenantId, requestType: requestType, localId: target.localId,
                     email: target.email, clientAddress: request.caller == .admin ? nil : request.clientAddress, newEmail: newEmail
                 ),
-                apiKey: request.apiKey, continueUrl: continueUrl, requestID: request.requestID
+                apiKey: request.apiKey, continueUrl: continueUrl, locale: request.locale, requestID: request.requestID
             )
         } catch let error as IdentityToolkitError where error.code == .userNotFound && requestType == "PASSWORD_RESET" {
             // Email enumeration protection: an unknown address is answered like a known one, and mailed nothing.
