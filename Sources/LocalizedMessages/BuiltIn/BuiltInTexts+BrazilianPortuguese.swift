@@ -1,5 +1,5 @@
 extension BuiltInTexts {
-    /// Brazilian Portuguese. SMS: GSM-7, 90 characters with a 6-digit code, "My App" and 5 minutes.
+    /// Brazilian Portuguese. SMS in GSM-7 (its length: deploy/configuration.md, "Messages and languages").
     static let brazilianPortuguese = LocaleTexts(
         locale: "pt-BR",
         sms: "{{code}} é seu PIN para {{appName}}. Expira em {{expiry}}. Nunca compartilhe este PIN com ninguém.",

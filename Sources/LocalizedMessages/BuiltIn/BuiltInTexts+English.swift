@@ -1,5 +1,5 @@
 extension BuiltInTexts {
-    /// English: the last language of every fallback chain.
+    /// English, the last language of every fallback chain. SMS in GSM-7 (its length: deploy/configuration.md, "Messages and languages").
     static let english = LocaleTexts(
         locale: "en",
         sms: "{{code}} is your verification code for {{appName}}. It expires in {{expiry}}. Do not share this code.",

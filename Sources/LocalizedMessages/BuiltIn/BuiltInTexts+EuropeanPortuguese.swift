@@ -1,5 +1,5 @@
 extension BuiltInTexts {
-    /// European Portuguese. SMS: GSM-7, 89 characters with a 6-digit code, "My App" and 5 minutes.
+    /// European Portuguese. SMS in GSM-7 (its length: deploy/configuration.md, "Messages and languages").
     static let europeanPortuguese = LocaleTexts(
         locale: "pt-PT",
         sms: "{{code}} é o seu PIN para {{appName}}. Expira em {{expiry}}. Nunca partilhe este PIN com ninguém.",

@@ -1,5 +1,5 @@
 extension BuiltInTexts {
-    /// Indonesian. SMS: GSM-7, 108 characters with a 6-digit code, "My App" and 5 minutes.
+    /// Indonesian. SMS in GSM-7 (its length: deploy/configuration.md, "Messages and languages").
     static let indonesian = LocaleTexts(
         locale: "id",
         sms: "{{code}} adalah kode verifikasi {{appName}} Anda. Berlaku selama {{expiry}}. Jangan bagikan kode ini kepada siapa pun.",

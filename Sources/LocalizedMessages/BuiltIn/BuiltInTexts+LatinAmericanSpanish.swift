@@ -1,5 +1,5 @@
 extension BuiltInTexts {
-    /// Latin American Spanish. SMS: GSM-7, 91 characters with a 6-digit code, "My App" and 5 minutes.
+    /// Latin American Spanish. SMS in GSM-7 (its length: deploy/configuration.md, "Messages and languages").
     static let latinAmericanSpanish = LocaleTexts(
         locale: "es-419",
         sms: "{{code}} es tu clave de seguridad para {{appName}}. Vence en {{expiry}}. No la compartas con nadie.",

@@ -1,5 +1,5 @@
 extension BuiltInTexts {
-    /// Simplified Chinese. SMS: UCS-2, 41 characters with a 6-digit code, "My App" and 5 minutes.
+    /// Simplified Chinese. SMS in UCS-2 (its length: deploy/configuration.md, "Messages and languages").
     static let simplifiedChinese = LocaleTexts(
         locale: "zh-Hans",
         sms: "您的 {{appName}} 验证码为：{{code}}，{{expiry}}内有效。请勿将验证码告诉他人。",

@@ -1,5 +1,5 @@
 extension BuiltInTexts {
-    /// Spanish (Spain). SMS: GSM-7, 92 characters with a 6-digit code, "My App" and 5 minutes.
+    /// Spanish (Spain). SMS in GSM-7 (its length: deploy/configuration.md, "Messages and languages").
     static let spanish = LocaleTexts(
         locale: "es",
         sms: "{{code}} es tu clave de seguridad para {{appName}}. Caduca en {{expiry}}. No la compartas con nadie.",

@@ -1,5 +1,5 @@
 extension BuiltInTexts {
-    /// Traditional Chinese (Taiwan). SMS: UCS-2, 42 characters with a 6-digit code, "My App" and 5 minutes.
+    /// Traditional Chinese (Taiwan). SMS in UCS-2 (its length: deploy/configuration.md, "Messages and languages").
     static let traditionalChinese = LocaleTexts(
         locale: "zh-Hant",
         sms: "您的 {{appName}} 驗證碼為：{{code}}，{{expiry}}內有效。請勿將驗證碼提供給他人。",
