@@ -186,13 +186,14 @@ let package = Package(
             name: "ChallengeIssuerApp",
             dependencies: [
                 "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "PluginKit", "EmailSMTP", "FactorTOTP", "FactorSMS",
-                "SMSHTTP", "LocalizedMessages",
+                "SMSHTTP", "LocalizedMessages", "PluginHTTP",
                 "VerifierRecaptcha", "VerifierPlayIntegrity", "APNsPush",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -295,7 +296,7 @@ let package = Package(
             name: "SessionTokenAppTests", dependencies: ["SessionTokenApp", "Contracts", "IdentityToolkit", "JSONRPC"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "ChallengeIssuerAppTests", dependencies: ["ChallengeIssuerApp"], swiftSettings: swiftSettings),
+        .testTarget(name: "ChallengeIssuerAppTests", dependencies: ["ChallengeIssuerApp", "Contracts"], swiftSettings: swiftSettings),
         .testTarget(name: "FactorRegistryTests", dependencies: ["FactorRegistryApp", "Contracts"], swiftSettings: swiftSettings),
         .testTarget(name: "FactorProviderTests", dependencies: ["PluginKit", "FactorTOTP", "FactorSMS"], swiftSettings: swiftSettings),
         .testTarget(

@@ -88,6 +88,7 @@ up() {
   # (contract decision 16).
   export MODE="${MODE:-development}"
   export TLS_DIRECTORY="${TLS_DIRECTORY:-$STACK_DIR/certs}" PUBLIC_TLS_PORT="${PUBLIC_TLS_PORT:-8443}"
+  export SMS_PRICES_FILE="${SMS_PRICES_FILE:-$ROOT/deploy/sms-prices.json}"
   if [ "$PROCESSES" = one ]; then
     if is_running all-in-one; then log "all-in-one already running"; else
       # One process, so each service's database is set under its own key (FACTOR_REGISTRY_POSTGRES_URL...).

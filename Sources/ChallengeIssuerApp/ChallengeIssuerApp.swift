@@ -8,7 +8,7 @@ import TenantStore
 public enum ChallengeIssuerApp {
     public static func build(_ host: ServiceHost) async throws -> ServiceHost.Parts {
         guard let database = host.database else { preconditionFailure("challenge-issuer needs PostgreSQL") }
-        let settings = ChallengeIssuerSettings(host)
+        let settings = try ChallengeIssuerSettings(host)
         let reader = host.settings.reader
         let logger = host.logger
         let catalog = try TenantSchemaCatalog(
@@ -41,6 +41,17 @@ public enum ChallengeIssuerApp {
             attestationOnce: RateLimiter.Rule(
                 capacity: 1, refillPerSecond: 1 / Double(AppVerifiers.playIntegrityMaximumAge(reader).components.seconds)
             ),
+            defense: SMSDefense(
+                client: database, limits: settings.smsDefense,
+                alerts: SMSDefenseAlerts(
+                    registry: host.metrics.registry,
+                    webhook: try settings.smsDefenseWebhook.map {
+                        ($0, try host.outside.client(extraTrustRootsFile: settings.smsDefenseWebhookTrustRoots))
+                    },
+                    logger: logger
+                ),
+                logger: logger
+            ),
             outbox: outbox, lifetime: settings.smsSessionLifetime, maximumAttempts: settings.smsMaximumAttempts,
             appName: settings.smsAppName, logger: logger
         )
@@ -59,12 +70,13 @@ public enum ChallengeIssuerApp {
             &parts.methods, phone: phone, proofs: PhoneProofs(client: database, logger: logger), receipts: receipts
         )
         ChallengeIssuerMethods.registerAccounts(&parts.methods, challenges: AccountChallenges(client: database, logger: logger))
+        ChallengeIssuerMethods.registerSMSDefense(&parts.methods, defense: phone.defense)
 
         let sweeper = RetentionSweeper(
             client: database, tenants: catalog.tenantMigrator,
             rules: [
                 ChallengeRetention.expiredSessions(settings.expiredSessionRetention), ChallengeRetention.expiredReceipts,
-                RateLimiter.fullBuckets,
+                RateLimiter.fullBuckets, ChallengeRetention.smsSends, ChallengeRetention.smsDays,
             ] + (settings.development ? [ChallengeRetention.developmentOutbox(settings.developmentOutboxRetention)] : []),
             logger: logger
         )

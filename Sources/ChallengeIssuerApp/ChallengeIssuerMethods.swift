@@ -54,6 +54,12 @@ enum ChallengeIssuerMethods {
         methods.register(IssueIosReceipt.self, callers: gatewayOnly) { params, _ in try await receipts.issue(params) }
     }
 
+    /// The admin API's view of the SMS pumping defence, and an operator's resume of a paused destination.
+    static func registerSMSDefense(_ methods: inout RPCMethodTable, defense: SMSDefense) {
+        methods.register(GetSMSDefenseStatus.self, callers: gatewayOnly) { params, _ in try await defense.status(params) }
+        methods.register(ResumeSMSRegion.self, callers: gatewayOnly) { params, _ in try await defense.resume(params) }
+    }
+
     static func registerAccounts(_ methods: inout RPCMethodTable, challenges: AccountChallenges) {
         methods.register(ForgetAccountChallenges.self, callers: gatewayOnly) { params, _ in
             .init(deleted: try await challenges.forget(params))

@@ -23,8 +23,12 @@ struct ChallengeIssuerSettings: Sendable {
     let expiredSessionRetention: Duration
     let developmentOutboxRetention: Duration
     let sweepInterval: Duration
+    /// The deployment's SMS pumping defaults and price table (`sms.defense.*`, `sms.prices.*`).
+    let smsDefense: SMSDefenseLimits
+    let smsDefenseWebhook: String?
+    let smsDefenseWebhookTrustRoots: String?
 
-    init(_ host: ServiceHost) {
+    init(_ host: ServiceHost) throws {
         let reader = host.settings.reader
         let generous = host.settings.mode == .development
         development = generous
@@ -51,5 +55,10 @@ struct ChallengeIssuerSettings: Sendable {
         expiredSessionRetention = .seconds(reader.int(forKey: "verification.expiredRetentionSeconds", default: 24 * 3600))
         developmentOutboxRetention = .seconds(reader.int(forKey: "developmentOutbox.retentionSeconds", default: 3 * 24 * 3600))
         sweepInterval = .seconds(reader.int(forKey: "verification.sweepSeconds", default: 60))
+        let defaultPrice = reader.double(forKey: "sms.prices.defaultUsd", default: 0.05)
+        let prices = try reader.string(forKey: "sms.prices.file").map(SMSPrices.load(path:)) ?? SMSPrices(defaultUsd: defaultPrice)
+        smsDefense = SMSDefenseLimits(reader, development: generous, prices: prices)
+        smsDefenseWebhook = reader.string(forKey: "sms.defense.webhookUrl")
+        smsDefenseWebhookTrustRoots = reader.string(forKey: "sms.defense.webhookTrustRoots")
     }
 }

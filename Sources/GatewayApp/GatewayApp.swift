@@ -11,11 +11,16 @@ public enum GatewayApp {
         parts.readiness = [ServiceName.factorRegistry, .challengeIssuer, .sessionToken].map { host.peerCheck($0) }
         let checks = parts.readiness
         let settings = try GatewaySettings(host)
-        let schemaFile = "identitytoolkit/schemas.json"
-        guard let schemaPath = ContractDocument.locate(schemaFile, configured: host.settings.contractsDirectory) else {
-            throw MissingContract(fileName: schemaFile)
+        // Identity Toolkit's operations, and this server's own admin ones beside them.
+        var schemas: DiscoverySchemas?
+        for schemaFile in ["identitytoolkit/schemas.json", "identitytoolkit/extensions.json"] {
+            guard let schemaPath = ContractDocument.locate(schemaFile, configured: host.settings.contractsDirectory) else {
+                throw MissingContract(fileName: schemaFile)
+            }
+            let document = try DiscoverySchemas(contentsOf: URL(fileURLWithPath: schemaPath))
+            schemas = schemas.map { $0.adding(document) } ?? document
         }
-        let schemas = try DiscoverySchemas(contentsOf: URL(fileURLWithPath: schemaPath))
+        guard let schemas else { throw MissingContract(fileName: "identitytoolkit/schemas.json") }
         let credentials = CredentialResolver(
             mode: host.settings.mode,
             admin: AdminAuthenticator(tokenHashesHex: host.settings.adminTokenHashes, mode: host.settings.mode),

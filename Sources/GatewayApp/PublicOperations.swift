@@ -48,6 +48,7 @@ struct PublicOperations: Sendable {
         let phoneSignIn = PhoneSignInOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
         let projectConfig = ProjectConfigOperations(registry: registry, emailPrivacyByDefault: privacy)
         let tenants = TenantOperations(registry: registry)
+        let smsDefense = SMSDefenseOperations(challenges: challenges, settings: cachedSettings)
         let sendOobCode = SendOOBCodeOperation(
             registry: registry, sessions: sessions, mail: mail, recentLogin: settings.recentLogin, emailPrivacyByDefault: privacy
         ).handle
@@ -112,6 +113,11 @@ struct PublicOperations: Sendable {
             "identitytoolkit.projects.tenants.accounts.batchDelete": admin.batchDelete,
             "identitytoolkit.projects.accounts.batchCreate": admin.batchCreate,
             "identitytoolkit.projects.tenants.accounts.batchCreate": admin.batchCreate,
+            // This server's own (identitytoolkit/extensions.json).
+            "mfa.projects.smsDefense.get": smsDefense.get,
+            "mfa.projects.tenants.smsDefense.get": smsDefense.get,
+            "mfa.projects.smsDefense.resume": smsDefense.resume,
+            "mfa.projects.tenants.smsDefense.resume": smsDefense.resume,
         ]
         handlers = client.merging(administration) { first, _ in first }
     }

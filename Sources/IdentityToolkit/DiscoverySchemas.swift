@@ -45,6 +45,21 @@ public struct DiscoverySchemas: Sendable {
         self.operations = parsed
     }
 
+    private init(operations: [Operation], schemas: [String: JSONValue]) {
+        self.operations = operations
+        self.schemas = schemas
+    }
+
+    /// These operations and schemas with `other`'s added (this server's own admin operations,
+    /// `identitytoolkit/extensions.json`); on a name both define, this document's wins.
+    public func adding(_ other: DiscoverySchemas) -> DiscoverySchemas {
+        let known = Set(operations.map(\.operationId))
+        return DiscoverySchemas(
+            operations: operations + other.operations.filter { !known.contains($0.operationId) },
+            schemas: schemas.merging(other.schemas) { mine, _ in mine }
+        )
+    }
+
     /// Loads the document from a file.
     public init(contentsOf url: URL) throws {
         try self.init(document: JSONCoding.parse(Data(contentsOf: url)))

@@ -88,6 +88,8 @@ extension IdentityToolkitError {
         public static let notDisabled = Code(.notDisabled)
         public static let operationNotAllowed = Code(.operationNotAllowed)
         public static let passwordLoginDisabled = Code(.passwordLoginDisabled)
+        /// The scope's SMS spend cap or its pumping defence stopped a send (the SDKs' `auth/quota-exceeded`).
+        public static let quotaExceeded = Code(.quotaExceeded)
         public static let phoneNumberExists = Code(.phoneNumberExists)
         public static let projectDisabled = Code(.projectDisabled)
         public static let providerAlreadyLinked = Code(.providerAlreadyLinked)
@@ -177,6 +179,7 @@ extension IdentityToolkitError {
             case notDisabled = "NOT_DISABLED"
             case operationNotAllowed = "OPERATION_NOT_ALLOWED"
             case passwordLoginDisabled = "PASSWORD_LOGIN_DISABLED"
+            case quotaExceeded = "QUOTA_EXCEEDED"
             case phoneNumberExists = "PHONE_NUMBER_EXISTS"
             case projectDisabled = "PROJECT_DISABLED"
             case providerAlreadyLinked = "PROVIDER_ALREADY_LINKED"

@@ -12,14 +12,17 @@ public struct RequestValidator: Sendable {
     let schemas: DiscoverySchemas
     /// Fields the discovery schemas omit: those real SDKs send (production accepts them, so must we,
     /// contract decision 15; extend only with a client that is seen sending the field), and this
-    /// server's own additions to the admin resources (per-tenant, per-language message texts).
+    /// server's own additions to the admin resources (per-tenant, per-language message texts, SMS limits).
     static let additions: [String: [String: JSONValue]] = [
         // The JS SDK's createUserWithEmailAndPassword sends returnSecureToken: true.
         "GoogleCloudIdentitytoolkitV1SignUpRequest": ["returnSecureToken": ["type": "boolean"]],
         // Messages per tenant and per language (NotificationConfig), beyond Identity Platform's project-wide ones.
+        // And limits on SMS sends against toll fraud (SMSDefenseConfig; GatewayApp's SMSDefenseDocument checks its members).
         "GoogleCloudIdentitytoolkitAdminV2Tenant": [
-            "notification": ["$ref": "#/schemas/GoogleCloudIdentitytoolkitAdminV2NotificationConfig"]
+            "notification": ["$ref": "#/schemas/GoogleCloudIdentitytoolkitAdminV2NotificationConfig"],
+            "smsDefenseConfig": ["type": "object"],
         ],
+        "GoogleCloudIdentitytoolkitAdminV2Config": ["smsDefenseConfig": ["type": "object"]],
         "GoogleCloudIdentitytoolkitAdminV2SendSms": [
             "localizedTemplates": [
                 "type": "object", "additionalProperties": ["$ref": "#/schemas/GoogleCloudIdentitytoolkitAdminV2SmsTemplate"],

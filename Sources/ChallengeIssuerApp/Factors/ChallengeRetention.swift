@@ -18,6 +18,15 @@ enum ChallengeRetention {
         "expired iOS receipts", table: "ios_receipts", key: "receipt_hash", column: "expires_at", retention: .zero, indexed: true
     )
 
+    /// The SMS defence needs the last hour of single sends (kept a day, for the completion ratio of
+    /// codes verified late) and the days of this month and the week before (kept 90 days).
+    static let smsSends = RetentionRule(
+        "SMS sends", table: "sms_sends", key: "id", column: "sent_at", retention: .seconds(24 * 3600), indexed: true
+    )
+    static let smsDays = RetentionRule(
+        "SMS daily sums", table: "sms_daily", key: "day", column: "day", retention: .seconds(90 * 24 * 3600), indexed: true
+    )
+
     /// What the development sink kept for the emulator's helper routes (development mode only):
     /// past `retention` no code in it still works, if `retention` is at least the longest code
     /// lifetime (an out-of-band code's three days by default).

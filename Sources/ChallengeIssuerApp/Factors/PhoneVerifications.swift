@@ -26,6 +26,8 @@ struct PhoneVerifications: Sendable {
     let budget: GuessingBudget
     /// One use per Play Integrity token while it is fresh (its bucket refills when it is stale).
     let attestationOnce: RateLimiter.Rule
+    /// Admits every send to a real number: velocity, spend caps, the anomaly brake.
+    let defense: SMSDefense
     /// Present in development mode only.
     let outbox: DevelopmentOutbox?
     let lifetime: Duration
@@ -69,6 +71,19 @@ struct PhoneVerifications: Sendable {
         guard let key = SessionInfo.key(sessionInfo), let hash = issued.challenge.codeHash, let salt = issued.challenge.salt else {
             throw RPCError.internalError()
         }
+        // A test number's fixed code is sent nowhere: no text, no cost, nothing counted.
+        let message =
+            params.testCode == nil
+            ? MessageCatalog(params.notification).sms(locale: params.locale, code: issued.deliverable, appName: appName, lifetime: lifetime)
+            : nil
+        if let message {
+            try await defense.admit(
+                .init(
+                    scope: schema, projectId: params.projectId, tenantId: params.tenantId, number: params.phoneNumber,
+                    segments: message.length.segments, sessionKey: key, config: params.smsDefense
+                )
+            )
+        }
         try await client.query(
             cached: """
                 INSERT INTO \(unescaped: schema.qualified("verification_sessions"))
@@ -78,10 +93,7 @@ struct PhoneVerifications: Sendable {
                 """,
             logger: logger
         )
-        guard params.testCode == nil else { return .init(sessionInfo: sessionInfo) }
-        let message = MessageCatalog(params.notification).sms(
-            locale: params.locale, code: issued.deliverable, appName: appName, lifetime: lifetime
-        )
+        guard let message else { return .init(sessionInfo: sessionInfo) }
         try await outbox?.recordSMS(
             in: schema, number: params.phoneNumber, code: issued.deliverable, sessionInfo: sessionInfo, message: message)
         do {
@@ -168,6 +180,7 @@ struct PhoneVerifications: Sendable {
             switch provider.verify(params.code, against: challenge, now: Date()) {
             case .accepted:
                 if retry { return .verified(number) }
+                try await defense.verified(sessionKey: key, scope: schema, on: connection)
                 // Used up. A flow that names its attempt may be retried, so its session stays,
                 // marked, until it expires; otherwise nothing of it is kept.
                 if let attempt = params.attempt {

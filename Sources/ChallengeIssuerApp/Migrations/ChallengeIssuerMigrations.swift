@@ -117,5 +117,39 @@ enum ChallengeIssuerMigrations {
             "AddRenderedMessageToDevelopmentOutbox",
             ["ALTER TABLE development_outbox ADD COLUMN subject text, ADD COLUMN text text, ADD COLUMN html text, ADD COLUMN locale text"]
         ),
+        // The SMS pumping defence (SMSDefense): each destination's row (its lock and its pause), the
+        // last day's sends, and each UTC day's sums per destination.
+        TenantMigration(
+            "CreateSMSDefenseTables",
+            [
+                "CREATE TABLE sms_regions (region text PRIMARY KEY, paused_at timestamptz, reason text, resumed_at timestamptz)",
+                """
+                CREATE TABLE sms_sends (
+                    id bigserial PRIMARY KEY,
+                    sent_at timestamptz NOT NULL DEFAULT now(),
+                    region text NOT NULL,
+                    prefix text NOT NULL,
+                    segments integer NOT NULL,
+                    cost_micros bigint NOT NULL,
+                    session_id text NOT NULL,
+                    verified_at timestamptz
+                )
+                """,
+                "CREATE INDEX sms_sends_region ON sms_sends (region, sent_at)",
+                "CREATE INDEX sms_sends_prefix ON sms_sends (prefix, sent_at)",
+                "CREATE INDEX sms_sends_session ON sms_sends (session_id)",
+                "CREATE INDEX sms_sends_sent_at ON sms_sends (sent_at)",
+                """
+                CREATE TABLE sms_daily (
+                    day date NOT NULL,
+                    region text NOT NULL,
+                    sends integer NOT NULL DEFAULT 0,
+                    verified integer NOT NULL DEFAULT 0,
+                    cost_micros bigint NOT NULL DEFAULT 0,
+                    PRIMARY KEY (day, region)
+                )
+                """,
+            ]
+        ),
     ]
 }

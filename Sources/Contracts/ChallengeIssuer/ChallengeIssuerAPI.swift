@@ -8,6 +8,7 @@ public enum ChallengeIssuerAPI {
         SendEmail.self, ListOutboxOOBCodes.self, ForgetOutboxOOBCode.self, IssuePhoneProof.self, RedeemPhoneProof.self,
         StartTOTPEnrollment.self, FinalizeTOTPEnrollment.self, VerifyTOTP.self,
         DeleteTOTPFactor.self, ListStoredTOTPFactors.self, StartPhoneVerification.self, VerifyPhoneCode.self,
-        ListOutboxVerificationCodes.self, IssueIosReceipt.self, ForgetAccountChallenges.self,
+        ListOutboxVerificationCodes.self, IssueIosReceipt.self, ForgetAccountChallenges.self, GetSMSDefenseStatus.self,
+        ResumeSMSRegion.self,
     ]
 }

@@ -26,12 +26,15 @@ public enum StartPhoneVerification: RPCMethod {
         public var locale: String?
         /// The scope's message settings: the language and text the SMS is written in.
         public var notification: NotificationConfig?
+        /// The scope's limits on SMS sends (toll-fraud defence).
+        public var smsDefense: SMSDefenseConfig?
 
         public init(
             projectId: String, tenantId: String? = nil, phoneNumber: String, purpose: String, localId: String,
             clientAddress: String? = nil, proof: AppVerificationProof? = nil, testCode: String? = nil, authorizedDomains: [String]? = nil,
-            locale: String? = nil, notification: NotificationConfig? = nil
+            locale: String? = nil, notification: NotificationConfig? = nil, smsDefense: SMSDefenseConfig? = nil
         ) {
+            self.smsDefense = smsDefense
             self.locale = locale
             self.notification = notification
             self.authorizedDomains = authorizedDomains

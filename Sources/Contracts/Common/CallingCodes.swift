@@ -52,6 +52,18 @@ public enum CallingCodes {
     /// Every region some number maps to (what `smsRegionConfig` may name).
     public static let regions: Set<String> = Set(byCode.values).union(northAmerica.values).union(["US", "RU", "KZ"])
 
+    /// The number's country calling code and the six digits after it (`+1650555`): the block a
+    /// carrier assigns together, which SMS pumping works through. `nil` for an invalid number.
+    public static func prefix(of number: String) -> String? {
+        guard PhoneNumber.isValid(number) else { return nil }
+        let digits = number.dropFirst()
+        var codeLength = 1
+        if let first = digits.first, first != "1", first != "7" {
+            codeLength = (1...3).first { digits.count > $0 && byCode[String(digits.prefix($0))] != nil } ?? 3
+        }
+        return "+" + digits.prefix(codeLength + 6)
+    }
+
     /// The region of an E.164 number, or `nil` when no calling code matches.
     public static func region(of number: String) -> String? {
         guard PhoneNumber.isValid(number) else { return nil }

@@ -19,12 +19,16 @@ public struct AuthSettings: Codable, Sendable, Hashable {
     public var improvedEmailPrivacy: Bool?
     /// The language of SMS and emails and the operator's own texts; `nil`: built-in texts, English default.
     public var notification: NotificationConfig?
+    /// Limits on SMS sends against toll fraud; `nil`: the deployment's defaults.
+    public var smsDefense: SMSDefenseConfig?
 
     public init(
         allowPasswordSignup: Bool, enableEmailLinkSignin: Bool, enableAnonymousUser: Bool, disableAuth: Bool,
         mfaConfig: MultiFactorConfig, testPhoneNumbers: [String: String] = [:], smsRegionConfig: SMSRegionConfig? = nil,
-        authorizedDomains: [String] = [], improvedEmailPrivacy: Bool? = nil, notification: NotificationConfig? = nil
+        authorizedDomains: [String] = [], improvedEmailPrivacy: Bool? = nil, notification: NotificationConfig? = nil,
+        smsDefense: SMSDefenseConfig? = nil
     ) {
+        self.smsDefense = smsDefense
         self.notification = notification
         self.improvedEmailPrivacy = improvedEmailPrivacy
         self.allowPasswordSignup = allowPasswordSignup

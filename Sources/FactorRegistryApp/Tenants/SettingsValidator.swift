@@ -22,6 +22,7 @@ enum SettingsValidator {
             settings.authorizedDomains.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 253 && $0.allSatisfy(isDomainCharacter) })
         else { throw invalid(.invalidConfig, detail: "authorizedDomains must be at most 100 host names") }
         result.authorizedDomains = unique(settings.authorizedDomains.map { $0.lowercased() })
+        if let defense = settings.smsDefense { try check(defense) }
         if let notification = settings.notification {
             do {
                 result.notification = try NotificationValidation.canonical(notification)
@@ -92,6 +93,29 @@ enum SettingsValidator {
             throw invalid(.invalidConfig, detail: "smsRegionConfig regions must be ISO 3166 alpha-2 codes of countries with phone service")
         }
         return codes
+    }
+
+    /// Limits a send can be held to: counts at least 1, caps and prices not negative (a price under
+    /// 100 US dollars a segment), an anomaly factor of at least 1.
+    static func check(_ defense: SMSDefenseConfig) throws {
+        let counts = [defense.countryHourlyLimit, defense.prefixHourlyLimit, defense.anomalyMinimumHourlySends].compactMap { $0 }
+        guard counts.allSatisfy({ $0 >= 1 }) else {
+            throw invalid(.invalidConfig, detail: "smsDefenseConfig hourly limits and anomalyMinimumHourlySends must be at least 1")
+        }
+        guard [defense.dailySpendCapUsd, defense.monthlySpendCapUsd].compactMap({ $0 }).allSatisfy({ $0 >= 0 && $0.isFinite }) else {
+            throw invalid(.invalidConfig, detail: "smsDefenseConfig spend caps must not be negative")
+        }
+        if let factor = defense.anomalyFactor, !(factor >= 1 && factor.isFinite) {
+            throw invalid(.invalidConfig, detail: "smsDefenseConfig.anomalyFactor must be at least 1")
+        }
+        let prices = defense.segmentPricesUsd ?? [:]
+        guard prices.count <= 300,
+            prices.allSatisfy({ CallingCodes.regions.contains($0.key.uppercased()) && $0.value >= 0 && $0.value < 100 })
+        else {
+            throw invalid(
+                .invalidConfig, detail: "smsDefenseConfig.segmentPricesUsd maps ISO 3166 alpha-2 regions to prices from 0 to 100 US dollars"
+            )
+        }
     }
 
     static func isDomainCharacter(_ character: Character) -> Bool {

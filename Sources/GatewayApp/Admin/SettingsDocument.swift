@@ -25,6 +25,7 @@ enum SettingsDocument {
             members["emailPrivacyConfig"] = ["enableImprovedEmailPrivacy": .bool(privacy)]
         }
         members["notification"] = NotificationDocument.document(settings.notification)
+        members["smsDefenseConfig"] = SMSDefenseDocument.document(settings.smsDefense)
         return .object(members)
     }
 
@@ -41,6 +42,7 @@ enum SettingsDocument {
         )
         settings.improvedEmailPrivacy = document["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"]?.boolValue
         settings.notification = try NotificationDocument.config(document["notification"])
+        settings.smsDefense = try SMSDefenseDocument.config(document["smsDefenseConfig"])
         return settings
     }
 
@@ -70,6 +72,7 @@ enum SettingsDocument {
         if let apiKey = config.apiKey { members["client"] = ["apiKey": .string(apiKey)] }
         if let regions = settings.smsRegionConfig { members["smsRegionConfig"] = smsRegions(regions) }
         members["notification"] = NotificationDocument.document(settings.notification)
+        members["smsDefenseConfig"] = SMSDefenseDocument.document(settings.smsDefense)
         return .object(members)
     }
 
@@ -85,6 +88,7 @@ enum SettingsDocument {
         settings.smsRegionConfig = try smsRegions(document["smsRegionConfig"])
         settings.improvedEmailPrivacy = document["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"]?.boolValue
         settings.notification = try NotificationDocument.config(document["notification"])
+        settings.smsDefense = try SMSDefenseDocument.config(document["smsDefenseConfig"])
         if case .array(let domains)? = document["authorizedDomains"] {
             settings.authorizedDomains = domains.compactMap(\.stringValue)
         } else {

@@ -40,7 +40,8 @@ struct PhoneChallenges: Sendable {
                 .init(
                     projectId: projectId, tenantId: tenantId, phoneNumber: number, purpose: purpose, localId: localId,
                     clientAddress: request.clientAddress, proof: proof, testCode: testCode,
-                    authorizedDomains: domains, locale: request.locale, notification: settings.notification
+                    authorizedDomains: domains, locale: request.locale, notification: settings.notification,
+                    smsDefense: settings.smsDefense
                 ),
                 requestID: request.requestID
             ).sessionInfo

@@ -1,0 +1,40 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// `GET /v2/projects/{p}[/tenants/{t}]/smsDefense` and `POST …/smsDefense:resume` (this server's
+/// admin operations, `identitytoolkit/extensions.json`): a scope's SMS sends, spend and paused
+/// destinations, and an operator's resume of one. Admin credential only; an unknown tenant is
+/// `TENANT_NOT_FOUND`.
+struct SMSDefenseOperations: Sendable {
+    let challenges: RPCClient
+    let settings: CachedSettings
+
+    func get(_ request: PublicRequest) async throws -> JSONValue {
+        let scope = try await resolve(request)
+        let status = try await PeerCall.call(
+            challenges, GetSMSDefenseStatus.self, TenantScope(projectId: scope.projectId, tenantId: scope.tenantId),
+            requestID: request.requestID
+        )
+        return try JSONCoding.value(of: status)
+    }
+
+    func resume(_ request: PublicRequest) async throws -> JSONValue {
+        let scope = try await resolve(request)
+        guard let region = request.body["region"]?.stringValue, region.count == 2, region.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            throw IdentityToolkitError.invalidPayload("region must be an ISO 3166 alpha-2 code")
+        }
+        let resumed = try await PeerCall.call(
+            challenges, ResumeSMSRegion.self, .init(projectId: scope.projectId, tenantId: scope.tenantId, region: region),
+            requestID: request.requestID
+        )
+        return try JSONCoding.value(of: resumed)
+    }
+
+    private func resolve(_ request: PublicRequest) async throws -> AdminScope {
+        let scope = try AdminScope(request)
+        _ = try await settings.enabled(projectId: scope.projectId, tenantId: scope.tenantId, requestID: request.requestID)
+        return scope
+    }
+}
