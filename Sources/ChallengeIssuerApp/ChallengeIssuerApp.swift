@@ -16,6 +16,7 @@ public enum ChallengeIssuerApp {
             tenantMigrations: ChallengeIssuerMigrations.tenant, logger: logger
         )
         let outbox = settings.development ? DevelopmentOutbox(client: database, logger: logger) : nil
+        let events = SecurityEventLog(source: "challenge-issuer", client: database, registry: host.metrics.registry, logger: logger)
         let sealer = SecretSealer(
             masterKey: try SecretSealer.masterKey(base64: settings.masterKeyBase64, file: settings.masterKeyFile)
         )
@@ -28,7 +29,7 @@ public enum ChallengeIssuerApp {
         let totp = TOTPFactors(
             provider: providers.totp, client: database, sealer: sealer, logger: logger,
             enrollmentLifetime: settings.totpEnrollmentLifetime, maximumFailures: settings.totpMaximumFailures,
-            failureWindow: settings.totpFailureWindow, budget: budget
+            failureWindow: settings.totpFailureWindow, budget: budget, events: events
         )
         let phone = PhoneVerifications(
             provider: providers.phone, client: database,
@@ -50,9 +51,9 @@ public enum ChallengeIssuerApp {
                     },
                     logger: logger
                 ),
-                logger: logger
+                events: events, logger: logger
             ),
-            outbox: outbox, lifetime: settings.smsSessionLifetime, maximumAttempts: settings.smsMaximumAttempts,
+            events: events, outbox: outbox, lifetime: settings.smsSessionLifetime, maximumAttempts: settings.smsMaximumAttempts,
             appName: settings.smsAppName, logger: logger
         )
         let receipts = IosReceipts(
@@ -71,12 +72,13 @@ public enum ChallengeIssuerApp {
         )
         ChallengeIssuerMethods.registerAccounts(&parts.methods, challenges: AccountChallenges(client: database, logger: logger))
         ChallengeIssuerMethods.registerSMSDefense(&parts.methods, defense: phone.defense)
+        parts.methods.registerAudit(events) { try ScopeSchema.of($0.projectId, $0.tenantId) }
 
         let sweeper = RetentionSweeper(
             client: database, tenants: catalog.tenantMigrator,
             rules: [
                 ChallengeRetention.expiredSessions(settings.expiredSessionRetention), ChallengeRetention.expiredReceipts,
-                RateLimiter.fullBuckets, ChallengeRetention.smsSends, ChallengeRetention.smsDays,
+                RateLimiter.fullBuckets, ChallengeRetention.smsSends, ChallengeRetention.smsDays, SecurityEventLog.retentionDays(reader),
             ] + (settings.development ? [ChallengeRetention.developmentOutbox(settings.developmentOutboxRetention)] : []),
             logger: logger
         )

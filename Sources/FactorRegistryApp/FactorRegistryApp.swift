@@ -17,7 +17,10 @@ public enum FactorRegistryApp {
         )
         let activeProjects = ActiveProjects()
         let settingsCache = SettingsCache()
-        let projects = TenantRepository(client: database, logger: logger, activeProjects: activeProjects, cache: settingsCache)
+        let events = SecurityEventLog(source: "factor-registry", client: database, registry: host.metrics.registry, logger: logger)
+        let projects = TenantRepository(
+            client: database, logger: logger, events: events, activeProjects: activeProjects, cache: settingsCache
+        )
         let registry = TenantRegistry(
             repository: projects, catalog: catalog, peers: [host.client(for: .challengeIssuer), host.client(for: .sessionToken)],
             logger: logger, defaultProjectId: host.settings.defaultProjectId
@@ -27,14 +30,14 @@ public enum FactorRegistryApp {
             queue: HashingQueue(maximum: settings.maximumQueuedHashes)
         )
         let accounts = AccountService(
-            accounts: AccountRepository(client: database, logger: logger), tenants: projects,
+            accounts: AccountRepository(client: database, events: events, logger: logger), tenants: projects,
             hashers: try PasswordHashers(standard: hasher, projectEntries: settings.scryptProjects),
             limits: FirstFactorLimits(
                 limiter: RateLimiter(client: database, logger: logger), reader: host.settings.reader,
                 development: host.settings.mode == .development
             )
         )
-        let enrollmentRepository = EnrollmentRepository(client: database, logger: logger)
+        let enrollmentRepository = EnrollmentRepository(client: database, events: events, logger: logger)
         let enrollments = EnrollmentService(enrollments: enrollmentRepository, accounts: accounts, maximum: settings.maximumEnrollments)
         let oobCodes = OOBCodeService(
             codes: OOBCodeRepository(client: database, logger: logger), accounts: accounts, lifetimes: settings.oobCodeLifetimes
@@ -47,6 +50,7 @@ public enum FactorRegistryApp {
         )
         FactorRegistryMethods.registerEnrollments(&parts.methods, enrollments: enrollments)
         FactorRegistryMethods.registerOobCodes(&parts.methods, codes: oobCodes)
+        parts.methods.registerAudit(events) { try await accounts.activeSchema(projectId: $0.projectId, tenantId: $0.tenantId) }
 
         let defaultProject = host.settings.defaultProjectId
         parts.prepare.append {
@@ -79,7 +83,11 @@ public enum FactorRegistryApp {
         let logger = host.logger
         let oobSweeper = RetentionSweeper(
             client: database, tenants: catalog.tenantMigrator,
-            rules: [OOBCodeRepository.expiredCodes(settings.expiredOobCodeRetention), RateLimiter.fullBuckets], logger: logger
+            rules: [
+                OOBCodeRepository.expiredCodes(settings.expiredOobCodeRetention), RateLimiter.fullBuckets,
+                SecurityEventLog.retentionDays(host.settings.reader),
+            ],
+            logger: logger
         )
         // Secrets challenge-issuer keeps for no enrollment (a crash between an enrollment's or a
         // withdrawal's two steps): checked hourly, once at least an hour old.

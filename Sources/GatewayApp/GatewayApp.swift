@@ -33,6 +33,7 @@ public enum GatewayApp {
             router: OperationRouter(schemas: schemas), validator: RequestValidator(schemas: schemas), credentials: credentials,
             handlers: operations.handlers, status: { await status(host, checks) },
             signingKeys: SigningKeySet(client: host.client(for: .sessionToken)), emulator: operations.emulator,
+            securityEventExport: SecurityEventExport(events: operations.securityEvents, credentials: credentials),
             metrics: PublicRequestMetrics(host.metrics), clientAddress: settings.clientAddress, logger: host.logger
         )
         parts.background.append(contentsOf: try PublicListeners.make(api, settings: settings, host: host))

@@ -9,6 +9,8 @@ struct PublicOperations: Sendable {
     /// Follows factor-registry's settings changes, so the cache may be used.
     let settingsWatch: PeriodicService
     let emulator: EmulatorRoutes
+    /// The audit trail's reader, also behind the JSON-lines export.
+    let securityEvents: SecurityEventOperations
 
     init(_ host: ServiceHost, settings: GatewaySettings, credentials: CredentialResolver) {
         let registry = host.client(for: .factorRegistry)
@@ -49,6 +51,8 @@ struct PublicOperations: Sendable {
         let projectConfig = ProjectConfigOperations(registry: registry, emailPrivacyByDefault: privacy)
         let tenants = TenantOperations(registry: registry)
         let smsDefense = SMSDefenseOperations(challenges: challenges, settings: cachedSettings)
+        let securityEvents = SecurityEventOperations(peers: [registry, challenges, sessions], settings: cachedSettings)
+        self.securityEvents = securityEvents
         let sendOobCode = SendOOBCodeOperation(
             registry: registry, sessions: sessions, mail: mail, recentLogin: settings.recentLogin, emailPrivacyByDefault: privacy
         ).handle
@@ -118,6 +122,8 @@ struct PublicOperations: Sendable {
             "mfa.projects.tenants.smsDefense.get": smsDefense.get,
             "mfa.projects.smsDefense.resume": smsDefense.resume,
             "mfa.projects.tenants.smsDefense.resume": smsDefense.resume,
+            "mfa.projects.securityEvents.list": securityEvents.list,
+            "mfa.projects.tenants.securityEvents.list": securityEvents.list,
         ]
         handlers = client.merging(administration) { first, _ in first }
     }

@@ -25,15 +25,17 @@ public enum SessionTokenApp {
         let sealKey = TokenSealKey(masterKey: masterKey)
         let finishing = FinishingTokens(masterKey: masterKey, sealKey: sealKey)
 
+        let events = SecurityEventLog(source: "session-token", client: database, registry: host.metrics.registry, logger: logger)
         var parts = ServiceHost.Parts()
         catalog.register(in: &parts.methods, callers: [.factorRegistry])
+        parts.methods.registerAudit(events) { try TenantSchema(projectId: $0.projectId, tenantId: $0.tenantId) }
         SessionTokenMethods.registerKeys(
             &parts.methods, keyring: keyring, maxAgeSeconds: settings.keyPublishMaxAgeSeconds, sealKey: sealKey
         )
         SessionTokenMethods.registerSessions(
             &parts.methods, issuance: SessionIssuance(sessions: sessions, issuer: issuer, finishing: finishing, sealKey: sealKey),
             refresh: RefreshExchange(
-                refreshSessions: RefreshSessions(client: database, logger: logger, sealKey: sealKey), issuer: issuer,
+                refreshSessions: RefreshSessions(client: database, logger: logger, sealKey: sealKey, events: events), issuer: issuer,
                 limiter: RateLimiter(client: database, logger: logger), perAddress: settings.refreshesPerAddress
             ),
             sessions: sessions, issuer: issuer
@@ -74,6 +76,7 @@ public enum SessionTokenApp {
             rules: [
                 SessionRetention.rotatedTokens(settings.rotatedTokenRetention),
                 SessionRetention.revokedSessions(settings.revokedSessionRetention), RateLimiter.fullBuckets,
+                SecurityEventLog.retentionDays(host.settings.reader),
             ],
             logger: logger
         )

@@ -28,6 +28,8 @@ struct PhoneVerifications: Sendable {
     let attestationOnce: RateLimiter.Rule
     /// Admits every send to a real number: velocity, spend caps, the anomaly brake.
     let defense: SMSDefense
+    /// The audit trail: a sign-in code's outcome is recorded with its session's change.
+    let events: SecurityEventLog
     /// Present in development mode only.
     let outbox: DevelopmentOutbox?
     let lifetime: Duration
@@ -80,7 +82,7 @@ struct PhoneVerifications: Sendable {
             try await defense.admit(
                 .init(
                     scope: schema, projectId: params.projectId, tenantId: params.tenantId, number: params.phoneNumber,
-                    segments: message.length.segments, sessionKey: key, config: params.smsDefense
+                    localId: params.localId, segments: message.length.segments, sessionKey: key, config: params.smsDefense
                 )
             )
         }
@@ -181,6 +183,7 @@ struct PhoneVerifications: Sendable {
             case .accepted:
                 if retry { return .verified(number) }
                 try await defense.verified(sessionKey: key, scope: schema, on: connection)
+                try await record(passed: true, purpose: purpose, localId: params.localId, in: schema, on: connection)
                 // Used up. A flow that names its attempt may be retried, so its session stays,
                 // marked, until it expires; otherwise nothing of it is kept.
                 if let attempt = params.attempt {
@@ -202,6 +205,7 @@ struct PhoneVerifications: Sendable {
                 try await connection.query(
                     cached: "UPDATE \(unescaped: sessions) SET attempts = attempts + 1 WHERE session_id = \(key)", logger: logger
                 )
+                try await record(passed: false, purpose: purpose, localId: params.localId, in: schema, on: connection)
                 return .rejected(ChallengeRejection.invalidCode)
             }
         }
@@ -212,6 +216,27 @@ struct PhoneVerifications: Sendable {
             return .init(phoneNumber: number)
         case .rejected(let error):
             throw error
+        }
+    }
+
+    /// A sign-in's code (second factor, or the phone as the first) in the audit trail; an
+    /// enrollment's code is not a sign-in (factor-registry records the factor it adds).
+    private func record(
+        passed: Bool, purpose: String?, localId: String, in schema: TenantSchema, on connection: PostgresConnection
+    ) async throws {
+        switch purpose {
+        case "signIn":
+            try await events.record(
+                passed ? .secondFactorSucceeded : .secondFactorFailed, localId: localId, details: ["kind": "phone"], in: schema,
+                on: connection
+            )
+        case "phoneSignIn":
+            try await events.record(
+                passed ? .signInSucceeded : .signInFailed, localId: localId.isEmpty ? nil : localId,
+                details: passed ? ["factor": "phone"] : ["factor": "phone", "reason": "INVALID_CODE"], in: schema, on: connection
+            )
+        default:
+            break
         }
     }
 

@@ -24,6 +24,8 @@ struct TOTPFactors: Sendable {
     let failureWindow: Duration
     /// Wrong codes per factor per day (docs/security.md, guessing budgets), on top of the window above.
     let budget: GuessingBudget
+    /// The audit trail: each sign-in code's outcome is recorded by the statement that decides it.
+    let events: SecurityEventLog
 
     static let disabled = ChallengeRejection.error(.totpMFADisabled)
 
@@ -176,8 +178,11 @@ struct TOTPFactors: Sendable {
         if case .accepted(let matched) = provider.verify(params.verificationCode, against: challenge, now: Date()) {
             (good, step, bound) = (true, matched ?? lastStep, matched ?? lastStep + 1)
         }
+        // The outcome and its audit record in one statement: the same commit, no extra round trip.
+        let (actor, address, agent) = (SecurityEventLog.actor, SecurityEventLog.clientAddress, SecurityEventLog.userAgent)
         let outcome = try await client.query(
             cached: """
+                WITH updated AS (
                 UPDATE \(unescaped: factors) SET
                     last_step = CASE WHEN \(good) AND last_step < \(bound) THEN \(step) ELSE last_step END,
                     failures = CASE WHEN \(good) AND last_step < \(bound) THEN 0
@@ -194,12 +199,20 @@ struct TOTPFactors: Sendable {
                   AND (failure_window_start IS NULL OR failure_window_start <= now() - make_interval(secs => \(window))
                        OR failures < \(maximumFailures))
                   AND ((\(good) AND last_step < \(bound)) OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) >= 1)
-                RETURNING failure_window_start IS NULL
+                RETURNING failure_window_start IS NULL AS ok
+                ), recorded AS (
+                    INSERT INTO \(unescaped: schema.qualified("security_events")) (type, local_id, actor, client_address, user_agent, details)
+                    SELECT CASE WHEN ok THEN 'secondFactor.succeeded' ELSE 'secondFactor.failed' END, \(params.localId), \(actor),
+                           \(address), \(agent), jsonb_build_object('kind', 'totp', 'enrollmentId', \(params.mfaEnrollmentId)::text)
+                    FROM updated
+                )
+                SELECT ok FROM updated
                 """,
             logger: logger
         )
         var accepted: Bool?
         for try await row in outcome.decode(Bool.self) { accepted = row }
+        if let accepted { events.count(accepted ? .secondFactorSucceeded : .secondFactorFailed, schema) }
         switch accepted {
         case true?: return
         // A wrong code, or a good one whose step another request recorded first (a replay).

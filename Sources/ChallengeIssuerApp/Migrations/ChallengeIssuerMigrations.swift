@@ -151,5 +151,7 @@ enum ChallengeIssuerMigrations {
                 """,
             ]
         ),
+        // The audit trail (SecurityEventLog): the same table in every data service.
+        SecurityEventLog.migration,
     ]
 }

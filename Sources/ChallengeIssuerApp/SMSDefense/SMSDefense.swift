@@ -4,6 +4,7 @@ import IdentityToolkit
 import JSONRPC
 import Logging
 import PostgresNIO
+import ServiceKit
 import TenantStore
 
 /// Challenge-issuer's defence against SMS pumping, per project or tenant schema: every send to a real
@@ -17,6 +18,8 @@ struct SMSDefense: Sendable {
     let client: PostgresClient
     let limits: SMSDefenseLimits
     let alerts: SMSDefenseAlerts
+    /// The audit trail: each refusal (and pause) is recorded in the transaction that decides it.
+    let events: SecurityEventLog
     let logger: Logger
 
     struct Send: Sendable {
@@ -24,6 +27,8 @@ struct SMSDefense: Sendable {
         let projectId: String
         let tenantId: String?
         let number: String
+        /// The account the code is for; empty for a phone sign-in's first step.
+        let localId: String
         let segments: Int
         let sessionKey: String
         let config: SMSDefenseConfig?
@@ -99,6 +104,12 @@ struct SMSDefense: Sendable {
                 )
             default:
                 break
+            }
+            if let refusal {
+                try await events.record(
+                    .smsRefused, localId: send.localId.isEmpty ? nil : send.localId,
+                    details: ["region": region, "reason": refusal.rawValue], in: send.scope, on: connection
+                )
             }
             return (refusal, counts)
         }

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import PluginHTTP
 import Prometheus
-import Synchronization
+import ServiceKit
 
 /// What the defence tells operators: Prometheus counters per destination (sends, verified codes,
 /// refusals by reason: `verified / sends` is the completion ratio, whose fall is the mark of
@@ -14,10 +14,11 @@ final class SMSDefenseAlerts: Sendable {
     let registry: PrometheusCollectorRegistry
     let webhook: (url: String, client: HTTPClient)?
     let logger: Logger
-    private let counters = Mutex<[String: Counter]>([:])
+    let counters: LabeledCounters
 
     init(registry: PrometheusCollectorRegistry, webhook: (url: String, client: HTTPClient)?, logger: Logger) {
         self.registry = registry
+        counters = LabeledCounters(registry: registry)
         self.webhook = webhook
         self.logger = logger
     }
@@ -48,11 +49,7 @@ final class SMSDefenseAlerts: Sendable {
     }
 
     private func count(_ descriptor: MetricNameDescriptor, _ labels: [(String, String)]) {
-        let key = descriptor.metricName + labels.map { "|\($0.1)" }.joined()
-        if let known = counters.withLock({ $0[key] }) { return known.increment() }
-        let counter = registry.makeCounter(descriptor: descriptor, labels: labels)
-        counters.withLock { $0[key] = counter }
-        counter.increment()
+        counters.increment(descriptor, labels)
     }
 
     func record(region: String, refusal: SMSAdmission.Refusal?) {

@@ -2,11 +2,14 @@ import Contracts
 import Foundation
 import Logging
 import PostgresNIO
+import ServiceKit
 import TenantStore
 
 /// Accounts in each tenant's (or project's) schema.
 struct AccountRepository: Sendable {
     let client: PostgresClient
+    /// The audit trail: a password or email change is recorded in its own transaction.
+    let events: SecurityEventLog
     let logger: Logger
 
     struct EmailTaken: Error {}
@@ -238,13 +241,34 @@ extension AccountRepository {
         var deletePhotoUrl = false
     }
 
-    /// Applies `changes` and reads the account back in one statement; `nil` when it does not exist.
+    /// Applies `changes` and reads the account back in one statement, in a transaction that also
+    /// records a password or email change in the audit trail; `nil` when it does not exist.
     func update(in schema: TenantSchema, localId: String, _ changes: Changes) async throws -> Account? {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                guard let account = try await apply(changes, in: schema, localId: localId, on: connection) else { return nil }
+                if changes.passwordHash != nil {
+                    try await events.record(.passwordChanged, localId: localId, in: schema, on: connection)
+                }
+                if changes.email != nil {
+                    try await events.record(.emailChanged, localId: localId, in: schema, on: connection)
+                }
+                return account
+            }
+        } catch let error as PostgresTransactionError {
+            if let refusal = error.closureError, error.rollbackError == nil { throw refusal }
+            throw error
+        }
+    }
+
+    private func apply(_ changes: Changes, in schema: TenantSchema, localId: String, on connection: PostgresConnection) async throws
+        -> Account?
+    {
         let accounts = schema.qualified("accounts")
         let normalized = changes.email.map(EmailAddress.normalized)
         let validSince = changes.validSince.map { Date(timeIntervalSince1970: Double($0)) }
         do {
-            let rows = try await client.query(
+            let rows = try await connection.query(
                 cached: """
                     UPDATE \(unescaped: accounts) SET
                         email = coalesce(\(changes.email), email),

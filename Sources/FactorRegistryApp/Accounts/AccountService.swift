@@ -2,6 +2,7 @@ import Contracts
 import IdentityToolkit
 import JSONRPC
 import Logging
+import ServiceKit
 import TenantStore
 
 /// Account operations, with the checks and error strings of the contract.
@@ -51,19 +52,36 @@ struct AccountService: Sendable {
         guard let stored = try await accounts.credentials(in: schema, email: params.email) else {
             _ = try await hashers.standard.verify(params.password, against: hashers.decoy(for: params.projectId))
             await limits.spendFailure(budget)
+            try await signInFailed(nil, reason: .emailNotFound, in: schema)
             throw Self.rejected(.emailNotFound)
         }
-        if stored.account.disabled { throw Self.rejected(.userDisabled) }
+        let localId = stored.account.localId
+        if stored.account.disabled {
+            try await signInFailed(localId, reason: .userDisabled, in: schema)
+            throw Self.rejected(.userDisabled)
+        }
         guard let hash = stored.passwordHash, try await hashers.standard.verify(params.password, against: hash) else {
             await limits.spendFailure(budget)
+            try await signInFailed(localId, reason: .invalidPassword, in: schema)
             throw Self.rejected(.invalidPassword)
         }
         let kinds = Set(params.secondFactorKinds ?? [])
         if stored.account.mfaInfo?.contains(where: { kinds.contains($0.kind) }) == true {
+            try await accounts.events.record(
+                .signInSucceeded, localId: localId, details: ["factor": "password", "secondFactor": "required"], in: schema
+            )
             return .init(account: stored.account, lastLoginAt: 0, secondFactorRequired: true)
         }
-        let lastLoginAt = try await accounts.recordSignIn(in: schema, localId: stored.account.localId)
+        let lastLoginAt = try await accounts.recordSignIn(in: schema, localId: localId)
+        try await accounts.events.record(.signInSucceeded, localId: localId, details: ["factor": "password"], in: schema)
         return .init(account: stored.account, lastLoginAt: lastLoginAt)
+    }
+
+    /// A refused password: the account when there is one, and why; never the address or the password.
+    private func signInFailed(_ localId: String?, reason: IdentityToolkitError.Code, in schema: TenantSchema) async throws {
+        try await accounts.events.record(
+            .signInFailed, localId: localId, details: ["factor": "password", "reason": reason.rawValue], in: schema
+        )
     }
 
     /// §2.13: the phone as a first factor, after challenge-issuer verified the number.

@@ -2,11 +2,14 @@ import Contracts
 import Foundation
 import Logging
 import PostgresNIO
+import ServiceKit
 import TenantStore
 
 /// Second-factor enrollments in each tenant's schema.
 struct EnrollmentRepository: Sendable {
     let client: PostgresClient
+    /// The audit trail: each factor added or removed is recorded with the change.
+    let events: SecurityEventLog
     let logger: Logger
 
     enum AddOutcome: Sendable {
@@ -55,6 +58,9 @@ struct EnrollmentRepository: Sendable {
                     """,
                 logger: logger
             )
+            try await events.record(
+                .factorEnrolled, localId: localId, details: Self.details(enrollment), in: schema, on: connection
+            )
             if revokeSessions {
                 try await connection.query(
                     cached: """
@@ -81,7 +87,20 @@ struct EnrollmentRepository: Sendable {
             var exists = false
             for try await _ in locked.decode(String.self) { exists = true }
             guard exists else { return false }
+            let before = try await connection.query(
+                "SELECT enrollment_id, kind FROM \(unescaped: table) WHERE local_id = \(localId)", logger: logger
+            )
+            var previous: [String: String] = [:]
+            for try await (id, kind) in before.decode((String, String).self) { previous[id] = kind }
             try await Self.replace(in: schema, table: table, localId: localId, enrollments, connection: connection, logger: logger)
+            let kept = Set(enrollments.map(\.mfaEnrollmentId))
+            for (id, kind) in previous.sorted(by: { $0.key < $1.key }) where !kept.contains(id) {
+                try await events.record(
+                    .factorWithdrawn, localId: localId, details: ["kind": kind, "enrollmentId": id], in: schema, on: connection)
+            }
+            for enrollment in enrollments where previous[enrollment.mfaEnrollmentId] == nil {
+                try await events.record(.factorEnrolled, localId: localId, details: Self.details(enrollment), in: schema, on: connection)
+            }
             return true
         }
     }
@@ -107,14 +126,29 @@ struct EnrollmentRepository: Sendable {
     /// `false` when the user has no enrollment with that id.
     func remove(in schema: TenantSchema, localId: String, enrollmentId: String) async throws -> Bool {
         let enrollments = schema.qualified("mfa_enrollments")
-        let rows = try await client.query(
-            """
-            DELETE FROM \(unescaped: enrollments) WHERE local_id = \(localId) AND enrollment_id = \(enrollmentId)
-            RETURNING enrollment_id
-            """,
-            logger: logger
-        )
-        for try await _ in rows.decode(String.self) { return true }
-        return false
+        let (events, logger) = (self.events, self.logger)
+        return try await client.withTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                DELETE FROM \(unescaped: enrollments) WHERE local_id = \(localId) AND enrollment_id = \(enrollmentId)
+                RETURNING kind
+                """,
+                logger: logger
+            )
+            var removed: String?
+            for try await kind in rows.decode(String.self) { removed = kind }
+            guard let removed else { return false }
+            try await events.record(
+                .factorWithdrawn, localId: localId, details: ["kind": removed, "enrollmentId": enrollmentId], in: schema, on: connection
+            )
+            return true
+        }
+    }
+
+    /// What the trail says of a factor: its kind and id, and of a phone only the last two digits.
+    static func details(_ enrollment: Enrollment) -> [String: String] {
+        var details = ["kind": enrollment.kind, "enrollmentId": enrollment.mfaEnrollmentId]
+        if let phone = enrollment.phoneNumber { details["phoneEnding"] = String(phone.suffix(2)) }
+        return details
     }
 }

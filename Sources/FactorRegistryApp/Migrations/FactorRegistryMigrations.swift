@@ -153,5 +153,7 @@ enum FactorRegistryMigrations {
                 "ALTER TABLE oob_codes ADD COLUMN new_email text, ADD COLUMN enrollment_id text",
             ]
         ),
+        // The audit trail (SecurityEventLog): the same table in every data service.
+        SecurityEventLog.migration,
     ]
 }

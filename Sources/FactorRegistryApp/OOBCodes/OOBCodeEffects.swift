@@ -3,6 +3,7 @@ import Foundation
 import IdentityToolkit
 import Logging
 import PostgresNIO
+import ServiceKit
 import TenantStore
 
 /// What using an out-of-band code does to the account, on the connection of the transaction that
@@ -12,6 +13,7 @@ import TenantStore
 /// seconds); the gateway answers once that second has begun, so the next sign-in's tokens work.
 struct OOBCodeEffects: Sendable {
     let schema: TenantSchema
+    let events: SecurityEventLog
     let logger: Logger
 
     struct Outcome: Sendable {
@@ -59,14 +61,32 @@ struct OOBCodeEffects: Sendable {
                 WHERE local_id = \(localId) AND email_normalized = \(undone) RETURNING local_id
                 """
         case "REVERT_SECOND_FACTOR_ADDITION":
-            return Outcome(applied: true, removed: try await revert(code, localId: localId, on: connection))
+            let removed = try await revert(code, localId: localId, on: connection)
+            if let removed {
+                try await events.record(
+                    .factorWithdrawn, localId: localId,
+                    details: ["kind": removed.kind, "enrollmentId": removed.mfaEnrollmentId, "via": code.requestType],
+                    in: schema, on: connection
+                )
+            }
+            return Outcome(applied: true, removed: removed)
         default:
             return Outcome(applied: false)
         }
         do {
             let rows = try await connection.query(query, logger: logger)
-            for try await _ in rows.decode(String.self) { return Outcome(applied: true) }
-            return Outcome(applied: false)
+            var applied = false
+            for try await _ in rows.decode(String.self) { applied = true }
+            // The change and its record commit together.
+            switch code.requestType {
+            case "PASSWORD_RESET" where applied:
+                try await events.record(.passwordChanged, localId: localId, details: ["via": code.requestType], in: schema, on: connection)
+            case "VERIFY_AND_CHANGE_EMAIL" where applied, "RECOVER_EMAIL" where applied:
+                try await events.record(.emailChanged, localId: localId, details: ["via": code.requestType], in: schema, on: connection)
+            default:
+                break
+            }
+            return Outcome(applied: applied)
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
             // Another account took the address meanwhile: nothing changes, the code stays usable.
             throw AccountService.rejected(.emailExists)

@@ -96,7 +96,7 @@ struct OOBCodeService: Sendable {
             hashed = try await accounts.hashers.hasher(for: params.projectId).hash(password)
         }
         let passwordHash = hashed
-        let effects = OOBCodeEffects(schema: schema, logger: codes.logger)
+        let effects = OOBCodeEffects(schema: schema, events: accounts.accounts.events, logger: codes.logger)
         let use = try await codes.use(in: schema, code: params.oobCode, types: types) { stored, connection in
             if stored.requestType == "PASSWORD_RESET", passwordHash == nil { throw AccountService.rejected(.missingNewPassword) }
             return try await effects.perform(stored, newPasswordHash: passwordHash, on: connection)
@@ -121,7 +121,7 @@ struct OOBCodeService: Sendable {
     func signInWithEmailLink(_ params: SignInWithEmailLink.Params) async throws -> SignInWithEmailLink.Result {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         guard Self.isWellFormed(params.oobCode) else { throw AccountService.rejected(.invalidOOBCode) }
-        let effects = OOBCodeEffects(schema: schema, logger: codes.logger)
+        let effects = OOBCodeEffects(schema: schema, events: accounts.accounts.events, logger: codes.logger)
         let kinds = Set(params.secondFactorKinds ?? [])
         let use = try await codes.use(in: schema, code: params.oobCode, types: ["EMAIL_SIGNIN"]) { stored, connection in
             guard EmailAddress.normalized(stored.email) == EmailAddress.normalized(params.email) else {

@@ -2,12 +2,15 @@ import Contracts
 import Foundation
 import Logging
 import PostgresNIO
+import ServiceKit
 import TenantStore
 
 /// The tenant registry's rows in `control.projects` and `control.tenants`.
 struct TenantRepository: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// The audit trail: a settings change is recorded, before and after, in the scope's schema.
+    let events: SecurityEventLog
     /// Shared by every repository of the process (see ``ActiveProjects``).
     let activeProjects: ActiveProjects
     /// Shared by every repository of the process; every write below drops what it changed.
@@ -194,19 +197,44 @@ struct TenantRepository: Sendable {
         projectId: String, tenantId: String, displayName: String?, settings: AuthSettings, expectedVersion: Int64
     ) async throws -> Tenant? {
         let settingsJSON = try SettingsJSON.encode(settings)
-        let rows = try await client.query(
-            """
-            UPDATE control.tenants SET display_name = \(displayName), settings = \(settingsJSON)::jsonb,
-                settings_version = settings_version + 1, updated_at = now()
-            WHERE project_id = \(projectId) AND tenant_id = \(tenantId) AND state = 'active'
-              AND settings_version = \(expectedVersion)
-            RETURNING \(unescaped: Self.columns)
-            """,
-            logger: logger
-        )
+        let (events, logger) = (self.events, self.logger)
         defer { cache.invalidate(projectId: projectId) }
-        for try await row in rows.decode(Row.self) { return Self.tenant(from: row) }
-        return nil
+        return try await client.withTransaction(logger: logger) { connection in
+            let before = try await connection.query(
+                "SELECT settings::text FROM control.tenants WHERE project_id = \(projectId) AND tenant_id = \(tenantId) FOR UPDATE",
+                logger: logger
+            )
+            var previous: String?
+            for try await text in before.decode(String?.self) { previous = text }
+            let rows = try await connection.query(
+                """
+                UPDATE control.tenants SET display_name = \(displayName), settings = \(settingsJSON)::jsonb,
+                    settings_version = settings_version + 1, updated_at = now()
+                WHERE project_id = \(projectId) AND tenant_id = \(tenantId) AND state = 'active'
+                  AND settings_version = \(expectedVersion)
+                RETURNING \(unescaped: Self.columns)
+                """,
+                logger: logger
+            )
+            var updated: Tenant?
+            for try await row in rows.decode(Row.self) { updated = Self.tenant(from: row) }
+            guard let updated else { return nil }
+            try await events.record(
+                .configChanged, localId: nil, details: Self.change(from: previous, to: settings),
+                in: try TenantSchema(projectId: projectId, tenantId: tenantId), on: connection
+            )
+            return updated
+        }
+    }
+
+    /// `before` and `after` as the trail keeps them: test phone numbers' codes are not kept.
+    static func change(from previous: String?, to settings: AuthSettings) -> [String: String] {
+        func shown(_ settings: AuthSettings?) -> String {
+            guard var settings else { return "null" }
+            settings.testPhoneNumbers = settings.testPhoneNumbers.mapValues { _ in "••••••" }
+            return (try? SettingsJSON.encode(settings)) ?? "null"
+        }
+        return ["before": shown(SettingsJSON.decode(previous)), "after": shown(settings)]
     }
 
     /// A project's settings and their version; `nil` for an unknown project.
@@ -229,18 +257,36 @@ struct TenantRepository: Sendable {
     /// Replaces a project's settings if still at `expectedVersion`; `nil` otherwise.
     func updateProjectConfig(_ projectId: String, settings: AuthSettings, expectedVersion: Int64) async throws -> ProjectConfig? {
         let settingsJSON = try SettingsJSON.encode(settings)
-        let rows = try await client.query(
-            """
-            UPDATE control.projects SET settings = \(settingsJSON)::jsonb, settings_version = settings_version + 1
-            WHERE project_id = \(projectId) AND settings_version = \(expectedVersion)
-            RETURNING settings_version, api_key
-            """,
-            logger: logger
-        )
+        let (events, logger) = (self.events, self.logger)
         defer { cache.invalidate(projectId: projectId) }
-        for try await (version, apiKey) in rows.decode((Int64, String?).self) {
-            return ProjectConfig(projectId: projectId, settings: settings, version: version, apiKey: apiKey)
+        return try await client.withTransaction(logger: logger) { connection in
+            let before = try await connection.query(
+                "SELECT settings::text FROM control.projects WHERE project_id = \(projectId) FOR UPDATE", logger: logger
+            )
+            var previous: String?
+            for try await text in before.decode(String?.self) { previous = text }
+            let rows = try await connection.query(
+                """
+                UPDATE control.projects SET settings = \(settingsJSON)::jsonb, settings_version = settings_version + 1
+                WHERE project_id = \(projectId) AND settings_version = \(expectedVersion)
+                RETURNING settings_version, api_key
+                """,
+                logger: logger
+            )
+            var updated: ProjectConfig?
+            for try await (version, apiKey) in rows.decode((Int64, String?).self) {
+                updated = ProjectConfig(projectId: projectId, settings: settings, version: version, apiKey: apiKey)
+            }
+            guard let updated else { return nil }
+            // A project still being provisioned has no schema yet, and no trail to write to.
+            let schema = try TenantSchema(projectId: projectId)
+            let exists = try await connection.query("SELECT 1 FROM pg_namespace WHERE nspname = \(schema.name)", logger: logger)
+            for try await _ in exists.decode(Int.self) {
+                try await events.record(
+                    .configChanged, localId: nil, details: Self.change(from: previous, to: settings), in: schema, on: connection
+                )
+            }
+            return updated
         }
-        return nil
     }
 }

@@ -21,6 +21,7 @@ struct PublicAPI: Sendable {
     let status: @Sendable () async -> JSONValue
     let signingKeys: SigningKeySet
     let emulator: EmulatorRoutes
+    let securityEventExport: SecurityEventExport
     let metrics: PublicRequestMetrics
     let clientAddress: ClientAddress
     let logger: Logger
@@ -52,6 +53,9 @@ struct PublicAPI: Sendable {
         }
         if let answer = await emulator.respond(request, path: path, requestID: context.id) {
             return (answer, PublicRequestMetrics.Route.emulator.rawValue)
+        }
+        if let answer = await securityEventExport.respond(request, path: path, requestID: context.id, logger: context.logger) {
+            return (answer, "mfa.projects.securityEvents.export")
         }
         guard case .matched(let match) = router.route(method: request.method.rawValue, path: path) else {
             return (Self.error(.notFound), PublicRequestMetrics.Route.unmatched.rawValue)
@@ -88,17 +92,23 @@ struct PublicAPI: Sendable {
             guard let handler = handlers[match.operation.operationId] else {
                 throw IdentityToolkitError.notImplemented(match.operation.operationId)
             }
-            let result = try await handler(
-                PublicRequest(
-                    operation: match.operation, pathParameters: match.pathParameters, body: normalised, query: query,
-                    caller: caller, apiKey: query["key"] ?? request.headers[CredentialResolver.apiKeyHeader],
-                    requestID: context.id,
-                    clientAddress: clientAddress.resolve(peer: context.remoteAddress?.ipAddress, headers: request.headers),
-                    logger: context.logger,
-                    defaultProjectId: credentials.defaultProjectId,
-                    locale: request.headers[PublicRequest.localeHeader].map { String($0.prefix(64)) }
-                )
+            let address = clientAddress.resolve(peer: context.remoteAddress?.ipAddress, headers: request.headers)
+            // Every call this request makes carries whom it is for, for the security events.
+            let origin = RequestOrigin(
+                clientAddress: address, userAgent: request.headers[.userAgent],
+                actor: caller == .admin ? "admin:\(AdminAuthenticator.credentialID(request.headers) ?? "unknown")" : "user"
             )
+            let result = try await RequestOrigin.$current.withValue(origin) {
+                try await handler(
+                    PublicRequest(
+                        operation: match.operation, pathParameters: match.pathParameters, body: normalised, query: query,
+                        caller: caller, apiKey: query["key"] ?? request.headers[CredentialResolver.apiKeyHeader],
+                        requestID: context.id, clientAddress: address, logger: context.logger,
+                        defaultProjectId: credentials.defaultProjectId,
+                        locale: request.headers[PublicRequest.localeHeader].map { String($0.prefix(64)) }
+                    )
+                )
+            }
             return Self.json(200, result)
         } catch let error as IdentityToolkitError {
             return Self.error(error)

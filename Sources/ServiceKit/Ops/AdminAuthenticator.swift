@@ -15,6 +15,13 @@ public struct AdminAuthenticator: Sendable {
     }
 
     /// Whether the request carries an admin credential.
+    /// Which admin credential `headers` carry, as the security events name it: the first 12 hex
+    /// digits of its SHA-256 (as `admin.tokenSha256` lists it), which tell nothing of the token.
+    public static func credentialID(_ headers: HTTPFields) -> String? {
+        guard let token = bearerToken(headers[.authorization]) else { return nil }
+        return SHA256.hash(data: Array(token.utf8)).prefix(6).map { String(format: "%02x", $0) }.joined()
+    }
+
     public func isAdmin(_ headers: HTTPFields) -> Bool {
         guard let token = Self.bearerToken(headers[.authorization]) else { return false }
         if mode == .development, token.lowercased() == "owner" { return true }

@@ -81,6 +81,7 @@ public final class RPCClient: Sendable {
         request.headers.add(name: "content-type", value: "application/json")
         request.headers.add(name: DeploymentMode.header, value: mode.rawValue)
         if let requestID { request.headers.add(name: "x-request-id", value: requestID) }
+        if let origin = RequestOrigin.current { request.headers.add(name: RequestOrigin.headerName, value: origin.headerValue) }
         request.body = .bytes(ByteBuffer(bytes: body))
         let response: HTTPClientResponse
         do {

@@ -70,9 +70,11 @@ public struct RPCEndpoint: Sendable {
         let requestID = request.headers[Self.requestIDHeader].flatMap { Self.isSafeRequestID($0) ? $0 : nil } ?? context.id
         var logger = context.logger
         logger.addMetadata(["request.id": .string(requestID), "rpc.caller": .string(caller)])
-        let reply = await dispatcher.handle(
-            body.readableBytesView, context: RPCCallContext(caller: caller, requestID: requestID, logger: logger)
-        )
+        // Whom the caller serves (the public client), for the security events the handler writes.
+        let origin = request.headers[Self.originHeader].flatMap(RequestOrigin.init(headerValue:))
+        let reply = await RequestOrigin.$current.withValue(origin) {
+            await dispatcher.handle(body.readableBytesView, context: RPCCallContext(caller: caller, requestID: requestID, logger: logger))
+        }
         guard let encoded = reply.encoded() else { return Response(status: .noContent) }
         return Response(
             status: .ok,
@@ -82,6 +84,7 @@ public struct RPCEndpoint: Sendable {
     }
 
     public static let requestIDHeader = HTTPField.Name("x-request-id")!
+    static let originHeader = HTTPField.Name(RequestOrigin.headerName)!
     static let modeHeader = HTTPField.Name(DeploymentMode.header)!
 
     static func isJSON(_ contentType: String?) -> Bool {

@@ -1,3 +1,4 @@
+import ServiceKit
 import TenantStore
 
 /// session-token's schema history, oldest first. Append only.
@@ -75,5 +76,7 @@ enum SessionTokenMigrations {
             "DropUnreadSessionIndexes",
             ["DROP INDEX IF EXISTS session_families_user", "DROP INDEX IF EXISTS refresh_tokens_user"]
         ),
+        // The audit trail (SecurityEventLog): the same table in every data service.
+        SecurityEventLog.migration,
     ]
 }

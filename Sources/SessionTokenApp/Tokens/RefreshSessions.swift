@@ -12,6 +12,8 @@ struct RefreshSessions: Sendable {
     let client: PostgresClient
     let logger: Logger
     let sealKey: TokenSealKey
+    /// The audit trail: a family revoked for reuse is recorded with the revocation.
+    let events: SecurityEventLog
 
     static let invalid = RPCError(code: .invalidRefreshToken, business: IdentityToolkitError(.invalidRefreshToken))
     static let expired = RPCError(code: .invalidRefreshToken, business: IdentityToolkitError(.tokenExpired))
@@ -61,7 +63,7 @@ struct RefreshSessions: Sendable {
             // the client, which then signs in again; a reused token's family is simply invalid.
             if revoked { throw reason == nil || reason == "reuse" ? Self.invalid : Self.expired }
             if rotated {
-                try await revoke(familyID: familyID, in: schema)
+                try await revoke(familyID: familyID, localId: localID, in: schema)
                 logger.warning("refresh token reused; session family revoked", metadata: ["session.family": "\(familyID)"])
                 throw Self.invalid
             }
@@ -116,21 +118,27 @@ struct RefreshSessions: Sendable {
         var rotated = false
         for try await _ in rows.decode(String.self) { rotated = true }
         guard rotated else {
-            try await revoke(familyID: family.familyID, in: schema)
+            try await revoke(familyID: family.familyID, localId: family.localId, in: schema)
             throw Self.invalid
         }
         return next
     }
 
-    func revoke(familyID: String, in schema: TenantSchema) async throws {
+    /// Revokes a family whose token was used twice, and records it the first time, in one transaction.
+    func revoke(familyID: String, localId: String, in schema: TenantSchema) async throws {
         let families = schema.qualified("session_families")
-        try await client.query(
-            """
-            UPDATE \(unescaped: families) SET revoked_at = coalesce(revoked_at, now()),
-                revoked_reason = coalesce(revoked_reason, 'reuse')
-            WHERE family_id = \(familyID)
-            """,
-            logger: logger
-        )
+        let (events, logger) = (self.events, self.logger)
+        try await client.withTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                UPDATE \(unescaped: families) SET revoked_at = now(), revoked_reason = 'reuse'
+                WHERE family_id = \(familyID) AND revoked_at IS NULL RETURNING family_id
+                """,
+                logger: logger
+            )
+            for try await _ in rows.decode(String.self) {
+                try await events.record(.tokenFamilyRevoked, localId: localId, details: ["reason": "reuse"], in: schema, on: connection)
+            }
+        }
     }
 }

@@ -1,0 +1,187 @@
+import Configuration
+import Contracts
+import Foundation
+import JSONRPC
+import Logging
+import PostgresNIO
+import Prometheus
+import Synchronization
+import TenantStore
+
+/// A service's part of the audit trail: `security_events` in each tenant schema of its own
+/// database, append-only, written in the same transaction as the change an event records (the
+/// `on: connection` form), so nothing is recorded that did not happen and nothing happens
+/// unrecorded. The client's address, user agent and the kind of caller come from the bound
+/// ``RequestOrigin``. `audit.list` reads it (the gateway merges the services' trails);
+/// `mfa_security_events_total{service,scope,type}` counts it.
+public struct SecurityEventLog: Sendable {
+    public let source: String
+    let client: PostgresClient
+    let counters: LabeledCounters
+    let logger: Logger
+
+    public init(source: String, client: PostgresClient, registry: PrometheusCollectorRegistry, logger: Logger) {
+        self.source = source
+        self.client = client
+        self.counters = LabeledCounters(registry: registry)
+        self.logger = logger
+    }
+
+    public static let migration = TenantMigration(
+        "CreateSecurityEvents",
+        [
+            """
+            CREATE TABLE security_events (
+                id bigserial PRIMARY KEY,
+                at timestamptz NOT NULL DEFAULT now(),
+                at_micros bigint NOT NULL DEFAULT (extract(epoch FROM now()) * 1000000)::bigint,
+                type text NOT NULL,
+                local_id text,
+                actor text NOT NULL,
+                client_address text,
+                user_agent text,
+                details jsonb NOT NULL DEFAULT '{}'
+            )
+            """,
+            "CREATE INDEX security_events_order ON security_events (at_micros, id)",
+            "CREATE INDEX security_events_at ON security_events (at)",
+            "CREATE INDEX security_events_account ON security_events (local_id, at_micros)",
+        ]
+    )
+
+    /// Events older than `retention` (400 days by default, `audit.retentionDays`) are deleted.
+    public static func retention(_ retention: Duration) -> RetentionRule {
+        RetentionRule(
+            "security events", table: "security_events", key: "id", column: "at", retention: retention, indexed: true
+        )
+    }
+
+    static var events: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "mfa", metricName: "security_events", unitName: "total",
+            helpText: "Audit trail events written, by service, tenant schema and type"
+        )
+    }
+
+    /// Records `type` inside `connection`'s transaction.
+    public func record(
+        _ type: SecurityEventType, localId: String?, details: [String: String] = [:], in schema: TenantSchema,
+        on connection: PostgresConnection
+    ) async throws {
+        try await connection.query(Self.inserting(type, localId: localId, details: details, in: schema), logger: logger)
+        count(type, schema)
+    }
+
+    /// Records `type` on its own: for what changes nothing (a refused sign-in).
+    public func record(_ type: SecurityEventType, localId: String?, details: [String: String] = [:], in schema: TenantSchema)
+        async throws
+    {
+        try await client.query(Self.inserting(type, localId: localId, details: details, in: schema), logger: logger)
+        count(type, schema)
+    }
+
+    /// Counts an event a caller wrote in its own statement (``actor``, ``clientAddress`` and
+    /// ``userAgent`` give what the row holds).
+    public func count(_ type: SecurityEventType, _ schema: TenantSchema) {
+        counters.increment(Self.events, [("service", source), ("scope", schema.name), ("type", type.rawValue)])
+    }
+
+    /// The bound origin's values, for a statement that writes its event itself.
+    public static var actor: String { RequestOrigin.current?.actor ?? "system" }
+    public static var clientAddress: String? { RequestOrigin.current?.clientAddress }
+    public static var userAgent: String? { RequestOrigin.current?.userAgent }
+
+    static func inserting(_ type: SecurityEventType, localId: String?, details: [String: String], in schema: TenantSchema)
+        -> PostgresQuery
+    {
+        let origin = RequestOrigin.current
+        let encoded = (try? JSONEncoder().encode(details)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return """
+            INSERT INTO \(unescaped: schema.qualified("security_events")) (type, local_id, actor, client_address, user_agent, details)
+            VALUES (\(type.rawValue), \(localId), \(origin?.actor ?? "system"), \(origin?.clientAddress), \(origin?.userAgent),
+                    \(encoded)::jsonb)
+            """
+    }
+
+    /// `audit.list`: this service's events of a scope, newest first.
+    public func list(_ params: ListSecurityEvents.Params, in schema: TenantSchema) async throws -> ListSecurityEvents.Result {
+        var conditions: [String] = ["TRUE"]
+        var binds = PostgresBindings()
+        func bind(_ value: some PostgresNonThrowingEncodable & Sendable) -> String {
+            binds.append(value)
+            return "$\(binds.count)"
+        }
+        if let localId = params.localId { conditions.append("local_id = \(bind(localId))") }
+        if let types = params.types, !types.isEmpty { conditions.append("type = ANY(\(bind(types)))") }
+        if let since = params.sinceMicros { conditions.append("at_micros >= \(bind(since))") }
+        if let before = params.beforeMicros {
+            // Strictly before (at, source, id) in the merged order: this service's events of the
+            // same microsecond are before the cursor when its name sorts lower, or it is the same and the id is.
+            let beforeSource = params.beforeSource ?? ""
+            if source < beforeSource {
+                conditions.append("at_micros <= \(bind(before))")
+            } else if source > beforeSource {
+                conditions.append("at_micros < \(bind(before))")
+            } else {
+                conditions.append("(at_micros, id) < (\(bind(before)), \(bind(params.beforeId ?? Int64.max)))")
+            }
+        }
+        let limit = bind(max(1, min(params.limit, 1000)))
+        let sql = """
+            SELECT id, at_micros, type, local_id, actor, client_address, user_agent, details::text
+            FROM \(schema.quoted).security_events WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY at_micros DESC, id DESC LIMIT \(limit)
+            """
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+        var events: [SecurityEvent] = []
+        for try await (id, at, type, localId, actor, address, agent, details) in rows.decode(
+            (Int64, Int64, String, String?, String, String?, String?, String).self
+        ) {
+            let time = Date(timeIntervalSince1970: Double(at) / 1_000_000).formatted(
+                .iso8601.year().month().day().time(includingFractionalSeconds: true)
+            )
+            events.append(
+                SecurityEvent(
+                    source: source, id: id, atMicros: at, time: time, type: type, localId: localId, actor: actor, clientAddress: address,
+                    userAgent: agent, details: (try? JSONDecoder().decode([String: String].self, from: Data(details.utf8))) ?? [:]
+                )
+            )
+        }
+        return .init(events: events)
+    }
+}
+
+/// Prometheus counters made on first use and kept by their labels (the registry would find them
+/// again, but builds and hashes the full name on every call).
+public final class LabeledCounters: Sendable {
+    let registry: PrometheusCollectorRegistry
+    private let counters = Mutex<[String: Counter]>([:])
+
+    public init(registry: PrometheusCollectorRegistry) { self.registry = registry }
+
+    public func increment(_ descriptor: MetricNameDescriptor, _ labels: [(String, String)]) {
+        let key = descriptor.metricName + labels.map { "|\($0.1)" }.joined()
+        if let known = counters.withLock({ $0[key] }) { return known.increment() }
+        let counter = registry.makeCounter(descriptor: descriptor, labels: labels)
+        counters.withLock { $0[key] = counter }
+        counter.increment()
+    }
+}
+
+extension SecurityEventLog {
+    /// `audit.retentionDays` (400 by default): how long the trail keeps an event.
+    public static func retentionDays(_ reader: ConfigReader) -> RetentionRule {
+        retention(.seconds(reader.int(forKey: "audit.retentionDays", default: 400) * 24 * 3600))
+    }
+}
+
+extension RPCMethodTable {
+    /// `audit.list` for the gateway: `schema` resolves the scope (an unknown tenant is its error).
+    public mutating func registerAudit(
+        _ log: SecurityEventLog, schema: @escaping @Sendable (ListSecurityEvents.Params) async throws -> TenantSchema
+    ) {
+        register(ListSecurityEvents.self, callers: .only([ServiceName.gateway.rawValue])) { params, _ in
+            try await log.list(params, in: try await schema(params))
+        }
+    }
+}
