@@ -161,3 +161,19 @@ def test_the_trail_is_for_admins_and_answers_bad_filters_with_400(stack):
     assert requests.get(url, params={"pageToken": "not-a-token"}, headers=ADMIN, timeout=30).status_code == 400
     assert requests.get(url, params={"pageSize": "many"}, headers=ADMIN, timeout=30).status_code == 400
     assert requests.get(f"{stack.gateway}{TENANTS}/nosuchtenant-0123/securityEvents", headers=ADMIN, timeout=30).status_code == 400
+
+
+def test_a_throttled_factor_is_recorded_as_a_tripped_limit(stack):
+    user = verified_user(stack)
+    totp, enrolled = enroll_totp(stack, user)
+    enrollment_id = claims(enrolled["idToken"])["firebase"]["second_factor_identifier"]
+    wrong = "000000" if totp.now() != "000000" else "111111"
+    answers = []
+    for _ in range(6):
+        pending = sign_in_pending(stack, user)
+        answers.append(error(v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
+                                mfaEnrollmentId=enrollment_id, totpVerificationInfo={"verificationCode": wrong})))
+    assert answers == ["INVALID_CODE"] * 5 + ["TOO_MANY_ATTEMPTS_TRY_LATER"]
+    events = all_events(stack, localId=user["localId"], eventTypes="secondFactor.failed,rateLimit.tripped")
+    assert [event["type"] for event in events] == ["rateLimit.tripped"] + ["secondFactor.failed"] * 5
+    assert events[0]["details"] == {"limit": "TOTP codes per factor", "enrollmentId": enrollment_id}

@@ -62,10 +62,10 @@ struct PhoneVerifications: Sendable {
                 )
             )
             guard try await limiter.take("phone:\(params.phoneNumber)", rule: perNumber) else {
-                throw ChallengeRejection.tooManyAttempts
+                try await tripped("SMS sends per number", localId: params.localId, in: schema)
             }
             if let address = params.clientAddress, !(try await limiter.take("address:\(address)", rule: perAddress)) {
-                throw ChallengeRejection.tooManyAttempts
+                try await tripped("SMS sends per client address", localId: params.localId, in: schema)
             }
             issued = provider.newChallenge(now: now, lifetime: lifetime)
         }
@@ -217,6 +217,12 @@ struct PhoneVerifications: Sendable {
         case .rejected(let error):
             throw error
         }
+    }
+
+    /// A send limit refused the request: recorded, and answered `TOO_MANY_ATTEMPTS_TRY_LATER`.
+    private func tripped(_ limit: String, localId: String, in schema: TenantSchema) async throws -> Never {
+        try await events.record(.rateLimitTripped, localId: localId.isEmpty ? nil : localId, details: ["limit": limit], in: schema)
+        throw ChallengeRejection.tooManyAttempts
     }
 
     /// A sign-in's code (second factor, or the phone as the first) in the audit trail; an

@@ -151,7 +151,14 @@ struct TOTPFactors: Sendable {
         var found: (ByteBuffer, Int64, String?, Bool?)?
         for try await row in read.decode((ByteBuffer, Int64, String?, Bool?).self) { found = row }
         guard let (sealedBuffer, lastStep, lastStepAttempt, throttled) = found else { throw ChallengeRejection.enrollmentNotFound }
-        if throttled == true { throw ChallengeRejection.tooManyAttempts }
+        if throttled == true {
+            try await events.record(
+                .rateLimitTripped, localId: params.localId,
+                details: ["limit": "TOTP codes per factor", "enrollmentId": params.mfaEnrollmentId],
+                in: schema
+            )
+            throw ChallengeRejection.tooManyAttempts
+        }
         let secret = try sealer.open(Data(sealedBuffer.readableBytesView), keyID: params.mfaEnrollmentId)
         // The sign-in that recorded the last step, retried with that step's code: it passed
         // already, and passes again without writing anything. Any other step, or another

@@ -53,6 +53,8 @@ public enum SecurityEventType: String, Sendable, CaseIterable, Codable {
     case tokenFamilyRevoked = "tokenFamily.revoked"
     /// A send the SMS pumping defence refused (`details.reason`, `details.region`).
     case smsRefused = "sms.refused"
+    /// A limit on guessing or on cost refused a request (`details.limit`: which one).
+    case rateLimitTripped = "rateLimit.tripped"
     /// An admin changed the scope's settings (`details.before`, `details.after`: JSON).
     case configChanged = "config.changed"
 }

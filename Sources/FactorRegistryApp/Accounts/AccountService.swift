@@ -43,8 +43,14 @@ struct AccountService: Sendable {
     /// answer's timing does not tell which emails exist.
     func verifyPassword(_ params: VerifyPassword.Params) async throws -> VerifyPassword.Result {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
-        try await limits.admit(address: params.clientAddress)
-        let budget = try await limits.failureBudget(schema, email: params.email, address: params.clientAddress)
+        let budget: String
+        do {
+            try await limits.admit(address: params.clientAddress)
+            budget = try await limits.failureBudget(schema, email: params.email, address: params.clientAddress)
+        } catch let error as RPCError where error.business?.code == .tooManyAttemptsTryLater {
+            try await accounts.events.record(.rateLimitTripped, localId: nil, details: ["limit": "password sign-in"], in: schema)
+            throw error
+        }
         guard params.password.utf8.count <= PasswordHasher.maximumPasswordBytes else {
             await limits.spendFailure(budget)
             throw Self.rejected(.invalidPassword)
