@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 import requests
 
 from mfa_helpers import ADMIN, RECAPTCHA, V1, V2, error, unique_phone, v1, v2, verified_user
+from rest_client import last_mail
 from test_mfa_totp import claims, enroll_totp, later_code, sign_in_pending
 
 TENANTS = "/v2/projects/demo-project/tenants"
@@ -177,3 +178,24 @@ def test_a_throttled_factor_is_recorded_as_a_tripped_limit(stack):
     events = all_events(stack, localId=user["localId"], eventTypes="secondFactor.failed,rateLimit.tripped")
     assert [event["type"] for event in events] == ["rateLimit.tripped"] + ["secondFactor.failed"] * 5
     assert events[0]["details"] == {"limit": "TOTP codes per factor", "enrollmentId": enrollment_id}
+
+
+def test_an_email_link_sign_in_is_recorded(stack):
+    email = f"audit-link-{secrets.token_hex(4)}@example.com"
+    config = f"{stack.gateway}/v2/projects/demo-project/config?updateMask=signIn.email.passwordRequired"
+    assert requests.patch(config, headers=ADMIN, json={"signIn": {"email": {"passwordRequired": False}}}, timeout=30).status_code == 200
+    try:
+        sent = v1(stack, "sendOobCode", requestType="EMAIL_SIGNIN", email=email, continueUrl="http://localhost/done",
+                  canHandleCodeInApp=True)
+        assert sent.status_code == 200, sent.text
+        code = last_mail(stack, email, "EMAIL_SIGNIN")["oobCode"]
+        signed_in = v1(stack, "signInWithEmailLink", email=email, oobCode=code)
+        assert signed_in.status_code == 200, signed_in.text
+    finally:
+        requests.patch(config, headers=ADMIN, json={"signIn": {"email": {"passwordRequired": True}}}, timeout=30)
+    [event] = all_events(stack, localId=signed_in.json()["localId"], eventTypes="signIn.succeeded")
+    assert event["details"] == {"factor": "emailLink"}
+    # The admin's two settings changes are in the project's trail, with the credential that made them.
+    changes = trail(stack, eventTypes="config.changed", pageSize=2)["events"]
+    assert [json.loads(c["details"]["after"])["enableEmailLinkSignin"] for c in changes] == [False, True]
+    assert {c["actor"] for c in changes} == {OWNER}

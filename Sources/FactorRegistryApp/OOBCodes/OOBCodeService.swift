@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import IdentityToolkit
 import JSONRPC
+import ServiceKit
 
 /// `oobCode.create`, `oobCode.inspect`, `oobCode.apply` and `emailLink.signIn` (contract §2.4,
 /// §2.5): what each request type records when it is made, and does when it is used.
@@ -121,14 +122,24 @@ struct OOBCodeService: Sendable {
     func signInWithEmailLink(_ params: SignInWithEmailLink.Params) async throws -> SignInWithEmailLink.Result {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         guard Self.isWellFormed(params.oobCode) else { throw AccountService.rejected(.invalidOOBCode) }
-        let effects = OOBCodeEffects(schema: schema, events: accounts.accounts.events, logger: codes.logger)
+        let events = accounts.accounts.events
+        let effects = OOBCodeEffects(schema: schema, events: events, logger: codes.logger)
         let kinds = Set(params.secondFactorKinds ?? [])
         let use = try await codes.use(in: schema, code: params.oobCode, types: ["EMAIL_SIGNIN"]) { stored, connection in
             guard EmailAddress.normalized(stored.email) == EmailAddress.normalized(params.email) else {
                 throw AccountService.rejected(.invalidEmail, detail: "The email provided does not match the sign-in email address.")
             }
-            if let localId = params.linkTo { return try await effects.link(email: stored.email, to: localId, on: connection) }
-            return try await effects.signIn(email: stored.email, secondFactorKinds: kinds, on: connection)
+            let signedIn =
+                if let localId = params.linkTo {
+                    try await effects.link(email: stored.email, to: localId, on: connection)
+                } else {
+                    try await effects.signIn(email: stored.email, secondFactorKinds: kinds, on: connection)
+                }
+            var details = ["factor": "emailLink"]
+            if signedIn.secondFactorRequired { details["secondFactor"] = "required" }
+            if params.linkTo != nil { details["linked"] = "true" }
+            try await events.record(.signInSucceeded, localId: signedIn.localId, details: details, in: schema, on: connection)
+            return signedIn
         }
         switch use {
         case .used(_, let signedIn):
