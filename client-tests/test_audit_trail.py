@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 import requests
 
-from mfa_helpers import ADMIN, RECAPTCHA, V1, V2, error, unique_phone, v1, v2, verified_user
+from mfa_helpers import ADMIN, RECAPTCHA, V1, V2, error, sms_code, unique_phone, v1, v2, verified_user
 from rest_client import last_mail
 from test_mfa_totp import claims, enroll_totp, later_code, sign_in_pending
 
@@ -199,3 +199,42 @@ def test_an_email_link_sign_in_is_recorded(stack):
     changes = trail(stack, eventTypes="config.changed", pageSize=2)["events"]
     assert [json.loads(c["details"]["after"])["enableEmailLinkSignin"] for c in changes] == [False, True]
     assert {c["actor"] for c in changes} == {OWNER}
+
+
+def test_an_email_change_an_sms_second_factor_and_a_custom_token_are_recorded(stack):
+    user = verified_user(stack)
+    new_email = f"audit-new-{secrets.token_hex(4)}@example.com"
+    sent = v1(stack, "sendOobCode", requestType="VERIFY_AND_CHANGE_EMAIL", idToken=user["idToken"], newEmail=new_email)
+    assert sent.status_code == 200, sent.text
+    applied = v1(stack, "update", oobCode=last_mail(stack, new_email, "VERIFY_AND_CHANGE_EMAIL")["oobCode"])
+    assert applied.status_code == 200, applied.text
+    [changed] = all_events(stack, localId=user["localId"], eventTypes="email.changed")
+    assert changed["details"] == {"via": "VERIFY_AND_CHANGE_EMAIL"} and new_email not in json.dumps(changed)
+    # An SMS second factor: enrolled, then a wrong and a right code at sign-in.
+    signed_in = v1(stack, "signInWithPassword", email=new_email, password=user["password"]).json()
+    number = unique_phone()
+    start = v2(stack, "mfaEnrollment:start", idToken=signed_in["idToken"],
+               phoneEnrollmentInfo={"phoneNumber": number, "recaptchaToken": RECAPTCHA})
+    session = start.json()["phoneSessionInfo"]["sessionInfo"]
+    enrolled = v2(stack, "mfaEnrollment:finalize", idToken=signed_in["idToken"],
+                  phoneVerificationInfo={"sessionInfo": session, "code": sms_code(stack, session)})
+    assert enrolled.status_code == 200, enrolled.text
+    pending = v1(stack, "signInWithPassword", email=new_email, password=user["password"]).json()
+    begun = v2(stack, "mfaSignIn:start", mfaPendingCredential=pending["mfaPendingCredential"],
+               mfaEnrollmentId=pending["mfaInfo"][0]["mfaEnrollmentId"], phoneSignInInfo={"recaptchaToken": RECAPTCHA})
+    session = begun.json()["phoneResponseInfo"]["sessionInfo"]
+    code = sms_code(stack, session)
+    wrong = str((int(code) + 1) % 10**6).zfill(6)
+    finish = dict(mfaPendingCredential=pending["mfaPendingCredential"])
+    assert error(v2(stack, "mfaSignIn:finalize", **finish, phoneVerificationInfo={"sessionInfo": session, "code": wrong})) == "INVALID_CODE"
+    assert v2(stack, "mfaSignIn:finalize", **finish, phoneVerificationInfo={"sessionInfo": session, "code": code}).status_code == 200
+    second = all_events(stack, localId=user["localId"], eventTypes="secondFactor.succeeded,secondFactor.failed,factor.enrolled")
+    assert [(e["type"], e["details"].get("kind")) for e in second] == [
+        ("secondFactor.succeeded", "phone"), ("secondFactor.failed", "phone"), ("factor.enrolled", "phone")]
+    assert second[2]["details"]["phoneEnding"] == number[-2:] and number not in json.dumps(second)
+    # A custom token (the emulator's unsigned form, development mode).
+    uid = f"audit-custom-{secrets.token_hex(4)}"
+    custom = requests.post(f"{stack.gateway}{V1}signInWithCustomToken?key=k", timeout=30,
+                           json={"token": json.dumps({"uid": uid})})
+    assert custom.status_code == 200, custom.text
+    assert [e["details"] for e in all_events(stack, localId=uid)] == [{"factor": "customToken"}]

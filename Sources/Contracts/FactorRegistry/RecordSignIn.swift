@@ -28,6 +28,9 @@ public enum RecordSignIn: RPCMethod {
         /// factor's own check has passed). `asynchronous`: commit without waiting for the flush,
         /// for a sign-in whose session is the durable record.
         public var mode: Mode?
+        /// A first factor factor-registry did not check (`customToken`): recorded in the audit
+        /// trail as the sign-in. A second factor's check is recorded where it is made.
+        public var firstFactor: String?
 
         public enum Mode: String, Codable, Sendable, Hashable {
             case check
@@ -36,8 +39,9 @@ public enum RecordSignIn: RPCMethod {
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String, requiredEnrollment: String? = nil, requiredKind: String? = nil,
-            signedInAt: Int64? = nil, mode: Mode? = nil
+            signedInAt: Int64? = nil, mode: Mode? = nil, firstFactor: String? = nil
         ) {
+            self.firstFactor = firstFactor
             self.projectId = projectId
             self.tenantId = tenantId
             self.localId = localId

@@ -219,6 +219,9 @@ struct AccountService: Sendable {
             }
             throw Self.rejected(.userNotFound)
         }
+        if let factor = params.firstFactor, params.mode != .check {
+            try await accounts.events.record(.signInSucceeded, localId: params.localId, details: ["factor": factor], in: schema)
+        }
         return account
     }
 

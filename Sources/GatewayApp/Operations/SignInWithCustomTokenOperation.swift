@@ -28,7 +28,7 @@ struct SignInWithCustomTokenOperation: Sendable {
         if account.disabled { throw IdentityToolkitError(.userDisabled) }
         let signedIn = try await PeerCall.call(
             registry, RecordSignIn.self,
-            .init(projectId: projectId, tenantId: verified.tenantId, localId: account.localId),
+            .init(projectId: projectId, tenantId: verified.tenantId, localId: account.localId, firstFactor: "customToken"),
             requestID: request.requestID
         )
         let tokens = try await PeerCall.call(
