@@ -105,6 +105,11 @@ def test_mails_to_one_account_are_limited(limited):
                for _ in range(3)]
     assert [a.status_code for a in answers[:2]] == [200, 200]
     assert error(answers[2]) == TOO_MANY
+    # The audit trail records the tripped limit against the account.
+    trail = requests.get(f"{limited.gateway}/v2/projects/demo-project/securityEvents", timeout=30,
+                         headers={"Authorization": "Bearer owner"},
+                         params={"localId": user["localId"], "eventTypes": "rateLimit.tripped"}).json()["events"]
+    assert [event["details"] for event in trail] == [{"limit": "mails per account"}]
 
 
 def test_refreshes_from_one_address_are_limited(limited):

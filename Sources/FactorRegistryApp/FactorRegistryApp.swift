@@ -34,7 +34,7 @@ public enum FactorRegistryApp {
             hashers: try PasswordHashers(standard: hasher, projectEntries: settings.scryptProjects),
             limits: FirstFactorLimits(
                 limiter: RateLimiter(client: database, logger: logger), reader: host.settings.reader,
-                development: host.settings.mode == .development
+                development: host.settings.mode == .development, events: events
             )
         )
         let enrollmentRepository = EnrollmentRepository(client: database, events: events, logger: logger)

@@ -24,8 +24,11 @@ struct FirstFactorLimits: Sendable {
     let failures: RateLimiter.Rule
     let signUpsPerScope: RateLimiter.Rule
     let mailsPerAccount: RateLimiter.Rule
+    /// The audit trail: a scope's tripped limit is recorded there.
+    let events: SecurityEventLog
 
-    init(limiter: RateLimiter, reader: ConfigReader, development: Bool) {
+    init(limiter: RateLimiter, reader: ConfigReader, development: Bool, events: SecurityEventLog) {
+        self.events = events
         self.limiter = limiter
         // Development: generous enough for a test suite from one address (decision 14).
         let generous = development
@@ -53,12 +56,20 @@ struct FirstFactorLimits: Sendable {
     }
 
     func admitSignUp(_ schema: TenantSchema) async throws {
-        guard try await limiter.take("sign-ups:\(schema.name)", rule: signUpsPerScope) else { throw Self.tooMany }
+        guard try await limiter.take("sign-ups:\(schema.name)", rule: signUpsPerScope) else {
+            try await events.record(.rateLimitTripped, localId: nil, details: ["limit": "sign-ups per scope"], in: schema)
+            throw Self.tooMany
+        }
     }
 
     /// `recipient`: the account's id, or for an address with no account yet, `email:` and the address.
     func admitMail(_ schema: TenantSchema, recipient: String) async throws {
-        guard try await limiter.take("mails:\(schema.name):\(recipient)", rule: mailsPerAccount) else { throw Self.tooMany }
+        guard try await limiter.take("mails:\(schema.name):\(recipient)", rule: mailsPerAccount) else {
+            // The recipient is an account id, or (no account yet) an address, which the trail does not keep.
+            let localId = recipient.hasPrefix("email:") ? nil : recipient
+            try await events.record(.rateLimitTripped, localId: localId, details: ["limit": "mails per account"], in: schema)
+            throw Self.tooMany
+        }
     }
 
     static let tooMany = AccountService.rejected(.tooManyAttemptsTryLater)
