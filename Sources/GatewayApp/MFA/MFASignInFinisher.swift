@@ -19,7 +19,7 @@ struct MFASignInFinisher: Sendable {
         if account.disabled { throw IdentityToolkitError(.userDisabled) }
         let facts = pending.facts
         let signedInAt = Int64(Date().timeIntervalSince1970 * 1000)
-        async let recorded = MFASignInOperations.outcome {
+        async let recorded = Result.capturing {
             try await PeerCall.call(
                 registry, RecordSignIn.self,
                 .init(
@@ -29,7 +29,7 @@ struct MFASignInFinisher: Sendable {
                 requestID: request.requestID
             )
         }
-        let tokens = await MFASignInOperations.outcome {
+        let tokens = await Result.capturing {
             try await PeerCall.call(
                 sessions, IssueSession.self,
                 .init(

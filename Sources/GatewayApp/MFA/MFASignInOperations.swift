@@ -36,19 +36,19 @@ struct MFASignInOperations: Sendable {
 
     func start(_ request: PublicRequest) async throws -> JSONValue {
         let body = request.body
-        let credential = Self.nonEmpty(body["mfaPendingCredential"])
+        let credential = body["mfaPendingCredential"]?.nonEmptyString
         let sealed = await pendingSignIns.sealedFacts(credential, request: request)
         let settings = try await scopeSettings(sealed, request: request)
         try kinds.phone.requireEnabled(settings)
         guard let credential else {
             throw IdentityToolkitError(.missingMFAPendingCredential, detail: "Request does not have MFA pending credential.")
         }
-        guard let enrollmentId = Self.nonEmpty(body["mfaEnrollmentId"]) else { throw IdentityToolkitError.missingMFAEnrollmentID }
+        guard let enrollmentId = body["mfaEnrollmentId"]?.nonEmptyString else { throw IdentityToolkitError.missingMFAEnrollmentID }
         let pending = try await pendingSignIns.resolve(credential, sealed: sealed, finishing: false, request: request)
         // A code costs money: the credential must be unused before one is sent, so it is asked
         // beside the account read (session-token has already said so for an unsealed credential).
-        async let live = Self.outcome { try await pendingSignIns.requireLive(pending, request: request) }
-        let read = await Self.outcome { try await pendingSignIns.account(of: pending, request: request) }
+        async let live = Result.capturing { try await pendingSignIns.requireLive(pending, request: request) }
+        let read = await Result.capturing { try await pendingSignIns.account(of: pending, request: request) }
         try await live.get()
         let account = try read.get()
         guard let enrollment = account.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId }) else {
@@ -69,7 +69,7 @@ struct MFASignInOperations: Sendable {
     /// (``SecondFactorKind/verifySignIn(_:settings:resolve:request:)``), then the session.
     func finalize(_ request: PublicRequest) async throws -> JSONValue {
         let body = request.body
-        let credential = Self.nonEmpty(body["mfaPendingCredential"])
+        let credential = body["mfaPendingCredential"]?.nonEmptyString
         let sealed = await pendingSignIns.sealedFacts(credential, request: request)
         let settings = try await scopeSettings(sealed, request: request)
         let kind = kinds.kind(of: body) { $0.verificationInfoMember }
@@ -94,14 +94,5 @@ struct MFASignInOperations: Sendable {
             ?? request.body["tenantId"]?.stringValue
             ?? RoutingHint.tenant(ofScopedToken: request.body["mfaPendingCredential"]?.stringValue)
         return try await cachedSettings.enabled(projectId: request.callerProjectId, tenantId: tenantId, requestID: request.requestID)
-    }
-
-    static func outcome<T: Sendable>(_ body: () async throws -> T) async -> Result<T, any Error> {
-        do { return .success(try await body()) } catch { return .failure(error) }
-    }
-
-    static func nonEmpty(_ value: JSONValue?) -> String? {
-        guard let text = value?.stringValue, !text.isEmpty else { return nil }
-        return text
     }
 }

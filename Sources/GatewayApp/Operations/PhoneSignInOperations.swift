@@ -45,7 +45,7 @@ struct PhoneSignInOperations: Sendable {
         let projectId = request.callerProjectId
         let number: String
         var proven = false
-        if let proof = MFASignInOperations.nonEmpty(body["temporaryProof"]) {
+        if let proof = body["temporaryProof"]?.nonEmptyString {
             guard let given = body["phoneNumber"]?.stringValue, PhoneNumber.isValid(given) else {
                 throw IdentityToolkitError.invalidPhoneNumberFormat
             }
@@ -55,10 +55,10 @@ struct PhoneSignInOperations: Sendable {
             )
             (number, proven) = (given, true)
         } else {
-            guard let sessionInfo = MFASignInOperations.nonEmpty(body["sessionInfo"]) else {
+            guard let sessionInfo = body["sessionInfo"]?.nonEmptyString else {
                 throw IdentityToolkitError(.missingSessionInfo)
             }
-            guard let code = MFASignInOperations.nonEmpty(body["code"]) else { throw IdentityToolkitError(.missingCode) }
+            guard let code = body["code"]?.nonEmptyString else { throw IdentityToolkitError(.missingCode) }
             number = try await phone.verify(
                 sessionInfo: sessionInfo, code: code, purpose: Self.purpose, localId: "", projectId: projectId, tenantId: nil,
                 attempt: nil, request: request

@@ -67,8 +67,8 @@ struct PhoneFactor: SecondFactorKind {
     ) async throws -> PassedSecondFactor {
         let (code, sessionInfo) = try Self.codeAndSession(body[Self.verificationInfoMember], missing: nil)
         let pending = try await resolve()
-        async let accountRead = MFASignInOperations.outcome { try await pendingSignIns.account(of: pending, request: request) }
-        let verified = await MFASignInOperations.outcome {
+        async let accountRead = Result.capturing { try await pendingSignIns.account(of: pending, request: request) }
+        let verified = await Result.capturing {
             try await phone.verify(
                 sessionInfo: sessionInfo, code: code, purpose: "signIn", localId: pending.facts.localId,
                 projectId: pending.facts.projectId, tenantId: pending.facts.tenantId,
@@ -102,8 +102,8 @@ struct PhoneFactor: SecondFactorKind {
             throw missing.map { IdentityToolkitError(.invalidArgument, detail: $0) } ?? IdentityToolkitError.mfaProviderNotSupported
         }
         if info["androidVerificationProof"] != nil { throw IdentityToolkitError.unsupported("androidVerificationProof is unsupported!") }
-        guard let code = MFASignInOperations.nonEmpty(info["code"]) else { throw IdentityToolkitError(.missingCode) }
-        guard let sessionInfo = MFASignInOperations.nonEmpty(info["sessionInfo"]) else { throw IdentityToolkitError(.missingSessionInfo) }
+        guard let code = info["code"]?.nonEmptyString else { throw IdentityToolkitError(.missingCode) }
+        guard let sessionInfo = info["sessionInfo"]?.nonEmptyString else { throw IdentityToolkitError(.missingSessionInfo) }
         return (code, sessionInfo)
     }
 }

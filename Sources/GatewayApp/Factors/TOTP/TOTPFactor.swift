@@ -22,6 +22,9 @@ struct TOTPFactor: SecondFactorKind {
         guard settings.mfaConfig.totpAdjacentIntervals != nil else { throw IdentityToolkitError.totpMFADisabled }
     }
 
+    /// The scope's window of codes either side of now (checked enabled first; 5 is the default).
+    static func adjacentIntervals(_ settings: AuthSettings) -> Int { settings.mfaConfig.totpAdjacentIntervals ?? 5 }
+
     func startEnrollment(_ info: JSONValue?, user: SignedInUser, settings: AuthSettings, request: PublicRequest) async throws
         -> JSONValue
     {
@@ -44,8 +47,8 @@ struct TOTPFactor: SecondFactorKind {
         _ info: JSONValue?, user: SignedInUser, enrollmentId: String, settings: AuthSettings, checkLimit: () throws -> Void,
         request: PublicRequest
     ) async throws -> Enrollment {
-        guard let code = MFASignInOperations.nonEmpty(info?["verificationCode"]) else { throw IdentityToolkitError(.missingCode) }
-        guard let sessionInfo = MFASignInOperations.nonEmpty(info?["sessionInfo"]) else {
+        guard let code = info?["verificationCode"]?.nonEmptyString else { throw IdentityToolkitError(.missingCode) }
+        guard let sessionInfo = info?["sessionInfo"]?.nonEmptyString else {
             throw IdentityToolkitError(.missingSessionInfo)
         }
         try checkLimit()
@@ -53,7 +56,7 @@ struct TOTPFactor: SecondFactorKind {
             challenges, FinalizeTOTPEnrollment.self,
             .init(
                 projectId: user.token.projectId, tenantId: user.token.tenantId, localId: user.account.localId,
-                sessionInfo: sessionInfo, verificationCode: code, adjacentIntervals: settings.mfaConfig.totpAdjacentIntervals ?? 5,
+                sessionInfo: sessionInfo, verificationCode: code, adjacentIntervals: Self.adjacentIntervals(settings),
                 mfaEnrollmentId: enrollmentId
             ),
             requestID: request.requestID
@@ -67,17 +70,17 @@ struct TOTPFactor: SecondFactorKind {
     func verifySignIn(
         _ body: JSONValue, settings: AuthSettings, resolve: () async throws -> PendingSignIn, request: PublicRequest
     ) async throws -> PassedSecondFactor {
-        guard let enrollmentId = MFASignInOperations.nonEmpty(body["mfaEnrollmentId"]) else {
+        guard let enrollmentId = body["mfaEnrollmentId"]?.nonEmptyString else {
             throw IdentityToolkitError.missingMFAEnrollmentID
         }
-        guard let code = MFASignInOperations.nonEmpty(body[Self.verificationInfoMember]?["verificationCode"]) else {
+        guard let code = body[Self.verificationInfoMember]?["verificationCode"]?.nonEmptyString else {
             throw IdentityToolkitError(.missingCode)
         }
         let pending = try await resolve()
-        async let accountCheck = MFASignInOperations.outcome {
+        async let accountCheck = Result.capturing {
             try await pendingSignIns.account(of: pending, with: enrollmentId, kind: Self.name, request: request)
         }
-        let checked = await MFASignInOperations.outcome {
+        let checked = await Result.capturing {
             try await checkCode(code, enrollmentId: enrollmentId, settings: settings, pending: pending, request: request)
         }
         let account = await accountCheck
@@ -100,7 +103,7 @@ struct TOTPFactor: SecondFactorKind {
             challenges, VerifyTOTP.self,
             .init(
                 projectId: facts.projectId, tenantId: facts.tenantId, localId: facts.localId, mfaEnrollmentId: enrollmentId,
-                verificationCode: code, adjacentIntervals: settings.mfaConfig.totpAdjacentIntervals ?? 5,
+                verificationCode: code, adjacentIntervals: Self.adjacentIntervals(settings),
                 attempt: FinalizeAttempt.signIn(finishing: pending.credential)
             ),
             requestID: request.requestID
