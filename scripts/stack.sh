@@ -43,7 +43,7 @@ pg_datadir() {
 }
 
 ensure_toolchain() {
-  command -v swift >/dev/null || { echo "swift is not on PATH (Swift 6.1 or newer is needed)" >&2; exit 1; }
+  command -v swift >/dev/null || { echo "swift is not on PATH (Swift 6.2 or newer is needed)" >&2; exit 1; }
   # curl is used to wait for readiness.
   if ! command -v curl >/dev/null; then
     local sudo=""; [ "$(id -u)" != 0 ] && sudo="sudo"
@@ -76,8 +76,22 @@ up() {
   mkdir -p "$STACK_DIR/logs" "$STACK_DIR/run"
   log "PostgreSQL on 127.0.0.1:$PG_PORT"
   bash "$ROOT/scripts/pg.sh" start "$(pg_datadir)" "$PG_PORT" >/dev/null
-  log "building ($CONFIGURATION)..."
-  swift build -c "$CONFIGURATION" 2>&1 | grep -E "error|warning: |Compiling|Build complete" | grep -v "^\[" | tail -n 20 || true
+  if [ -d "$ROOT/.build/$CONFIGURATION" ]; then
+    log "building ($CONFIGURATION; after a change, seconds to a few minutes)..."
+  else
+    log "building ($CONFIGURATION) for the first time: dependencies included, about 15 minutes on 2 cores..."
+  fi
+  # Progress every tenth of the steps, errors and warnings as they come.
+  swift build -c "$CONFIGURATION" 2>&1 | awk '
+    /^\[[0-9]+\/[0-9]+\]/ {
+      split(substr($1, 2, length($1) - 2), step, "/")
+      percent = int(100 * step[1] / step[2])
+      if (percent < last) last = 0
+      if (percent >= last + 10) { printf "[stack] building: %d%% (%d of %d steps)\n", percent, step[1], step[2]; last = percent; fflush() }
+      next
+    }
+    /error|warning: |Build complete/ { print; fflush() }
+  ' || true
   local bin; bin="$(swift build -c "$CONFIGURATION" --show-bin-path)"
   for service in "${SERVICES[@]}" mfa-all-in-one; do
     [ -x "$bin/$service" ] || { echo "build failed: $bin/$service missing" >&2; exit 1; }
