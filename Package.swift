@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "mfa-dev-pki", targets: ["mfa-dev-pki"]),
         .executable(name: "mfa-bench", targets: ["mfa-bench"]),
         .executable(name: "mfa-all-in-one", targets: ["mfa-all-in-one"]),
+        .executable(name: "mfa-admin", targets: ["mfa-admin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
@@ -50,6 +51,10 @@ let package = Package(
         // RS256Signer for why not swift-crypto there.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "RS256Signing", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        // libqrencode (Debian: libqrencode-dev) draws the QR codes of TOTP enrollments: the demo
+        // page's and mfa-admin's.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: swiftSettings),
         // What plugins (factor providers, message senders, app verifiers) implement; no frameworks.
         .target(name: "PluginKit", swiftSettings: swiftSettings),
         // What the plugins that call an outside service over HTTP share: one POST under a time limit.
@@ -216,7 +221,7 @@ let package = Package(
         .target(
             name: "GatewayApp",
             dependencies: [
-                "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit",
+                "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "QRCode",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -224,6 +229,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            // The development demo page, compiled into the binary: nothing to locate or install.
+            resources: [
+                .embedInCode("Development/Demo/demo.html"), .embedInCode("Development/Demo/demo.js"),
+                .embedInCode("Development/Demo/demo.css"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -236,6 +246,20 @@ let package = Package(
         .executableTarget(
             name: "mfa-all-in-one",
             dependencies: ["FactorRegistryApp", "ChallengeIssuerApp", "SessionTokenApp", "GatewayApp", "ServiceKit"],
+            swiftSettings: swiftSettings
+        ),
+        // The operator's command line: the admin REST API and a TOTP enrollment in a terminal.
+        .executableTarget(
+            name: "mfa-admin",
+            dependencies: [
+                "QRCode", "JSONRPC",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -260,6 +284,7 @@ let package = Package(
         .testTarget(
             name: "JSONRPCTests", dependencies: ["JSONRPC", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "IdentityToolkitTests", dependencies: ["IdentityToolkit", "JSONRPC"], swiftSettings: swiftSettings),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], swiftSettings: swiftSettings),
         .testTarget(name: "LocalizedMessagesTests", dependencies: ["LocalizedMessages", "Contracts"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ServiceKitTests",

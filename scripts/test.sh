@@ -56,7 +56,8 @@ swift build --build-tests --explicit-target-dependency-import-check error 2>&1 |
 export MFA_TEST_BIN_DIR="$(swift build --show-bin-path)"
 export MFA_TEST_PG_SCRIPT="$ROOT/scripts/pg.sh"
 
-echo "== test tools (Python: independent clients and real protocol peers such as an SMTP server)"
+echo "== test tools (Python: independent clients and real protocol peers such as an SMTP server; a headless browser)"
+bash scripts/test-deps.sh
 # A virtual environment kept between runs in the checkout (git ignores it); created on a fresh clone.
 VENV="$ROOT/.venv-test"
 if [ ! -x "$VENV/bin/python" ]; then

@@ -33,6 +33,7 @@ public enum GatewayApp {
             router: OperationRouter(schemas: schemas), validator: RequestValidator(schemas: schemas), credentials: credentials,
             handlers: operations.handlers, status: { await status(host, checks) },
             signingKeys: SigningKeySet(client: host.client(for: .sessionToken)), emulator: operations.emulator,
+            demo: DemoPage(mode: host.settings.mode, projectId: host.settings.defaultProjectId),
             securityEventExport: SecurityEventExport(events: operations.securityEvents, credentials: credentials),
             metrics: PublicRequestMetrics(host.metrics), clientAddress: settings.clientAddress, logger: host.logger
         )

@@ -53,6 +53,7 @@ struct PublicOperations: Sendable {
         let smsDefense = SMSDefenseOperations(challenges: challenges, settings: cachedSettings)
         let securityEvents = SecurityEventOperations(peers: [registry, challenges, sessions], settings: cachedSettings)
         self.securityEvents = securityEvents
+        let factorWithdrawal = AdminFactorWithdrawal(registry: registry, erasure: erasure, settings: cachedSettings)
         let sendOobCode = SendOOBCodeOperation(
             registry: registry, sessions: sessions, mail: mail, recentLogin: settings.recentLogin, emailPrivacyByDefault: privacy
         ).handle
@@ -124,6 +125,8 @@ struct PublicOperations: Sendable {
             "mfa.projects.tenants.smsDefense.resume": smsDefense.resume,
             "mfa.projects.securityEvents.list": securityEvents.list,
             "mfa.projects.tenants.securityEvents.list": securityEvents.list,
+            "mfa.projects.accounts.withdrawMfaEnrollment": factorWithdrawal.withdraw,
+            "mfa.projects.tenants.accounts.withdrawMfaEnrollment": factorWithdrawal.withdraw,
         ]
         handlers = client.merging(administration) { first, _ in first }
     }

@@ -21,6 +21,7 @@ struct PublicAPI: Sendable {
     let status: @Sendable () async -> JSONValue
     let signingKeys: SigningKeySet
     let emulator: EmulatorRoutes
+    let demo: DemoPage
     let securityEventExport: SecurityEventExport
     let metrics: PublicRequestMetrics
     let clientAddress: ClientAddress
@@ -53,6 +54,9 @@ struct PublicAPI: Sendable {
         }
         if let answer = await emulator.respond(request, path: path, requestID: context.id) {
             return (answer, PublicRequestMetrics.Route.emulator.rawValue)
+        }
+        if let answer = await demo.respond(request, path: path) {
+            return (answer, PublicRequestMetrics.Route.demo.rawValue)
         }
         if let answer = await securityEventExport.respond(request, path: path, requestID: context.id, logger: context.logger) {
             return (answer, "mfa.projects.securityEvents.export")

@@ -14,6 +14,8 @@ public final class PublicRequestMetrics: Sendable {
         case preflight, status
         case signingKeys = "signing_keys"
         case emulator
+        /// The development demo page and its files.
+        case demo
         /// A path or method the contract does not have (answered 404).
         case unmatched
     }

@@ -1,0 +1,2 @@
+// libqrencode (Debian: libqrencode-dev), which draws the QR codes of TOTP enrollments.
+#include <qrencode.h>

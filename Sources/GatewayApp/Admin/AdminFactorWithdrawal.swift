@@ -1,0 +1,42 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// `POST /v2/projects/{p}[/tenants/{t}]/accounts:withdrawMfaEnrollment` (this server's admin
+/// operation, `identitytoolkit/extensions.json`): an operator removes one second factor of a user,
+/// say for a user who lost the phone. The Admin SDKs' `updateUser({multiFactor})` can only replace
+/// the list with phone factors, which would drop every TOTP factor with it; this removes exactly the
+/// one named, of any kind, and ends the sessions established with it, as the user's own withdrawal
+/// does. Admin credential only; the factor-registry records it in the audit trail with the admin as
+/// actor. Answers the factors left.
+struct AdminFactorWithdrawal: Sendable {
+    let registry: RPCClient
+    let erasure: AccountErasure
+    let settings: CachedSettings
+
+    func withdraw(_ request: PublicRequest) async throws -> JSONValue {
+        let scope = try AdminScope(request)
+        _ = try await settings.enabled(projectId: scope.projectId, tenantId: scope.tenantId, requestID: request.requestID)
+        guard let localId = request.body["localId"]?.nonEmptyString else { throw IdentityToolkitError(.missingLocalID) }
+        let account = try await PeerCall.call(
+            registry, GetAccount.self, .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: localId),
+            requestID: request.requestID
+        )
+        guard let enrollmentId = request.body["mfaEnrollmentId"]?.nonEmptyString,
+            let withdrawn = account.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId })
+        else { throw IdentityToolkitError(.mfaEnrollmentNotFound) }
+        let remaining = try await PeerCall.call(
+            registry, RemoveEnrollment.self,
+            .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: localId, mfaEnrollmentId: enrollmentId),
+            requestID: request.requestID
+        )
+        try await erasure.forgetFactors(
+            [withdrawn], projectId: scope.projectId, tenantId: scope.tenantId, localId: localId, requestID: request.requestID
+        )
+        return [
+            "localId": .string(localId),
+            "mfaInfo": .array((remaining.mfaInfo ?? []).map { MFAInfo.entry($0, masked: false) }),
+        ]
+    }
+}

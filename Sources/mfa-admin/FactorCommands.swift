@@ -1,0 +1,57 @@
+import ArgumentParser
+import JSONRPC
+
+/// `mfa-admin factors list|withdraw`: a user's second factors, and an operator's removal of one
+/// (`accounts:withdrawMfaEnrollment`, which ends the sessions established with it).
+struct FactorCommands: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "factors", abstract: "List a user's second factors or withdraw one.",
+        subcommands: [List.self, Withdraw.self]
+    )
+
+    static func printFactors(_ user: JSONValue) {
+        guard case .array(let factors)? = user["mfaInfo"], !factors.isEmpty else { return Output.line("no second factors") }
+        Output.table(
+            [["ENROLLMENT", "KIND", "DISPLAY NAME", "PHONE", "ENROLLED"]]
+                + factors.map { factor in
+                    [
+                        Output.text(factor["mfaEnrollmentId"]), factor["totpInfo"] != nil ? "totp" : "sms",
+                        Output.text(factor["displayName"]), Output.text(factor["phoneInfo"]), Output.text(factor["enrolledAt"]),
+                    ]
+                }
+        )
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a user's second factors.")
+        @OptionGroup var gateway: GatewayOptions
+        @Argument(help: "The user's id.") var uid: String
+
+        func run() async throws {
+            let user = try await gateway.withClient { try await UserCommands.lookup(uid: uid, email: nil, phone: nil, with: $0) }
+            if gateway.json { return Output.json(user["mfaInfo"] ?? []) }
+            FactorCommands.printFactors(user)
+        }
+    }
+
+    struct Withdraw: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove one of a user's second factors (say, a lost phone) and end the sessions it started."
+        )
+        @OptionGroup var gateway: GatewayOptions
+        @Argument(help: "The user's id.") var uid: String
+        @Argument(help: "The factor's enrollment id (see `factors list`).") var enrollmentId: String
+
+        func run() async throws {
+            let answer = try await gateway.withClient {
+                try await $0.admin(
+                    .POST, gateway.scopePath("v2") + "/accounts:withdrawMfaEnrollment",
+                    body: ["localId": .string(uid), "mfaEnrollmentId": .string(enrollmentId)]
+                )
+            }
+            if gateway.json { return Output.json(answer) }
+            Output.line("withdrew \(enrollmentId)")
+            FactorCommands.printFactors(answer)
+        }
+    }
+}
