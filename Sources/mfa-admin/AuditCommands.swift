@@ -11,7 +11,7 @@ struct AuditCommands: AsyncParsableCommand {
 
     struct Filters: ParsableArguments {
         @Option(help: "Only this user's events.") var user: String?
-        @Option(name: .customLong("type"), help: "Only events of this type (repeatable), e.g. mfa.sign_in.succeeded.")
+        @Option(name: .customLong("type"), help: "Only events of this type (repeatable), e.g. factor.withdrawn.")
         var types: [String] = []
 
         func query(limit: Int, since: String?) -> [String: String] {
