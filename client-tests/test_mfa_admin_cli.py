@@ -10,10 +10,21 @@ import urllib.parse
 from pathlib import Path
 
 import pyotp
+import pytest
 import requests
 
 from browser import decode_qr
+from conftest import another_stack
 from mfa_helpers import ADMIN, v2, verified_user
+
+
+
+@pytest.fixture(scope="module")
+def stack(stack):
+    """A stack of its own: these tests change the project's MFA settings and rotate its keys."""
+    with another_stack(stack, "cli") as running:
+        yield running
+
 
 HALF_BLOCKS = {"█": (False, False), "▀": (False, True), "▄": (True, False), " ": (True, True)}
 

@@ -143,8 +143,9 @@ up() {
   echo
   echo "Gateway: http://127.0.0.1:8080"
   echo "         https://127.0.0.1:${PUBLIC_TLS_PORT:-8443} (HTTP/2 or HTTP/1.1; development CA: $STACK_DIR/certs/ca.pem)"
+  echo "Demo:    http://127.0.0.1:8080/demo in a browser (sign up, a TOTP QR code, SMS, sign in with a second factor)"
   echo "Try:     curl -s http://127.0.0.1:8080/"
-  echo "Admin:   curl -s -H 'Authorization: Bearer owner' http://127.0.0.1:9101/admin/tenants"
+  echo "Admin:   $bin/mfa-admin --help   (the development admin token is \"owner\": MFA_ADMIN_TOKEN=owner)"
   echo "Stop:    scripts/stack.sh down"
 }
 
