@@ -42,6 +42,9 @@ let package = Package(
     ],
     targets: [
         // MARK: shared kits
+        // The version of this build (VERSION and the git commit), written by the BuildVersion plugin.
+        .plugin(name: "BuildVersion", capability: .buildTool()),
+        .target(name: "BuildInfo", swiftSettings: swiftSettings, plugins: ["BuildVersion"]),
         .target(
             name: "JSONRPC",
             dependencies: [.product(name: "Logging", package: "swift-log")],
@@ -139,7 +142,8 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
-                "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "CMalloc",
+                "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "CMalloc", "BuildInfo",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
@@ -242,7 +246,11 @@ let package = Package(
         .executableTarget(name: "challenge-issuer", dependencies: ["ChallengeIssuerApp", "ServiceKit"], swiftSettings: swiftSettings),
         .executableTarget(name: "session-token", dependencies: ["SessionTokenApp", "ServiceKit"], swiftSettings: swiftSettings),
         .executableTarget(name: "gateway", dependencies: ["GatewayApp", "ServiceKit"], swiftSettings: swiftSettings),
-        .executableTarget(name: "mfa-dev-pki", dependencies: ["DevelopmentPKI"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "mfa-dev-pki",
+            dependencies: ["DevelopmentPKI", "BuildInfo", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "mfa-all-in-one",
             dependencies: ["FactorRegistryApp", "ChallengeIssuerApp", "SessionTokenApp", "GatewayApp", "ServiceKit"],
@@ -252,7 +260,7 @@ let package = Package(
         .executableTarget(
             name: "mfa-admin",
             dependencies: [
-                "QRCode", "JSONRPC",
+                "QRCode", "JSONRPC", "BuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -265,7 +273,7 @@ let package = Package(
         .executableTarget(
             name: "mfa-bench",
             dependencies: [
-                "ServiceKit", "Contracts", "JSONRPC", "FactorTOTP", "RS256Signing",
+                "ServiceKit", "BuildInfo", "Contracts", "JSONRPC", "FactorTOTP", "RS256Signing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -77,13 +77,23 @@ def psql(base_url: str, sql: str) -> None:
     )
 
 
+def current_names(environment: dict, old_names: bool = False) -> dict:
+    """The services' configuration under its `MFA_` names (PATH and names already prefixed stay)."""
+    if old_names:
+        return dict(environment)
+    return {key if key == "PATH" or key.startswith("MFA_") else f"MFA_{key}": value for key, value in environment.items()}
+
+
 class Stack:
     def __init__(self, work: Path, bin_dir: Path, postgres: str, mode: str = "development",
                  extra_env: dict | None = None, processes: str = PROCESSES, start: bool = True,
-                 service_env: dict | None = None):
+                 service_env: dict | None = None, old_names: bool = False):
         """`service_env` sets variables for one service only ({"session-token": {...}}, four
-        processes); with `start` False nothing runs until the test calls `start(service)`."""
+        processes); with `start` False nothing runs until the test calls `start(service)`. Keys are
+        written without their `MFA_` prefix and get it when a process starts; `old_names` keeps the
+        names before the prefix, which the services still read (with a warning) for one release."""
         self.work = work
+        self.old_names = old_names
         self.processes_mode = processes
         self.suffix = secrets.token_hex(5)
         self.databases = {service: f"py_{self.suffix}_{name}" for service, name in DATABASES.items()}
@@ -151,8 +161,8 @@ class Stack:
         binary = "mfa-all-in-one" if process == ALL_IN_ONE else process
         log = open(self.work / f"{process}.log", "ab")
         self.processes[process] = subprocess.Popen(
-            [str(self.bin_dir / binary)], env=self.environments[process], stdout=log, stderr=subprocess.STDOUT,
-            cwd=self.work)
+            [str(self.bin_dir / binary)], env=current_names(self.environments[process], self.old_names),
+            stdout=log, stderr=subprocess.STDOUT, cwd=self.work)
 
     def kill(self, service: str) -> None:
         """SIGKILL: the process gets no chance to finish anything (a crash, not a shutdown)."""

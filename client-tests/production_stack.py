@@ -35,7 +35,7 @@ ENV_EXAMPLE = ROOT / "deploy" / "compose.env.example"
 # What deploy/Dockerfile puts in every image, and where it is in this checkout.
 IMAGE_PATHS = {"/app/proto-json": ROOT / "proto-json"}
 # Cheaper scrypt for a debug build under test (production keeps N = 2^14), as conftest.Stack sets.
-TEST_ONLY = {"PASSWORDS_SCRYPT_ROUNDS": "1024", "PASSWORDS_SCRYPT_PROJECTS": "demo-project=2048:8:1"}
+TEST_ONLY = {"MFA_PASSWORDS_SCRYPT_ROUNDS": "1024", "MFA_PASSWORDS_SCRYPT_PROJECTS": "demo-project=2048:8:1"}
 
 
 class ProductionStack(Stack):
@@ -44,7 +44,7 @@ class ProductionStack(Stack):
     project's own key), `service_account` (its public key configured for custom tokens),
     `cert_dirs` (each service's /certs), `databases` and `database_urls` (each data service's own
     role), `query` and `psql_as`. `extra_env` ({service: {KEY: value}}) is set over compose's
-    environment; in one process, under the service's own key (FACTOR_REGISTRY_...)."""
+    environment; in one process, under the service's own key (MFA_FACTOR_REGISTRY_...)."""
 
     def __init__(self, work: Path, bin_dir: Path, postgres: str, processes: str = PROCESSES,
                  extra_env: dict[str, dict[str, str]] | None = None):
@@ -56,7 +56,7 @@ class ProductionStack(Stack):
         self.service_account = make_service_account()
         self.ports = {service: (free_port(), free_port()) for service in SERVICES}
         public_port, tls_port = free_port(), free_port()
-        self.public_ports = {"PUBLIC_PORT": public_port, "PUBLIC_TLS_PORT": tls_port}
+        self.public_ports = {"MFA_PUBLIC_PORT": public_port, "MFA_PUBLIC_TLS_PORT": tls_port}
         self.gateway = f"http://127.0.0.1:{public_port}"
         self.gateway_host = f"127.0.0.1:{public_port}"
         self.gateway_tls = f"https://127.0.0.1:{tls_port}"
@@ -71,7 +71,7 @@ class ProductionStack(Stack):
             process_services = {ALL_IN_ONE: SERVICES} if processes == "one" else {s: [s] for s in SERVICES}
             self.environments = {process: self.environment(process, served, extra_env or {})
                                  for process, served in process_services.items()}
-            self.cert_dirs = {service: Path(self.environments[self.process_of(service)]["TLS_DIRECTORY"])
+            self.cert_dirs = {service: Path(self.environments[self.process_of(service)]["MFA_TLS_DIRECTORY"])
                               for service in SERVICES}
             self.certs = self.cert_dirs["gateway"]
             for process in self.environments:
@@ -98,7 +98,7 @@ class ProductionStack(Stack):
             **{f"MFA_{CONFIG_KEY[service]}_DB_PASSWORD": password for service, password in self.passwords.items()},
             "MFA_OOB_LINK_BASE": f"{self.gateway}/emulator/action",
             "MFA_SERVICE_ACCOUNTS_DIR": str(accounts),
-            "CUSTOM_TOKENS_SERVICE_ACCOUNT_FILES": "/run/mfa/service-accounts/backend.json",
+            "MFA_CUSTOM_TOKENS_SERVICE_ACCOUNT_FILES": "/run/mfa/service-accounts/backend.json",
         }
 
     def admin_environment(self) -> dict[str, str]:
@@ -165,22 +165,23 @@ class ProductionStack(Stack):
             # (7101-7104, 9101-9104); here each needs a free port.
             for service in SERVICES:
                 rpc, ops = self.ports[service]
-                env |= {f"{CONFIG_KEY[service]}_RPC_PORT": str(rpc), f"{CONFIG_KEY[service]}_OPS_PORT": str(ops)}
+                env |= {f"MFA_{CONFIG_KEY[service]}_RPC_PORT": str(rpc), f"MFA_{CONFIG_KEY[service]}_OPS_PORT": str(ops)}
         else:
-            env |= {"RPC_PORT": str(self.ports[process][0]), "OPS_PORT": str(self.ports[process][1])}
+            env |= {"MFA_RPC_PORT": str(self.ports[process][0]), "MFA_OPS_PORT": str(self.ports[process][1])}
         # The gateway's published ports (8080, 8443), on this machine.
         env |= {key: str(port) for key, port in self.public_ports.items() if key in env}
         env |= {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **TEST_ONLY}
         for service in served:
             overrides = extra_env.get(service, {})
-            env |= {(f"{CONFIG_KEY[service]}_{key}" if process == ALL_IN_ONE else key): value
+            # Tests name keys without the MFA_ prefix, as conftest.Stack does.
+            env |= {"MFA_" + (f"{CONFIG_KEY[service]}_{key}" if process == ALL_IN_ONE else key).removeprefix("MFA_"): value
                     for key, value in overrides.items()}
         return env
 
     def peer_port(self, host: str, port: str) -> int:
         """The test port of `host:port` on the compose network: a service's RPC listener."""
         service = (self.compose.services.get(host) or {}).get("build", {}).get("args", {}).get("PRODUCT")
-        if service in self.ports and self.compose.environment(host).get("RPC_PORT") == port:
+        if service in self.ports and self.compose.environment(host).get("MFA_RPC_PORT") == port:
             return self.ports[service][0]
         raise ValueError(f"{host}:{port} is no service's RPC listener in {self.compose.path.name}")
 

@@ -104,9 +104,9 @@ def check(config: dict) -> list[str]:
         problems.append(f"expected one certs job (PRODUCT mfa-dev-pki), found {sorted(jobs)}")
 
     for name, service in apps.items():
-        mode = (service.get("environment") or {}).get("MODE")
+        mode = (service.get("environment") or {}).get("MFA_MODE")
         if mode != "production":
-            problems.append(f"{name}: MODE is {mode!r}, not production")
+            problems.append(f"{name}: MFA_MODE is {mode!r}, not production")
 
     for name, service in services.items():
         extra = [port for port in container_ports(service)

@@ -100,15 +100,15 @@ up() {
   # Everything else is the services' defaults (deploy/configuration.md); the environment wins.
   # Development mode is asked for here, explicitly: a service told nothing runs in production
   # (contract decision 16).
-  export MODE="${MODE:-development}"
-  export TLS_DIRECTORY="${TLS_DIRECTORY:-$STACK_DIR/certs}" PUBLIC_TLS_PORT="${PUBLIC_TLS_PORT:-8443}"
-  export SMS_PRICES_FILE="${SMS_PRICES_FILE:-$ROOT/deploy/sms-prices.json}"
+  export MFA_MODE="${MFA_MODE:-development}"
+  export MFA_TLS_DIRECTORY="${MFA_TLS_DIRECTORY:-$STACK_DIR/certs}" MFA_PUBLIC_TLS_PORT="${MFA_PUBLIC_TLS_PORT:-8443}"
+  export MFA_SMS_PRICES_FILE="${MFA_SMS_PRICES_FILE:-$ROOT/deploy/sms-prices.json}"
   if [ "$PROCESSES" = one ]; then
     if is_running all-in-one; then log "all-in-one already running"; else
-      # One process, so each service's database is set under its own key (FACTOR_REGISTRY_POSTGRES_URL...).
-      env FACTOR_REGISTRY_POSTGRES_URL="$(database_url factor_registry)" \
-        CHALLENGE_ISSUER_POSTGRES_URL="$(database_url challenge_issuer)" \
-        SESSION_TOKEN_POSTGRES_URL="$(database_url session_token)" \
+      # One process, so each service's database is set under its own key (MFA_FACTOR_REGISTRY_POSTGRES_URL...).
+      env MFA_FACTOR_REGISTRY_POSTGRES_URL="$(database_url factor_registry)" \
+        MFA_CHALLENGE_ISSUER_POSTGRES_URL="$(database_url challenge_issuer)" \
+        MFA_SESSION_TOKEN_POSTGRES_URL="$(database_url session_token)" \
         nohup "$bin/mfa-all-in-one" >>"$STACK_DIR/logs/all-in-one.log" 2>&1 &
       echo $! >"$STACK_DIR/run/all-in-one.pid"
     fi
@@ -117,7 +117,7 @@ up() {
       if is_running "$service"; then log "$service already running"; continue; fi
       local url=""
       [ -n "${DATABASE[$service]}" ] && url="$(database_url "${DATABASE[$service]}")"
-      env ${url:+POSTGRES_URL="${POSTGRES_URL:-$url}"} \
+      env ${url:+MFA_POSTGRES_URL="${MFA_POSTGRES_URL:-$url}"} \
         nohup "$bin/$service" >>"$STACK_DIR/logs/$service.log" 2>&1 &
       echo $! >"$STACK_DIR/run/$service.pid"
     done
@@ -142,7 +142,7 @@ up() {
   log "stack up in $(( $(date +%s) - started ))s; logs in $STACK_DIR/logs"
   echo
   echo "Gateway: http://127.0.0.1:8080"
-  echo "         https://127.0.0.1:${PUBLIC_TLS_PORT:-8443} (HTTP/2 or HTTP/1.1; development CA: $STACK_DIR/certs/ca.pem)"
+  echo "         https://127.0.0.1:${MFA_PUBLIC_TLS_PORT:-8443} (HTTP/2 or HTTP/1.1; development CA: $STACK_DIR/certs/ca.pem)"
   echo "Demo:    http://127.0.0.1:8080/demo in a browser (sign up, a TOTP QR code, SMS, sign in with a second factor)"
   echo "Try:     curl -s http://127.0.0.1:8080/"
   echo "Admin:   $bin/mfa-admin --help   (the development admin token is \"owner\": MFA_ADMIN_TOKEN=owner)"

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import BuildInfo
 import Configuration
 import Contracts
 import Foundation
@@ -19,7 +20,8 @@ import TenantStore
 /// Start-up order: the pool and the ops listener come up first (so `/healthz` answers and `/readyz`
 /// says "not ready" while migrations run), then `prepare` runs, then the RPC listener opens.
 public final class ServiceHost: Sendable {
-    public static let version = "0.1.0"
+    /// What was built (`VERSION` and the commit): in `GET /`, the start-up line and `build_info`.
+    public static var version: String { BuildInfo.version }
 
     public let settings: ServiceSettings
     public let logger: Logger

@@ -9,9 +9,12 @@ public enum ServiceMain {
     public static func run(
         _ service: ServiceName, build: @escaping @Sendable (ServiceHost) async throws -> ServiceHost.Parts
     ) async {
+        ServiceCommandLine.handle()
         let sharedLoops = prepareProcess()
         do {
             let settings = try ServiceSettings(service: service, reader: try await ServiceSettings.makeReader())
+            // A value that cannot be read stops the service before anything else fails because of it.
+            try ConfigurationAudit.shared.check()
             bootstrapLogging(level: settings.logLevel)
             let host = try ServiceHost(settings: settings, logger: logger(for: settings))
             ShutdownDeadline.arm(grace: settings.shutdownGrace, logger: host.logger)
@@ -22,7 +25,10 @@ public enum ServiceMain {
                     "mode": "\(settings.mode.rawValue)", "version": "\(ServiceHost.version)", "executor": "\(sharedLoops ? "nio" : "pool")",
                 ]
             )
-            try await host.run(try await parts(building: build, for: host))
+            let parts = try await parts(building: build, for: host)
+            try ConfigurationAudit.shared.check()
+            warnAboutOldNames(host.logger)
+            try await host.run(parts)
         } catch {
             ShutdownDeadline.serviceFailed(service.rawValue, error)
             exit(1)
@@ -36,6 +42,7 @@ public enum ServiceMain {
     public static func runTogether(
         _ services: [(ServiceName, @Sendable (ServiceHost) async throws -> ServiceHost.Parts)]
     ) async {
+        ServiceCommandLine.handle()
         let sharedLoops = prepareProcess()
         let names = services.map(\.0.rawValue).joined(separator: ",")
         do {
@@ -50,6 +57,7 @@ public enum ServiceMain {
                 var modes: Set<DeploymentMode> = []
                 for (service, build) in services {
                     let settings = try ServiceSettings(service: service, reader: try await ServiceSettings.makeReader(scope: service))
+                    try ConfigurationAudit.shared.check()
                     // Calls between services in one process carry no mode: they must agree up front.
                     modes.insert(settings.mode)
                     guard modes.count == 1 else {
@@ -75,6 +83,16 @@ public enum ServiceMain {
                 }
                 throw error
             }
+            do {
+                try ConfigurationAudit.shared.check()
+            } catch {
+                for (host, _) in started {
+                    await host.outside.shutdown()
+                    try? await host.httpClient.shutdown()
+                }
+                throw error
+            }
+            warnAboutOldNames(processLogger)
             await withTaskGroup(of: Void.self) { group in
                 for (host, parts) in started {
                     group.addTask {
@@ -95,16 +113,26 @@ public enum ServiceMain {
         }
     }
 
+    /// One warning per environment variable still named without the `MFA_` prefix.
+    private static func warnAboutOldNames(_ logger: Logger) {
+        for (old, new) in ConfigurationAudit.shared.oldNames {
+            logger.warning(
+                "environment variable \(old) is an old name: rename it \(new); names without MFA_ stop working in the next release"
+            )
+        }
+    }
+
     /// What every service process does first; `true` when Swift concurrency runs on NIO's loops.
     private static func prepareProcess() -> Bool {
         MemoryReturn.configure()
         // Swift concurrency runs on NIO's event loops: a handler continues on the loop that completed
         // its network or database future instead of hopping to a second thread pool and back (a third
         // more finalizes per second, docs/performance.md). CPU-heavy work goes to `BlockingWork`.
-        // `RUNTIME_EXECUTOR=pool` keeps Swift's own pool instead (read here, before any task runs,
+        // `MFA_RUNTIME_EXECUTOR=pool` keeps Swift's own pool instead (read here, before any task runs,
         // so from the environment only): slower, but out of reach of the lock bug that
         // `EventLoopWatchdog` guards against.
-        if ProcessInfo.processInfo.environment["RUNTIME_EXECUTOR"] == "pool" { return false }
+        let environment = ProcessInfo.processInfo.environment
+        if (environment["MFA_RUNTIME_EXECUTOR"] ?? environment["RUNTIME_EXECUTOR"]) == "pool" { return false }
         return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 

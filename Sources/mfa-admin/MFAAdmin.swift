@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuildInfo
 
 /// `mfa-admin`: an operator's command line over the gateway's admin REST API (the same calls the
 /// Admin SDKs and `curl` make), and a TOTP enrollment drawn in the terminal.
@@ -13,7 +14,7 @@ struct MFAAdmin: AsyncParsableCommand {
             stack's is "owner"), MFA_PROJECT (default demo-project), MFA_GATEWAY_CA (a CA file for an https
             gateway whose certificate is not from a public CA). --json prints the API's answers as they are.
             """,
-        version: BuildVersion.description,
+        version: BuildInfo.version,
         subcommands: [
             TenantCommands.self, MFAConfigCommands.self, UserCommands.self, FactorCommands.self, SigningKeyCommands.self,
             AuditCommands.self, DemoCommands.self,

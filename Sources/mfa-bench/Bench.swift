@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuildInfo
 import NIOCore
 import NIOPosix
 
@@ -8,6 +9,7 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mfa-bench",
         abstract: "Measure a running mfa-backend stack on loopback.",
+        version: BuildInfo.version,
         subcommands: [RPCRoundTrip.self, AccountFlows.self, TenantScale.self, MFAFlows.self, CryptoCeiling.self, LoadScenarios.self]
     )
 

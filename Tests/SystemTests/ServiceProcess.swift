@@ -27,7 +27,12 @@ final class ServiceProcess: @unchecked Sendable {
     func start() throws {
         let process = Process()
         process.executableURL = TestEnvironment.binaryDirectory.appendingPathComponent(service.rawValue)
-        process.environment = environment
+        // Configuration under its current names (MFA_…); PATH and names already prefixed stay.
+        process.environment = Dictionary(
+            uniqueKeysWithValues: environment.map { key, value in
+                (key == "PATH" || key.hasPrefix("MFA_") ? key : "MFA_" + key, value)
+            }
+        )
         if !FileManager.default.fileExists(atPath: logFile.path) {
             _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         }

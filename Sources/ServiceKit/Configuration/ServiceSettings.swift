@@ -130,26 +130,32 @@ public struct ServiceSettings: Sendable {
         seconds > 0 ? .seconds(seconds) : nil
     }
 
-    /// The standard provider chain: environment variables first, then the optional JSON file
-    /// named by `MFA_CONFIG_FILE` (dotted keys become nested objects), then defaults in code.
+    /// The standard provider chain: environment variables named `MFA_<KEY>` first, then the same
+    /// without the prefix (the names before it, for one more release: each use is warned about),
+    /// then the optional JSON file named by `MFA_CONFIG_FILE` (dotted keys become nested objects),
+    /// then defaults in code. Every read is watched by ``ConfigurationAudit/shared``.
     ///
     /// With a `scope` (one of several services in one process), a key set under the service's
     /// config key wins over the plain key: `factorRegistry.postgres.url`
-    /// (`FACTOR_REGISTRY_POSTGRES_URL`) before `postgres.url`.
+    /// (`MFA_FACTOR_REGISTRY_POSTGRES_URL`) before `postgres.url`.
     public static func makeReader(scope: ServiceName? = nil) async throws -> ConfigReader {
-        var providers: [any ConfigProvider] = [EnvironmentVariablesProvider()]
+        var providers: [any ConfigProvider] = [
+            EnvironmentVariablesProvider().prefixKeys(with: ConfigKey("mfa")), EnvironmentVariablesProvider(),
+        ]
         if let file = ProcessInfo.processInfo.environment["MFA_CONFIG_FILE"], !file.isEmpty {
             providers.append(try await FileProvider<JSONSnapshot>(filePath: .init(file)))
         }
-        return reader(providers: providers, scope: scope)
+        return reader(providers: providers, scope: scope, audit: .shared)
     }
 
     /// A reader over `providers` in order; with a `scope`, each provider is first asked for the key
     /// under the scope's config key.
-    public static func reader(providers: [any ConfigProvider], scope: ServiceName?) -> ConfigReader {
-        guard let scope else { return ConfigReader(providers: providers) }
+    public static func reader(
+        providers: [any ConfigProvider], scope: ServiceName?, audit: ConfigurationAudit? = nil
+    ) -> ConfigReader {
+        guard let scope else { return ConfigReader(providers: providers, accessReporter: audit) }
         let prefix = ConfigKey(scope.configKey)
-        return ConfigReader(providers: providers.map { prefixed($0, with: prefix) } + providers)
+        return ConfigReader(providers: providers.map { prefixed($0, with: prefix) } + providers, accessReporter: audit)
     }
 
     private static func prefixed(_ provider: some ConfigProvider, with prefix: ConfigKey) -> any ConfigProvider {

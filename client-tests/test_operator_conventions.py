@@ -1,0 +1,67 @@
+"""What operators expect of every executable: `--help` and `--version` (the version the build
+wrote: VERSION and the commit), configuration under one prefix (`MFA_…`) with the old names still
+read for one release and warned about, and a value that cannot be read stopping the service with
+its key named instead of a silent default."""
+
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+import requests
+
+from conftest import ROOT, SERVICES, Stack
+
+EXECUTABLES = [*SERVICES, "mfa-all-in-one", "mfa-admin", "mfa-dev-pki", "mfa-bench"]
+RELEASE = (ROOT / "VERSION").read_text().strip()
+
+
+@pytest.mark.parametrize("executable", EXECUTABLES)
+def test_every_executable_answers_help_and_version_from_the_build(stack, executable):
+    version = subprocess.run([str(stack.bin_dir / executable), "--version"], capture_output=True, text=True, timeout=30)
+    assert version.returncode == 0, version.stderr
+    assert re.fullmatch(rf"{re.escape(RELEASE)}(\+[0-9a-f]{{12}}(\.dirty)?)?", version.stdout.strip()), version.stdout
+    helped = subprocess.run([str(stack.bin_dir / executable), "--help"], capture_output=True, text=True, timeout=30)
+    assert helped.returncode == 0 and f"USAGE: {executable}" in helped.stdout, helped.stdout + helped.stderr
+    if executable in SERVICES or executable == "mfa-all-in-one":
+        assert "MFA_CONFIG_FILE" in helped.stdout and "deploy/configuration.md" in helped.stdout
+
+
+def test_the_gateway_reports_the_built_version(stack):
+    version = subprocess.run([str(stack.bin_dir / "gateway"), "--version"], capture_output=True, text=True, timeout=30)
+    assert requests.get(stack.gateway + "/", timeout=30).json()["version"] == version.stdout.strip()
+
+
+def test_a_service_refuses_an_unknown_argument(stack):
+    refused = subprocess.run([str(stack.bin_dir / "gateway"), "--port", "80"], capture_output=True, text=True, timeout=30)
+    assert refused.returncode != 0 and "Unknown option '--port'" in refused.stderr
+
+
+@pytest.mark.parametrize(("service", "variable", "key"), [
+    ("session-token", "MFA_RPC_PORT", "rpc.port"),
+    ("gateway", "MFA_SHUTDOWN_GRACE_SECONDS", "shutdown.graceSeconds"),
+    ("factor-registry", "MFA_RPC_MAX_BODY_BYTES", "rpc.maxBodyBytes"),
+])
+def test_a_value_that_cannot_be_read_stops_the_service_naming_its_key(stack, service, variable, key):
+    environment = {"PATH": "/usr/bin:/bin", "MFA_MODE": "development", variable: "twelve"}
+    done = subprocess.run([str(stack.bin_dir / service)], env=environment, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1
+    assert f"configuration key {key}: the value set (environment variable {variable} or its old name" in done.stderr
+    assert "is not a valid int; fix or remove it (deploy/configuration.md)" in done.stderr
+    assert "twelve" not in done.stderr
+
+
+def test_the_old_names_still_work_for_one_release_with_a_warning_each(stack):
+    with tempfile.TemporaryDirectory(prefix="mfa-py-old-names-") as work:
+        running = Stack(Path(work), stack.bin_dir, stack.postgres, old_names=True)
+        try:
+            assert requests.get(running.gateway + "/", timeout=30).json()["mode"] == "development"
+            log = running.log_path("gateway").read_text()
+            assert "environment variable MODE is an old name: rename it MFA_MODE" in log
+            assert "environment variable PUBLIC_PORT is an old name: rename it MFA_PUBLIC_PORT" in log
+            assert log.count("environment variable MODE is an old name") == 1
+        finally:
+            running.close()
+    # The stacks of every other test use the new names: no warning there.
+    assert "is an old name" not in stack.log_path("gateway").read_text()
