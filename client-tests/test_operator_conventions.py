@@ -3,6 +3,7 @@ wrote: VERSION and the commit), configuration under one prefix (`MFA_…`) with 
 read for one release and warned about, and a value that cannot be read stopping the service with
 its key named instead of a silent default."""
 
+import json
 import re
 import subprocess
 import tempfile
@@ -65,3 +66,35 @@ def test_the_old_names_still_work_for_one_release_with_a_warning_each(stack):
             running.close()
     # The stacks of every other test use the new names: no warning there.
     assert "is an old name" not in stack.log_path("gateway").read_text()
+
+
+def test_json_logs_are_one_object_per_line_with_the_request_id_across_services(stack):
+    with tempfile.TemporaryDirectory(prefix="mfa-py-json-logs-") as work:
+        running = Stack(Path(work), stack.bin_dir, stack.postgres, extra_env={"LOG_FORMAT": "json", "LOG_LEVEL": "debug"})
+        try:
+            email = "json-logs@example.com"
+            signed_up = requests.post(f"{running.gateway}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k",
+                                      json={"email": email, "password": "secret-pw-123"}, timeout=30)
+            assert signed_up.status_code == 200
+            lines = {service: running.log_path(service).read_text().splitlines() for service in SERVICES}
+        finally:
+            running.close()
+    records = {service: [json.loads(line) for line in text] for service, text in lines.items()}
+    for service, entries in records.items():
+        assert entries, service
+        for entry in entries:
+            assert {"time", "level", "service", "message"} <= entry.keys()
+            assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", entry["time"])
+    starting = next(entry for entry in records["gateway"] if entry["message"] == "starting")
+    assert starting["mode"] == "development" and starting["level"] == "info" and starting["service"] == "gateway"
+    # The access lines (debug): the sign-up's request id is on the gateway's line and on the lines of
+    # the calls it made to factor-registry and session-token.
+    served = next(entry for entry in records["gateway"]
+                  if entry["message"] == "public request served" and entry["operation"] == "identitytoolkit.accounts.signUp")
+    assert served["status"] == "200" and float(served["duration.ms"]) > 0
+    for service in ("factor-registry", "session-token"):
+        calls = [entry for entry in records[service]
+                 if entry["message"] == "rpc call served" and entry.get("request.id") == served["request.id"]]
+        assert calls and all(call["rpc.caller"] == "gateway" for call in calls), service
+    # Never the password.
+    assert all("secret-pw-123" not in line for text in lines.values() for line in text)

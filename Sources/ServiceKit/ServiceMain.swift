@@ -15,7 +15,7 @@ public enum ServiceMain {
             let settings = try ServiceSettings(service: service, reader: try await ServiceSettings.makeReader())
             // A value that cannot be read stops the service before anything else fails because of it.
             try ConfigurationAudit.shared.check()
-            bootstrapLogging(level: settings.logLevel)
+            bootstrapLogging(level: settings.logLevel, format: settings.logFormat)
             let host = try ServiceHost(settings: settings, logger: logger(for: settings))
             ShutdownDeadline.arm(grace: settings.shutdownGrace, logger: host.logger)
             EventLoopWatchdog.start(logger: host.logger)
@@ -47,7 +47,10 @@ public enum ServiceMain {
         let names = services.map(\.0.rawValue).joined(separator: ",")
         do {
             let reader = try await ServiceSettings.makeReader()
-            bootstrapLogging(level: reader.string(forKey: "log.level", as: Logger.Level.self, default: .info))
+            bootstrapLogging(
+                level: reader.string(forKey: "log.level", as: Logger.Level.self, default: .info),
+                format: reader.string(forKey: "log.format", as: LogFormat.self, default: .text)
+            )
             let processLogger = Logger(label: names)
             ShutdownDeadline.arm(grace: ServiceSettings.shutdownGrace(reader), logger: processLogger)
             EventLoopWatchdog.start(logger: processLogger)
@@ -136,11 +139,18 @@ public enum ServiceMain {
         return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
-    private static func bootstrapLogging(level: Logger.Level) {
+    private static func bootstrapLogging(level: Logger.Level, format: LogFormat) {
         LoggingSystem.bootstrap { label in
-            var handler = DeferredMetadataLogHandler(StreamLogHandler.standardOutput(label: label))
-            handler.logLevel = level
-            return handler
+            switch format {
+            case .text:
+                var handler = DeferredMetadataLogHandler(StreamLogHandler.standardOutput(label: label))
+                handler.logLevel = level
+                return handler
+            case .json:
+                var handler = JSONLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
         }
     }
 

@@ -38,7 +38,18 @@ struct PublicAPI: Sendable {
             response.headers[.accessControlAllowOrigin] = origin
             response.headers[.vary] = "Origin"
         }
-        metrics.observe(operation: operation, status: Int(response.status.code), duration: ContinuousClock.now - started)
+        let duration = ContinuousClock.now - started
+        metrics.observe(operation: operation, status: Int(response.status.code), duration: duration)
+        // The access log, at debug: the request id here is the one every service's lines carry.
+        context.logger.debug(
+            "public request served",
+            metadata: [
+                "request.id": .string(context.id), "operation": .string(operation),
+                "status": .stringConvertible(Int(response.status.code)),
+                "duration.ms": .stringConvertible(
+                    Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000),
+            ]
+        )
         return response
     }
 

@@ -10,6 +10,8 @@ public struct ServiceSettings: Sendable {
     /// `development.listenBeyondLoopback`: development mode may bind a non-loopback address.
     public var listensBeyondLoopbackInDevelopment: Bool
     public var logLevel: Logger.Level
+    /// `log.format`: `text` (swift-log's lines) or `json` (one object per line, ``JSONLogHandler``).
+    public var logFormat: LogFormat
     public var rpc: Listener
     public var ops: Listener
     public var tls: TLSFiles
@@ -57,6 +59,7 @@ public struct ServiceSettings: Sendable {
         mode = try DeploymentMode.read(from: reader)
         listensBeyondLoopbackInDevelopment = reader.bool(forKey: "development.listenBeyondLoopback", default: false)
         logLevel = reader.string(forKey: "log.level", as: Logger.Level.self, default: .info)
+        logFormat = reader.string(forKey: "log.format", as: LogFormat.self, default: .text)
         rpc = Listener(
             host: reader.string(forKey: "rpc.host", default: "127.0.0.1"),
             port: reader.int(forKey: "rpc.port", default: ports.rpc)
@@ -161,4 +164,9 @@ public struct ServiceSettings: Sendable {
     private static func prefixed(_ provider: some ConfigProvider, with prefix: ConfigKey) -> any ConfigProvider {
         provider.prefixKeys(with: prefix)
     }
+}
+
+/// How a service writes its log lines (`log.format`).
+public enum LogFormat: String, Sendable {
+    case text, json
 }
