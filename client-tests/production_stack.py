@@ -50,6 +50,8 @@ class ProductionStack(Stack):
                  extra_env: dict[str, dict[str, str]] | None = None):
         # Not Stack.__init__: that one builds a development stack. These are what Stack's methods use.
         self.work, self.bin_dir, self.postgres, self.processes_mode = work, bin_dir, postgres, processes
+        # The compose files' names are the current (MFA_) ones already.
+        self.old_names = False
         self.processes = {}
         self.suffix = secrets.token_hex(5)
         self.admin_token = secrets.token_urlsafe(32)

@@ -33,7 +33,7 @@ def served_calls(stack) -> dict[str, float]:
     total: dict[str, float] = {}
     for service in DATA_SERVICES:
         text = requests.get(stack.ops(service) + "/metrics", timeout=30).text
-        for method, value in re.findall(r'^rpc_requests_total\{[^}]*method="([^"]+)"[^}]*\} (\S+)$', text, re.MULTILINE):
+        for method, value in re.findall(r'^mfa_rpc_requests_total\{[^}]*method="([^"]+)"[^}]*\} (\S+)$', text, re.MULTILINE):
             total[method] = total.get(method, 0.0) + float(value)
     return total
 

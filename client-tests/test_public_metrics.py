@@ -16,7 +16,7 @@ def metrics(stack) -> str:
 
 
 def count(text: str, operation: str, status: int) -> float:
-    pattern = (r'^public_requests_total\{service="gateway",operation="' + re.escape(operation)
+    pattern = (r'^mfa_public_requests_total\{service="gateway",operation="' + re.escape(operation)
                + r'",status="' + str(status) + r'"\} (\S+)$')
     found = re.search(pattern, text, re.MULTILINE)
     return float(found.group(1)) if found else 0.0
@@ -36,7 +36,7 @@ def test_public_requests_are_counted_by_operation_and_status(stack):
     assert count(after, "identitytoolkit.accounts.signUp", 200) == count(before, "identitytoolkit.accounts.signUp", 200) + 1
     finalize = "identitytoolkit.accounts.mfaSignIn.finalize"
     assert count(after, finalize, 400) == count(before, finalize, 400) + 1
-    assert re.search(r'^public_request_duration_seconds_bucket\{service="gateway",operation="identitytoolkit\.accounts\.signUp",le="',
+    assert re.search(r'^mfa_public_request_duration_seconds_bucket\{service="gateway",operation="identitytoolkit\.accounts\.signUp",le="',
                      after, re.MULTILINE)
 
 

@@ -47,6 +47,14 @@ def container_ports(service: dict) -> list[int]:
     return ports
 
 
+def host_ip(port) -> str:
+    """The host address a published port binds (`127.0.0.1:3000:3000`; all addresses when none)."""
+    if isinstance(port, dict):
+        return port.get("host_ip") or "0.0.0.0"
+    parts = str(port).split(":")
+    return parts[0] if len(parts) == 3 else "0.0.0.0"
+
+
 def command_text(service: dict) -> str:
     parts = []
     for key in ("entrypoint", "command"):
@@ -109,6 +117,12 @@ def check(config: dict) -> list[str]:
             problems.append(f"{name}: MFA_MODE is {mode!r}, not production")
 
     for name, service in services.items():
+        if "monitoring" in (service.get("profiles") or []):
+            # Prometheus and Grafana, opt-in: on the host's loopback only, never on its network.
+            exposed = [port for port in service.get("ports") or [] if host_ip(port) != "127.0.0.1"]
+            if exposed:
+                problems.append(f"{name}: publishes {exposed} beyond 127.0.0.1; monitoring stays on loopback")
+            continue
         extra = [port for port in container_ports(service)
                  if product(service) not in ("gateway", ALL_IN_ONE) or port not in PUBLIC_PORTS]
         if extra:

@@ -44,6 +44,7 @@ public final class ServiceHost: Sendable {
         self.logger = logger
         self.localPeers = localPeers
         metrics = ServiceMetrics(service: settings.service)
+        metrics.recordBuild(mode: settings.mode)
         tls = try MutualTLS(files: settings.tls)
         contract = try ContractDocument(service: settings.service, directory: settings.contractsDirectory)
         database = settings.postgres?.makeClient(logger: logger)
@@ -144,6 +145,14 @@ public final class ServiceHost: Sendable {
 
         var services: [any Service] = []
         if let database { services.append(database) }
+        if let database, let postgres = settings.postgres {
+            services.append(
+                DatabaseConnectionGauges(
+                    client: database, maximumConnections: postgres.maximumConnections, service: settings.service,
+                    registry: metrics.registry, logger: logger
+                ).service()
+            )
+        }
         services.append(contentsOf: parts.background)
         services.append(opsApp)
         services.append(rpcApp)

@@ -26,8 +26,8 @@ struct OpsListenerTests {
             #expect(try await Self.get(stack, .challengeIssuer, "/healthz").status == 200)
             _ = try await stack.client(to: .challengeIssuer, as: "gateway").call(Discover.self, RPCEmpty())
             let metrics = try await Self.get(stack, .challengeIssuer, "/metrics")
-            #expect(metrics.body.contains(#"rpc_requests_total{service="challenge-issuer",method="rpc.discover",outcome="success"}"#))
-            #expect(metrics.body.contains("rpc_request_duration_seconds_bucket"))
+            #expect(metrics.body.contains(#"mfa_rpc_requests_total{service="challenge-issuer",method="rpc.discover",outcome="success"}"#))
+            #expect(metrics.body.contains("mfa_rpc_request_duration_seconds_bucket"))
 
             #expect(try await Self.get(stack, .challengeIssuer, "/admin/status").status == 401)
             #expect(try await Self.get(stack, .challengeIssuer, "/admin/status", bearer: "not-the-token").status == 401)

@@ -236,6 +236,7 @@ struct PhoneVerifications: Sendable {
                 passed ? .secondFactorSucceeded : .secondFactorFailed, localId: localId, details: ["kind": "phone"], in: schema,
                 on: connection
             )
+            events.countSecondFactorCheck(kind: "phone", outcome: passed ? .accepted : .rejected)
         case "phoneSignIn":
             try await events.record(
                 passed ? .signInSucceeded : .signInFailed, localId: localId.isEmpty ? nil : localId,

@@ -220,6 +220,7 @@ struct TOTPFactors: Sendable {
         var accepted: Bool?
         for try await row in outcome.decode(Bool.self) { accepted = row }
         if let accepted { events.count(accepted ? .secondFactorSucceeded : .secondFactorFailed, schema) }
+        events.countSecondFactorCheck(kind: "totp", outcome: accepted.map { $0 ? .accepted : .rejected } ?? .throttled)
         switch accepted {
         case true?: return
         // A wrong code, or a good one whose step another request recorded first (a replay).

@@ -63,6 +63,24 @@ public struct SecurityEventLog: Sendable {
         )
     }
 
+    /// `mfa_second_factor_checks_total{service, kind, outcome}`: second-factor codes checked at
+    /// sign-in, by kind (`totp`, `phone`) and outcome; `rejected` climbing against `accepted` is
+    /// guessing, `throttled` is the guessing limits at work.
+    static var secondFactorChecks: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "mfa", subsystem: "second_factor", metricName: "checks", unitName: "total",
+            helpText: "Second-factor codes checked at sign-in, by kind and outcome"
+        )
+    }
+
+    public enum CheckOutcome: String, Sendable {
+        case accepted, rejected, throttled
+    }
+
+    public func countSecondFactorCheck(kind: String, outcome: CheckOutcome) {
+        counters.increment(Self.secondFactorChecks, [("service", source), ("kind", kind), ("outcome", outcome.rawValue)])
+    }
+
     /// Records `type` inside `connection`'s transaction.
     public func record(
         _ type: SecurityEventType, localId: String?, details: [String: String] = [:], in schema: TenantSchema,

@@ -2,8 +2,8 @@ import Prometheus
 import Synchronization
 
 /// The public listener's metrics, in the gateway's registry beside its RPC ones:
-/// `public_requests_total{service, operation, status}` and
-/// `public_request_duration_seconds{service, operation}` (from the request's head to its answer).
+/// `mfa_public_requests_total{service, operation, status}` and
+/// `mfa_public_request_duration_seconds{service, operation}` (from the request's head to its answer).
 ///
 /// `operation` is the contract's operation id, or one of ``Route``'s fixed names for what is not an
 /// operation; never the request's path, which any client chooses and which would make a label
@@ -22,13 +22,13 @@ public final class PublicRequestMetrics: Sendable {
 
     static var requests: MetricNameDescriptor {
         MetricNameDescriptor(
-            namespace: "public", metricName: "requests", unitName: "total",
+            namespace: "mfa", subsystem: "public", metricName: "requests", unitName: "total",
             helpText: "Public API requests answered, by operation and HTTP status"
         )
     }
     static var latency: MetricNameDescriptor {
         MetricNameDescriptor(
-            namespace: "public", metricName: "request_duration", unitName: "seconds",
+            namespace: "mfa", subsystem: "public", metricName: "request_duration", unitName: "seconds",
             helpText: "Time to answer one public API request"
         )
     }

@@ -1,3 +1,4 @@
+import BuildInfo
 import JSONRPC
 import Prometheus
 import Synchronization
@@ -17,16 +18,18 @@ public final class ServiceMetrics: RPCObserver, Sendable {
         .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5),
     ]
 
-    /// `rpc_requests_total`
+    /// `mfa_rpc_requests_total`
     static var requests: MetricNameDescriptor {
         MetricNameDescriptor(
-            namespace: "rpc", metricName: "requests", unitName: "total", helpText: "JSON-RPC calls served, by method and outcome"
+            namespace: "mfa", subsystem: "rpc", metricName: "requests", unitName: "total",
+            helpText: "JSON-RPC calls served, by method and outcome"
         )
     }
-    /// `rpc_request_duration_seconds`
+    /// `mfa_rpc_request_duration_seconds`
     static var latency: MetricNameDescriptor {
         MetricNameDescriptor(
-            namespace: "rpc", metricName: "request_duration", unitName: "seconds", helpText: "Time to serve one JSON-RPC call"
+            namespace: "mfa", subsystem: "rpc", metricName: "request_duration", unitName: "seconds",
+            helpText: "Time to serve one JSON-RPC call"
         )
     }
 
@@ -42,6 +45,21 @@ public final class ServiceMetrics: RPCObserver, Sendable {
 
     public init(service: ServiceName) {
         self.service = service
+    }
+
+    /// `mfa_build_info{service, version, mode} 1`: what runs, for joins and for spotting a fleet
+    /// that runs two versions during an upgrade.
+    static var buildInfo: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "mfa", metricName: "build_info", helpText: "Always 1; the labels say which build runs in which mode"
+        )
+    }
+
+    func recordBuild(mode: DeploymentMode) {
+        registry.makeGauge(
+            descriptor: Self.buildInfo,
+            labels: [("service", service.rawValue), ("version", BuildInfo.version), ("mode", mode.rawValue)]
+        ).set(Int64(1))
     }
 
     public func observe(method: String, outcome: RPCOutcome, duration: Duration) {
