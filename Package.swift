@@ -39,6 +39,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.0"),
+        // Traces over OTLP/HTTP only (no gRPC stack), off unless tracing.otlpEndpoint is set.
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.3.0"),
     ],
     targets: [
         // MARK: shared kits
@@ -47,7 +50,9 @@ let package = Package(
         .target(name: "BuildInfo", swiftSettings: swiftSettings, plugins: ["BuildVersion"]),
         .target(
             name: "JSONRPC",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"), .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The system's OpenSSL 3 libcrypto (Debian: libssl-dev), for RS256 signatures only: see
@@ -144,6 +149,8 @@ let package = Package(
             dependencies: [
                 "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "CMalloc", "BuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
@@ -226,6 +233,7 @@ let package = Package(
             name: "GatewayApp",
             dependencies: [
                 "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "QRCode",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

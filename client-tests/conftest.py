@@ -78,10 +78,12 @@ def psql(base_url: str, sql: str) -> None:
 
 
 def current_names(environment: dict, old_names: bool = False) -> dict:
-    """The services' configuration under its `MFA_` names (PATH and names already prefixed stay)."""
+    """The services' configuration under its `MFA_` names (PATH, names already prefixed and
+    OpenTelemetry's own `OTEL_` variables stay)."""
     if old_names:
         return dict(environment)
-    return {key if key == "PATH" or key.startswith("MFA_") else f"MFA_{key}": value for key, value in environment.items()}
+    return {key if key == "PATH" or key.startswith(("MFA_", "OTEL_")) else f"MFA_{key}": value
+            for key, value in environment.items()}
 
 
 class Stack:

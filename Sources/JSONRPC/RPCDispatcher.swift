@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Tracing
 
 /// Turns a JSON-RPC 2.0 request body into a response body, exactly as the specification says:
 /// single and batch requests, notifications (no reply), `id` echo, and the standard error
@@ -145,8 +146,14 @@ public struct RPCDispatcher: Sendable {
         callContext.logger[metadataKey: "rpc.method"] = .string(method)
         let outcome: RPCOutcome
         let result: Result<T, RPCError>
+        // Unknown methods are not recorded by name: a caller could otherwise mint label values.
+        let label = table.entries[method] != nil ? method : "unknown"
+        let span = startSpan(label, ofKind: .server)
+        span.attributes["rpc.system"] = "jsonrpc"
+        span.attributes["rpc.caller"] = context.caller
+        defer { span.end() }
         do {
-            result = .success(try await body(callContext))
+            result = .success(try await ServiceContext.withValue(span.context) { try await body(callContext) })
             outcome = .success
         } catch let error as RPCError {
             outcome = Self.isProtocolError(error.code) ? .protocolError : .applicationError
@@ -160,8 +167,8 @@ public struct RPCDispatcher: Sendable {
             outcome = .internalError
             result = .failure(.internalError(requestID: context.requestID))
         }
-        // Unknown methods are not recorded by name: a caller could otherwise mint label values.
-        let label = table.entries[method] != nil ? method : "unknown"
+        span.attributes["rpc.outcome"] = outcome.rawValue
+        if outcome == .internalError { span.setStatus(.init(code: .error)) }
         let duration = ContinuousClock.now - started
         observer?.observe(method: label, outcome: outcome, duration: duration)
         // One line per call at debug (an access log that follows a request id across services);

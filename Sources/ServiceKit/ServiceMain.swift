@@ -25,7 +25,10 @@ public enum ServiceMain {
                     "mode": "\(settings.mode.rawValue)", "version": "\(ServiceHost.version)", "executor": "\(sharedLoops ? "nio" : "pool")",
                 ]
             )
-            let parts = try await parts(building: build, for: host)
+            var parts = try await parts(building: build, for: host)
+            if let traces = try TraceExport.bootstrap(endpoint: settings.tracingEndpoint, serviceName: service.rawValue) {
+                parts.background.append(traces)
+            }
             try ConfigurationAudit.shared.check()
             warnAboutOldNames(host.logger)
             try await host.run(parts)
@@ -87,6 +90,11 @@ public enum ServiceMain {
                 throw error
             }
             do {
+                // One tracer per process: the four services' spans carry the process's name.
+                let endpoint = reader.string(forKey: "tracing.otlpEndpoint")
+                if let traces = try TraceExport.bootstrap(endpoint: endpoint, serviceName: "mfa-all-in-one"), !started.isEmpty {
+                    started[0].1.background.append(traces)
+                }
                 try ConfigurationAudit.shared.check()
             } catch {
                 for (host, _) in started {

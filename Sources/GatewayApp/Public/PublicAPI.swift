@@ -6,6 +6,7 @@ import JSONRPC
 import Logging
 import NIOCore
 import ServiceKit
+import Tracing
 
 /// The gateway's public listener: every Identity Toolkit path, with and without host prefixes.
 ///
@@ -30,22 +31,32 @@ struct PublicAPI: Sendable {
     static let maximumBodyBytes = 1 << 20
 
     func respond(to request: Request, context: GatewayRequestContext) async -> Response {
+        // The request's span: a child of the client's trace when it sent a `traceparent`, named
+        // after the operation once routing knows it; every RPC the handler makes is a child of it.
+        var trace = ServiceContext.topLevel
+        InstrumentationSystem.instrument.extract(request.headers, into: &trace, using: HTTPFieldsExtractor())
+        let span = startSpan("public request", context: trace, ofKind: .server)
+        defer { span.end() }
         let started = ContinuousClock.now
         let origin = request.headers[.origin]
-        var (response, operation) = await answer(request, context: context)
+        var (response, operation) = await ServiceContext.withValue(span.context) { await answer(request, context: context) }
         if let origin {
             // The emulator reflects any origin and any requested header (contract §1.1).
             response.headers[.accessControlAllowOrigin] = origin
             response.headers[.vary] = "Origin"
         }
         let duration = ContinuousClock.now - started
-        metrics.observe(operation: operation, status: Int(response.status.code), duration: duration)
+        let status = Int(response.status.code)
+        span.operationName = operation
+        span.attributes["http.response.status_code"] = status
+        span.attributes["mfa.request_id"] = context.id
+        if status >= 500 { span.setStatus(.init(code: .error)) }
+        metrics.observe(operation: operation, status: status, duration: duration)
         // The access log, at debug: the request id here is the one every service's lines carry.
         context.logger.debug(
             "public request served",
             metadata: [
-                "request.id": .string(context.id), "operation": .string(operation),
-                "status": .stringConvertible(Int(response.status.code)),
+                "request.id": .string(context.id), "operation": .string(operation), "status": .stringConvertible(status),
                 "duration.ms": .stringConvertible(
                     Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000),
             ]

@@ -12,6 +12,8 @@ public struct ServiceSettings: Sendable {
     public var logLevel: Logger.Level
     /// `log.format`: `text` (swift-log's lines) or `json` (one object per line, ``JSONLogHandler``).
     public var logFormat: LogFormat
+    /// `tracing.otlpEndpoint`: the OTLP/HTTP traces URL of a collector; unset, no traces (``TraceExport``).
+    public var tracingEndpoint: String?
     public var rpc: Listener
     public var ops: Listener
     public var tls: TLSFiles
@@ -60,6 +62,7 @@ public struct ServiceSettings: Sendable {
         listensBeyondLoopbackInDevelopment = reader.bool(forKey: "development.listenBeyondLoopback", default: false)
         logLevel = reader.string(forKey: "log.level", as: Logger.Level.self, default: .info)
         logFormat = reader.string(forKey: "log.format", as: LogFormat.self, default: .text)
+        tracingEndpoint = reader.string(forKey: "tracing.otlpEndpoint")
         rpc = Listener(
             host: reader.string(forKey: "rpc.host", default: "127.0.0.1"),
             port: reader.int(forKey: "rpc.port", default: ports.rpc)

@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Synchronization
+import Tracing
 
 /// A typed JSON-RPC client for one peer service: over HTTP/2 with mutual TLS, or, when the peer runs
 /// in this process (``LocalPeers``), straight to its dispatcher with the params as a value.
@@ -85,7 +86,12 @@ public final class RPCClient: Sendable {
         request.body = .bytes(ByteBuffer(bytes: body))
         let response: HTTPClientResponse
         do {
-            response = try await httpClient.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)))
+            response = try await withSpan(method, ofKind: .client) { span in
+                span.attributes["rpc.system"] = "jsonrpc"
+                span.attributes["server.address"] = peer.rawValue
+                InstrumentationSystem.instrument.inject(span.context, into: &request.headers, using: HTTPHeadersInjector())
+                return try await httpClient.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)))
+            }
         } catch {
             throw RPCTransportError(peer: peer, method: method, reason: "\(error)")
         }

@@ -4,6 +4,7 @@ import Hummingbird
 import JSONRPC
 import Logging
 import NIOCore
+import Tracing
 
 /// Mounts `POST /rpc`: checks the content type and size, identifies the caller from its client
 /// certificate, refuses a caller that declares another deployment mode, and hands the body to the
@@ -72,8 +73,15 @@ public struct RPCEndpoint: Sendable {
         logger.addMetadata(["request.id": .string(requestID), "rpc.caller": .string(caller)])
         // Whom the caller serves (the public client), for the security events the handler writes.
         let origin = request.headers[Self.originHeader].flatMap(RequestOrigin.init(headerValue:))
-        let reply = await RequestOrigin.$current.withValue(origin) {
-            await dispatcher.handle(body.readableBytesView, context: RPCCallContext(caller: caller, requestID: requestID, logger: logger))
+        // The caller's trace, when it sent one: the dispatcher's span for the method joins it.
+        var trace = ServiceContext.topLevel
+        InstrumentationSystem.instrument.extract(request.headers, into: &trace, using: HTTPFieldsExtractor())
+        let reply = await ServiceContext.withValue(trace) {
+            await RequestOrigin.$current.withValue(origin) {
+                await dispatcher.handle(
+                    body.readableBytesView, context: RPCCallContext(caller: caller, requestID: requestID, logger: logger)
+                )
+            }
         }
         guard let encoded = reply.encoded() else { return Response(status: .noContent) }
         return Response(
