@@ -72,9 +72,12 @@ def test_json_logs_are_one_object_per_line_with_the_request_id_across_services(s
     with tempfile.TemporaryDirectory(prefix="mfa-py-json-logs-") as work:
         running = Stack(Path(work), stack.bin_dir, stack.postgres, extra_env={"LOG_FORMAT": "json", "LOG_LEVEL": "debug"})
         try:
-            email = "json-logs@example.com"
+            tenant = requests.post(f"{running.gateway}/v2/projects/demo-project/tenants", timeout=30,
+                                   headers={"Authorization": "Bearer owner"},
+                                   json={"displayName": "Logs", "allowPasswordSignup": True}).json()["name"].split("/")[-1]
             signed_up = requests.post(f"{running.gateway}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k",
-                                      json={"email": email, "password": "secret-pw-123"}, timeout=30)
+                                      json={"email": "json-logs@example.com", "password": "secret-pw-123", "tenantId": tenant},
+                                      timeout=30)
             assert signed_up.status_code == 200
             lines = {service: running.log_path(service).read_text().splitlines() for service in SERVICES}
         finally:
@@ -91,7 +94,7 @@ def test_json_logs_are_one_object_per_line_with_the_request_id_across_services(s
     # the calls it made to factor-registry and session-token.
     served = next(entry for entry in records["gateway"]
                   if entry["message"] == "public request served" and entry["operation"] == "identitytoolkit.accounts.signUp")
-    assert served["status"] == "200" and float(served["duration.ms"]) > 0
+    assert served["status"] == "200" and float(served["duration.ms"]) > 0 and served["tenant"] == tenant
     for service in ("factor-registry", "session-token"):
         calls = [entry for entry in records[service]
                  if entry["message"] == "rpc call served" and entry.get("request.id") == served["request.id"]]

@@ -39,7 +39,7 @@ struct PublicAPI: Sendable {
         defer { span.end() }
         let started = ContinuousClock.now
         let origin = request.headers[.origin]
-        var (response, operation) = await ServiceContext.withValue(span.context) { await answer(request, context: context) }
+        var (response, operation, tenant) = await ServiceContext.withValue(span.context) { await answer(request, context: context) }
         if let origin {
             // The emulator reflects any origin and any requested header (contract §1.1).
             response.headers[.accessControlAllowOrigin] = origin
@@ -50,6 +50,7 @@ struct PublicAPI: Sendable {
         span.operationName = operation
         span.attributes["http.response.status_code"] = status
         span.attributes["mfa.request_id"] = context.id
+        if let tenant { span.attributes["mfa.tenant_id"] = tenant }
         if status >= 500 { span.setStatus(.init(code: .error)) }
         metrics.observe(operation: operation, status: status, duration: duration)
         // The access log, at debug: the request id here is the one every service's lines carry.
@@ -57,6 +58,7 @@ struct PublicAPI: Sendable {
             "public request served",
             metadata: [
                 "request.id": .string(context.id), "operation": .string(operation), "status": .stringConvertible(status),
+                "tenant": .string(tenant ?? "-"),
                 "duration.ms": .stringConvertible(
                     Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000),
             ]
@@ -64,29 +66,31 @@ struct PublicAPI: Sendable {
         return response
     }
 
-    /// The answer, and what to call the request in the metrics (an operation id or a fixed route name).
-    private func answer(_ request: Request, context: GatewayRequestContext) async -> (Response, String) {
+    /// The answer, what to call the request in the metrics (an operation id or a fixed route name),
+    /// and the tenant it names (for the access log and the trace; `nil` for the project or none).
+    private func answer(_ request: Request, context: GatewayRequestContext) async -> (Response, String, String?) {
         let path = request.uri.path
-        if request.method == .options { return (Self.preflight(request), PublicRequestMetrics.Route.preflight.rawValue) }
+        if request.method == .options { return (Self.preflight(request), PublicRequestMetrics.Route.preflight.rawValue, nil) }
         if request.method == .get, path == "/" || path.isEmpty {
-            return (Self.json(200, await status()), PublicRequestMetrics.Route.status.rawValue)
+            return (Self.json(200, await status()), PublicRequestMetrics.Route.status.rawValue, nil)
         }
         if request.method == .get, SigningKeySet.serves(path) {
-            return (await signingKeyDocument(path, context: context), PublicRequestMetrics.Route.signingKeys.rawValue)
+            return (await signingKeyDocument(path, context: context), PublicRequestMetrics.Route.signingKeys.rawValue, nil)
         }
         if let answer = await emulator.respond(request, path: path, requestID: context.id) {
-            return (answer, PublicRequestMetrics.Route.emulator.rawValue)
+            return (answer, PublicRequestMetrics.Route.emulator.rawValue, nil)
         }
         if let answer = await demo.respond(request, path: path) {
-            return (answer, PublicRequestMetrics.Route.demo.rawValue)
+            return (answer, PublicRequestMetrics.Route.demo.rawValue, nil)
         }
         if let answer = await securityEventExport.respond(request, path: path, requestID: context.id, logger: context.logger) {
-            return (answer, "mfa.projects.securityEvents.export")
+            return (answer, "mfa.projects.securityEvents.export", nil)
         }
         guard case .matched(let match) = router.route(method: request.method.rawValue, path: path) else {
-            return (Self.error(.notFound), PublicRequestMetrics.Route.unmatched.rawValue)
+            return (Self.error(.notFound), PublicRequestMetrics.Route.unmatched.rawValue, nil)
         }
-        return (await perform(match, request, context: context), match.operation.operationId)
+        let (response, tenant) = await perform(match, request, context: context)
+        return (response, match.operation.operationId, tenant)
     }
 
     private func signingKeyDocument(_ path: String, context: GatewayRequestContext) async -> Response {
@@ -102,7 +106,10 @@ struct PublicAPI: Sendable {
     }
 
     /// Credentials, body, schema, then the operation's handler.
-    private func perform(_ match: OperationRouter.Match, _ request: Request, context: GatewayRequestContext) async -> Response {
+    private func perform(
+        _ match: OperationRouter.Match, _ request: Request, context: GatewayRequestContext
+    ) async -> (Response, String?) {
+        var tenant: String?
         var query: [String: String] = [:]
         for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
         do {
@@ -115,6 +122,12 @@ struct PublicAPI: Sendable {
                 } else {
                     body
                 }
+            // Only a well-formed tenant id: the value goes to a log line and a trace attribute.
+            if let named = match.pathParameters["tenantId"] ?? normalised["tenantId"]?.stringValue, named.count <= 128,
+                named.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+            {
+                tenant = named
+            }
             guard let handler = handlers[match.operation.operationId] else {
                 throw IdentityToolkitError.notImplemented(match.operation.operationId)
             }
@@ -135,15 +148,15 @@ struct PublicAPI: Sendable {
                     )
                 )
             }
-            return Self.json(200, result)
+            return (Self.json(200, result), tenant)
         } catch let error as IdentityToolkitError {
-            return Self.error(error)
+            return (Self.error(error), tenant)
         } catch {
             context.logger.error(
                 "public operation failed",
                 metadata: ["operation": "\(match.operation.operationId)", "error": "\(String(reflecting: error))"]
             )
-            return Self.error(.internalError(requestID: context.id))
+            return (Self.error(.internalError(requestID: context.id)), tenant)
         }
     }
 
