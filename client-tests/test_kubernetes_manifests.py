@@ -1,0 +1,209 @@
+"""deploy/kubernetes, checked without a cluster: every object against Kubernetes' own schemas
+(kubernetes-validate, strict), the security properties the manifests promise (each pod mounts only
+its own Secrets, the RPC ports admit exactly the services whose code calls them, probes on the ops
+port, only the gateway public), every MFA_ variable a real configuration key, and the four services
+started on this machine with exactly the manifests' configuration (loopback stand-ins for cluster
+names, the test cluster for PostgreSQL) answering a sign-up."""
+
+import hashlib
+import re
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+import requests
+import yaml
+
+from conftest import DATABASES, ROOT, SERVICES, free_port, psql
+
+MANIFESTS = ROOT / "deploy" / "kubernetes"
+FILES = sorted(MANIFESTS.glob("*.yaml"))
+OBJECTS = [(path.name, document) for path in FILES for document in yaml.safe_load_all(path.read_text()) if document]
+APPLIED = [(name, o) for name, o in OBJECTS if name not in ("secrets.example.yaml", "kustomization.yaml")]
+
+
+def objects(kind):
+    return {o["metadata"]["name"]: o for _, o in APPLIED if o["kind"] == kind}
+
+
+def container(deployment):
+    return deployment["spec"]["template"]["spec"]["containers"][0]
+
+
+def callers_in_the_code():
+    """Which service calls which, from the sources (`host.client(for: .peer)`)."""
+    names = {"factorRegistry": "factor-registry", "challengeIssuer": "challenge-issuer", "sessionToken": "session-token",
+             "gateway": "gateway"}
+    libraries = {"factor-registry": "FactorRegistryApp", "challenge-issuer": "ChallengeIssuerApp",
+                 "session-token": "SessionTokenApp", "gateway": "GatewayApp"}
+    callers = {service: set() for service in SERVICES}
+    for caller, library in libraries.items():
+        for source in (ROOT / "Sources" / library).rglob("*.swift"):
+            for peer in re.findall(r"client\(for: \.(\w+)\)", source.read_text()):
+                callers[names[peer]].add(caller)
+    return callers
+
+
+@pytest.mark.parametrize("version", ["1.30.0", "1.37.0"])
+def test_every_object_passes_kubernetes_strict_schema_validation(version):
+    tool = Path(sys.executable).parent / "kubernetes-validate"
+    done = subprocess.run([str(tool), "--strict", "--quiet", "-k", version, *[str(p) for p in FILES if p.name != "kustomization.yaml"]],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_kustomization_applies_everything_but_the_secrets_example():
+    listed = yaml.safe_load((MANIFESTS / "kustomization.yaml").read_text())["resources"]
+    assert sorted(listed) == sorted(p.name for p in FILES if p.name not in ("kustomization.yaml", "secrets.example.yaml"))
+
+
+def test_each_pod_mounts_only_its_own_secrets_and_runs_unprivileged():
+    deployments = objects("Deployment")
+    assert sorted(deployments) == sorted(SERVICES)
+    for name, deployment in deployments.items():
+        pod = deployment["spec"]["template"]["spec"]
+        mounted = {v["secret"]["secretName"] for v in pod["volumes"] if "secret" in v}
+        referenced = {e["valueFrom"]["secretKeyRef"]["name"] for e in container(deployment)["env"] if "valueFrom" in e}
+        own = {f"{name}-tls", f"{name}-database", *({"gateway-api-keys"} if name == "gateway" else set())}
+        assert mounted | referenced <= own and f"{name}-tls" in mounted, name
+        context = container(deployment)["securityContext"]
+        assert context["runAsNonRoot"] and context["readOnlyRootFilesystem"] and not context["allowPrivilegeEscalation"]
+        assert pod["automountServiceAccountToken"] is False
+
+
+def test_probes_are_on_the_ops_port_and_resources_are_set():
+    for name, deployment in objects("Deployment").items():
+        spec = container(deployment)
+        assert spec["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "ops"}
+        assert spec["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "ops"}
+        assert spec["startupProbe"]["httpGet"]["port"] == "ops"
+        requests_ = spec["resources"]["requests"]
+        assert requests_["cpu"] and requests_["memory"] and spec["resources"]["limits"]["memory"]
+        # docs/performance.md measured 50-63 MiB per service, up to 117 MiB while scrypt peaks.
+        assert int(spec["resources"]["limits"]["memory"].removesuffix("Mi")) >= 128
+
+
+def test_rpc_ports_admit_exactly_the_services_whose_code_calls_them():
+    callers = callers_in_the_code()
+    policies = objects("NetworkPolicy")
+    assert policies["default-deny-ingress"]["spec"] == {"podSelector": {}, "policyTypes": ["Ingress"]}
+    for name, deployment in objects("Deployment").items():
+        ports = {p["name"]: p["containerPort"] for p in container(deployment)["ports"]}
+        admitted = set()
+        for rule in policies[name]["spec"]["ingress"]:
+            if {"protocol": "TCP", "port": ports["rpc"]} in rule.get("ports", []):
+                admitted |= {peer["podSelector"]["matchLabels"]["app.kubernetes.io/name"] for peer in rule["from"]}
+            if "from" not in rule:
+                # Open to anyone: only the gateway's public ports.
+                assert name == "gateway" and {p["port"] for p in rule["ports"]} == {8080, 8443}
+        assert admitted == callers[name], name
+
+
+def test_only_the_gateway_is_public_and_it_scales_on_cpu_with_disruption_budgets_for_all():
+    public = [o for o in objects("Service").values() if o["spec"].get("type") in ("LoadBalancer", "NodePort")]
+    assert [o["metadata"]["name"] for o in public] == ["gateway-public"]
+    hpa = objects("HorizontalPodAutoscaler")["gateway"]["spec"]
+    assert hpa["scaleTargetRef"]["name"] == "gateway" and hpa["minReplicas"] >= 2
+    assert hpa["metrics"][0]["resource"]["name"] == "cpu"
+    budgets = objects("PodDisruptionBudget")
+    for name, deployment in objects("Deployment").items():
+        assert budgets[name]["spec"]["selector"] == deployment["spec"]["selector"] and deployment["spec"]["replicas"] >= 2
+
+
+def configuration_keys():
+    """Every key of deploy/configuration.md, spelt as its environment variable."""
+    text = (ROOT / "deploy" / "configuration.md").read_text()
+    keys = set()
+    for cell in re.findall(r"^\| ([^|]*`[^|]*) \|", text, re.M):
+        for key in re.findall(r"`([a-zA-Z][\w.]*)`", cell):
+            keys.add(re.sub(r"([A-Z])", r"_\1", key).replace(".", "_").upper())
+    # `peers.factorRegistry.url` … `peers.gateway.url`: one row for the four.
+    keys |= {f"PEERS_{name.upper().replace('-', '_')}_URL" for name in SERVICES}
+    return keys
+
+
+def manifest_environment(name):
+    environment = dict(objects("ConfigMap")["mfa-config"]["data"])
+    for entry in container(objects("Deployment")[name])["env"]:
+        environment[entry["name"]] = entry.get("value")
+    return environment
+
+
+def test_every_variable_is_a_configuration_key():
+    keys = configuration_keys()
+    for name in SERVICES:
+        for variable in manifest_environment(name):
+            assert variable.startswith("MFA_") and variable.removeprefix("MFA_") in keys, variable
+
+
+def test_the_manifests_configuration_starts_the_four_services_and_serves_a_sign_up(stack):
+    """Each pod's environment as the manifests give it; only what names the cluster is rewritten:
+    Service names and 0.0.0.0 become loopback, ports become free ones, /certs and /app their files
+    here, and each Secret gets a value of this run's."""
+    with tempfile.TemporaryDirectory(prefix="mfa-py-k8s-") as work:
+        work = Path(work)
+        subprocess.run([str(stack.bin_dir / "mfa-dev-pki"), str(work / "certs")], check=True, capture_output=True)
+        suffix = secrets.token_hex(4)
+        ports = {name: (free_port(), free_port()) for name in SERVICES}
+        public = free_port()
+        token = secrets.token_urlsafe(24)
+        secret_values = {"url": None, "apiKeys": f"k8s-key-{suffix}=demo-project"}
+        processes = {}
+        try:
+            for service, database in DATABASES.items():
+                psql(stack.postgres, f'CREATE DATABASE "k8s_{suffix}_{database}"')
+            for name in SERVICES:
+                environment = {"PATH": "/usr/bin:/bin"}
+                for key, value in manifest_environment(name).items():
+                    if value is None:
+                        secret = next(e for e in container(objects("Deployment")[name])["env"] if e["name"] == key)
+                        reference = secret["valueFrom"]["secretKeyRef"]
+                        value = (f"{stack.postgres}/k8s_{suffix}_{DATABASES[name]}" if reference["key"] == "url"
+                                 else secret_values[reference["key"]])
+                    value = value.replace("0.0.0.0", "127.0.0.1").replace("/certs", str(work / "certs"))
+                    value = value.replace("/app/proto-json", str(ROOT / "proto-json"))
+                    value = value.replace("/app/sms-prices.json", str(ROOT / "deploy" / "sms-prices.json"))
+                    for peer in SERVICES:
+                        value = re.sub(rf"https://{peer}:\d+", f"https://127.0.0.1:{ports[peer][0]}", value)
+                    environment[key] = value
+                environment |= {"MFA_RPC_PORT": str(ports[name][0]), "MFA_OPS_PORT": str(ports[name][1]),
+                                "MFA_ADMIN_TOKEN_SHA256": hashlib.sha256(token.encode()).hexdigest(),
+                                "MFA_PASSWORDS_SCRYPT_ROUNDS": "1024"}
+                if name == "gateway":
+                    environment |= {"MFA_PUBLIC_PORT": str(public), "MFA_PUBLIC_TLS_PORT": str(free_port())}
+                log = open(work / f"{name}.log", "ab")
+                processes[name] = subprocess.Popen([str(stack.bin_dir / name)], env=environment, stdout=log,
+                                                   stderr=subprocess.STDOUT, cwd=work)
+            deadline = time.monotonic() + 90
+            for name in SERVICES:
+                while True:
+                    assert processes[name].poll() is None, (work / f"{name}.log").read_text()[-2000:]
+                    try:
+                        if requests.get(f"http://127.0.0.1:{ports[name][1]}/readyz", timeout=3).status_code == 200:
+                            break
+                    except requests.RequestException:
+                        pass
+                    assert time.monotonic() < deadline, (work / f"{name}.log").read_text()[-2000:]
+                    time.sleep(0.2)
+            gateway = f"http://127.0.0.1:{public}"
+            assert requests.get(gateway + "/", timeout=10).json()["mode"] == "production"
+            signed_up = requests.post(f"{gateway}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k8s-key-{suffix}",
+                                      json={"email": "k8s@example.com", "password": "secret-pw-123"}, timeout=30)
+            assert signed_up.status_code == 200, signed_up.text
+            # JSON logs, as the ConfigMap asks.
+            line = (work / "gateway.log").read_text().splitlines()[0]
+            assert line.startswith("{") and '"service":"gateway"' in line
+        finally:
+            for process in processes.values():
+                process.terminate()
+            for process in processes.values():
+                try:
+                    process.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+            for database in DATABASES.values():
+                psql(stack.postgres, f'DROP DATABASE IF EXISTS "k8s_{suffix}_{database}" WITH (FORCE)')
