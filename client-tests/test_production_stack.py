@@ -29,9 +29,11 @@ def admin_get(url, token):
 def test_every_service_starts_with_the_compose_environment_and_is_ready(production):
     for service in SERVICES:
         environment = production.environments[production.process_of(service)]
-        assert environment["MODE"] == "production"
+        assert environment["MFA_MODE"] == "production"
         ready = requests.get(production.ops(service) + "/readyz", timeout=30)
         assert ready.status_code == 200, f"{service}: {ready.text}\n{production.log_tail(service)}"
+        # The compose files use the current names: no service warns about an old one.
+        assert "is an old name" not in production.log_tail(service, lines=400)
 
 
 def test_the_emulator_routes_are_not_served(production):
