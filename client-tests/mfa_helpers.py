@@ -44,3 +44,24 @@ def sms_code(stack, session_info, tenant=None):
 
 def unique_phone():
     return "+1650" + str(secrets.randbelow(10**7)).zfill(7)
+
+
+def enable_project_totp(stack, adjacent_intervals=1):
+    """The project's MFA on with TOTP (and SMS), as an admin sets it."""
+    mfa = {"state": "ENABLED", "enabledProviders": ["PHONE_SMS"],
+           "providerConfigs": [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": adjacent_intervals}}]}
+    answer = requests.patch(f"{stack.gateway}/v2/projects/demo-project/config?updateMask=mfa", json={"mfa": mfa},
+                            headers=ADMIN, timeout=30)
+    assert answer.status_code == 200, answer.text
+
+
+def enroll_totp(stack, user, display_name="Authenticator app"):
+    """A TOTP factor for a signed-in user with a verified email: (pyotp.TOTP, the finalize answer)."""
+    import pyotp
+
+    started = v2(stack, "mfaEnrollment:start", idToken=user["idToken"], totpEnrollmentInfo={}).json()["totpSessionInfo"]
+    totp = pyotp.TOTP(started["sharedSecretKey"])
+    finalized = v2(stack, "mfaEnrollment:finalize", idToken=user["idToken"], displayName=display_name,
+                   totpVerificationInfo={"sessionInfo": started["sessionInfo"], "verificationCode": totp.now()})
+    assert finalized.status_code == 200, finalized.text
+    return totp, finalized.json()

@@ -15,11 +15,10 @@ import urllib.parse
 from pathlib import Path
 
 import jwt
-import pyotp
 import requests
 
-from conftest import Stack, psql
-from mfa_helpers import ADMIN, v1, v2, verified_user
+from conftest import Stack
+from mfa_helpers import enable_project_totp, enroll_totp, v1, v2, verified_user
 
 
 def pg(tool, postgres, *arguments):
@@ -41,14 +40,9 @@ def test_a_restored_deployment_keeps_accounts_factors_signing_keys_and_sessions(
         (work / "after").mkdir()
         before = Stack(work / "before", stack.bin_dir, stack.postgres)
         try:
-            mfa = {"state": "ENABLED", "providerConfigs": [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 1}}]}
-            requests.patch(f"{before.gateway}/v2/projects/demo-project/config?updateMask=mfa", json={"mfa": mfa},
-                           headers=ADMIN, timeout=30).raise_for_status()
+            enable_project_totp(before)
             user = verified_user(before)
-            started = v2(before, "mfaEnrollment:start", idToken=user["idToken"], totpEnrollmentInfo={}).json()["totpSessionInfo"]
-            totp = pyotp.TOTP(started["sharedSecretKey"])
-            enrolled = v2(before, "mfaEnrollment:finalize", idToken=user["idToken"],
-                          totpVerificationInfo={"sessionInfo": started["sessionInfo"], "verificationCode": totp.now()}).json()
+            totp, enrolled = enroll_totp(before, user)
             old_token, old_refresh = enrolled["idToken"], enrolled["refreshToken"]
             kid = jwt.get_unverified_header(old_token)["kid"]
             assert kid in key_set(before)

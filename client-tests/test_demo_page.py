@@ -9,7 +9,6 @@ import os
 import shutil
 import time
 import urllib.parse
-from pathlib import Path
 
 import pyotp
 import pytest

@@ -5,9 +5,7 @@ a TOTP enrollment whose QR code is read back out of the terminal text by zbar.""
 import json
 import os
 import subprocess
-import time
 import urllib.parse
-from pathlib import Path
 
 import pyotp
 import pytest
@@ -15,7 +13,7 @@ import requests
 
 from browser import decode_qr
 from conftest import another_stack
-from mfa_helpers import ADMIN, v2, verified_user
+from mfa_helpers import ADMIN, enroll_totp, verified_user
 
 
 
@@ -74,19 +72,10 @@ def test_mfa_settings_change_only_what_is_named(stack):
     assert mfa_admin(stack, "mfa", "set", "--tenant", tenant, check=False).returncode != 0
 
 
-def enroll_totp_over_the_api(stack, user):
-    started = v2(stack, "mfaEnrollment:start", idToken=user["idToken"], totpEnrollmentInfo={}).json()["totpSessionInfo"]
-    totp = pyotp.TOTP(started["sharedSecretKey"])
-    finalized = v2(stack, "mfaEnrollment:finalize", idToken=user["idToken"], displayName="phone app",
-                   totpVerificationInfo={"sessionInfo": started["sessionInfo"], "verificationCode": totp.now()})
-    assert finalized.status_code == 200, finalized.text
-    return finalized.json()
-
-
 def test_an_operator_finds_a_user_and_withdraws_a_factor_which_ends_its_sessions(stack):
     mfa_admin(stack, "mfa", "set", "--state", "ENABLED", "--totp", "--sms")
     user = verified_user(stack)
-    enrolled = enroll_totp_over_the_api(stack, user)
+    _, enrolled = enroll_totp(stack, user, display_name="phone app")
 
     found = mfa_admin(stack, "users", "lookup", "--email", user["email"]).stdout
     assert f"uid             {user['localId']}" in found and "email verified  true" in found

@@ -9,12 +9,11 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import pyotp
 import pytest
 import requests
 
 from conftest import PROCESSES, another_stack, free_port
-from mfa_helpers import ADMIN, v1, v2, verified_user
+from mfa_helpers import enable_project_totp, enroll_totp, v1, v2, verified_user
 
 SERVER, CLIENT = {2, "SPAN_KIND_SERVER"}, {3, "SPAN_KIND_CLIENT"}
 
@@ -80,14 +79,9 @@ def wait_for(condition, timeout=20):
 
 
 def test_a_second_factor_sign_in_is_one_trace_across_the_services(traced_stack):
-    mfa = {"state": "ENABLED", "providerConfigs": [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 1}}]}
-    requests.patch(f"{traced_stack.gateway}/v2/projects/demo-project/config?updateMask=mfa", json={"mfa": mfa},
-                   headers=ADMIN, timeout=30).raise_for_status()
+    enable_project_totp(traced_stack)
     user = verified_user(traced_stack)
-    started = v2(traced_stack, "mfaEnrollment:start", idToken=user["idToken"], totpEnrollmentInfo={}).json()["totpSessionInfo"]
-    totp = pyotp.TOTP(started["sharedSecretKey"])
-    assert v2(traced_stack, "mfaEnrollment:finalize", idToken=user["idToken"],
-              totpVerificationInfo={"sessionInfo": started["sessionInfo"], "verificationCode": totp.now()}).status_code == 200
+    totp, _ = enroll_totp(traced_stack, user)
     pending = v1(traced_stack, "signInWithPassword", email=user["email"], password=user["password"]).json()
     finalized = v2(traced_stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
                    mfaEnrollmentId=pending["mfaInfo"][0]["mfaEnrollmentId"],
