@@ -88,7 +88,8 @@ def test_json_logs_are_one_object_per_line_with_the_request_id_across_services(s
         for entry in entries:
             assert {"time", "level", "service", "message"} <= entry.keys()
             assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", entry["time"])
-    starting = next(entry for entry in records["gateway"] if entry["message"] == "starting")
+    # (One process writes the four services' lines to one log: each line names its service.)
+    starting = next(entry for entry in records["gateway"] if entry["message"] == "starting" and entry["service"] == "gateway")
     assert starting["mode"] == "development" and starting["level"] == "info" and starting["service"] == "gateway"
     # The access lines (debug): the sign-up's request id is on the gateway's line and on the lines of
     # the calls it made to factor-registry and session-token.
