@@ -252,7 +252,7 @@ public struct RPCResponse: Encodable, Sendable {
 
 extension Duration {
     /// Whole and fractional milliseconds, for log lines.
-    fileprivate var milliseconds: Double {
+    public var milliseconds: Double {
         Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
     }
 }

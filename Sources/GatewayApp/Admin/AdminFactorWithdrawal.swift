@@ -16,8 +16,7 @@ struct AdminFactorWithdrawal: Sendable {
     let settings: CachedSettings
 
     func withdraw(_ request: PublicRequest) async throws -> JSONValue {
-        let scope = try AdminScope(request)
-        _ = try await settings.enabled(projectId: scope.projectId, tenantId: scope.tenantId, requestID: request.requestID)
+        let scope = try await AdminScope.existing(request, in: settings)
         guard let localId = request.body["localId"]?.nonEmptyString else { throw IdentityToolkitError(.missingLocalID) }
         let account = try await PeerCall.call(
             registry, GetAccount.self, .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: localId),

@@ -12,7 +12,7 @@ struct SMSDefenseOperations: Sendable {
     let settings: CachedSettings
 
     func get(_ request: PublicRequest) async throws -> JSONValue {
-        let scope = try await resolve(request)
+        let scope = try await AdminScope.existing(request, in: settings)
         let status = try await PeerCall.call(
             challenges, GetSMSDefenseStatus.self, TenantScope(projectId: scope.projectId, tenantId: scope.tenantId),
             requestID: request.requestID
@@ -21,7 +21,7 @@ struct SMSDefenseOperations: Sendable {
     }
 
     func resume(_ request: PublicRequest) async throws -> JSONValue {
-        let scope = try await resolve(request)
+        let scope = try await AdminScope.existing(request, in: settings)
         guard let region = request.body["region"]?.stringValue, region.count == 2, region.allSatisfy({ $0.isASCII && $0.isLetter }) else {
             throw IdentityToolkitError.invalidPayload("region must be an ISO 3166 alpha-2 code")
         }
@@ -30,11 +30,5 @@ struct SMSDefenseOperations: Sendable {
             requestID: request.requestID
         )
         return try JSONCoding.value(of: resumed)
-    }
-
-    private func resolve(_ request: PublicRequest) async throws -> AdminScope {
-        let scope = try AdminScope(request)
-        _ = try await settings.enabled(projectId: scope.projectId, tenantId: scope.tenantId, requestID: request.requestID)
-        return scope
     }
 }

@@ -23,3 +23,13 @@ struct AdminScope: Sendable {
         tenantId = pathTenant ?? bodyTenant
     }
 }
+
+extension AdminScope {
+    /// The scope of an admin call to a project or tenant that must exist: an unknown tenant is
+    /// `TENANT_NOT_FOUND`, a disabled project `PROJECT_DISABLED`, before the operation does anything.
+    static func existing(_ request: PublicRequest, in settings: CachedSettings) async throws -> AdminScope {
+        let scope = try AdminScope(request)
+        _ = try await settings.enabled(projectId: scope.projectId, tenantId: scope.tenantId, requestID: request.requestID)
+        return scope
+    }
+}

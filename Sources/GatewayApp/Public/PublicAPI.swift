@@ -59,8 +59,7 @@ struct PublicAPI: Sendable {
             metadata: [
                 "request.id": .string(context.id), "operation": .string(operation), "status": .stringConvertible(status),
                 "tenant": .string(tenant ?? "-"),
-                "duration.ms": .stringConvertible(
-                    Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000),
+                "duration.ms": .stringConvertible(duration.milliseconds),
             ]
         )
         return response

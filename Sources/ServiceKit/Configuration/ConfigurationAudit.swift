@@ -19,7 +19,7 @@ public final class ConfigurationAudit: AccessReporter, Sendable {
 
     private struct State {
         var problems: [Problem] = []
-        var oldNames: [String: String] = [:]
+        var oldNames: Set<String> = []
     }
     private let state = Mutex(State())
 
@@ -43,7 +43,7 @@ public final class ConfigurationAudit: AccessReporter, Sendable {
                 let problem = Problem(key: key, variable: variable, type: "\(event.metadata.valueType)")
                 if !state.problems.contains(problem) { state.problems.append(problem) }
             }
-            if let variable, !variable.hasPrefix("MFA_") { state.oldNames[variable] = "MFA_" + variable }
+            if let variable, !variable.hasPrefix("MFA_") { state.oldNames.insert(variable) }
         }
     }
 
@@ -78,6 +78,6 @@ public final class ConfigurationAudit: AccessReporter, Sendable {
 
     /// Old environment names in use, each with its new name, sorted.
     public var oldNames: [(old: String, new: String)] {
-        state.withLock { $0.oldNames }.sorted { $0.key < $1.key }.map { (old: $0.key, new: $0.value) }
+        state.withLock { $0.oldNames }.sorted().map { (old: $0, new: "MFA_" + $0) }
     }
 }
