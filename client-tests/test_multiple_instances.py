@@ -197,6 +197,9 @@ class Traffic(threading.Thread):
                 else:
                     self.failures.append((at, answer.status_code, answer.text[:200]))
                 if number % 3 == 0:
+                    # Each request's failure is dated by its own start: a kill during the check must
+                    # not look like a failure from before it.
+                    at = time.monotonic()
                     pending = requests.post(f"{base}{V1}signInWithPassword?key=k", timeout=15,
                                             json={"email": self.user["email"], "password": self.user["password"]})
                     if pending.status_code != 200:
@@ -205,6 +208,7 @@ class Traffic(threading.Thread):
                     pending = pending.json()
                     # A wrong code: the check runs (and is refused) on whichever instances serve it; after a
                     # few, the guessing limit answers instead, which is challenge-issuer's answer too.
+                    at = time.monotonic()
                     checked = requests.post(f"{base}{V2}mfaSignIn:finalize?key=k", timeout=15, json={
                         "mfaPendingCredential": pending["mfaPendingCredential"],
                         "mfaEnrollmentId": pending["mfaInfo"][0]["mfaEnrollmentId"],

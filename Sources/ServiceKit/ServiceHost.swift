@@ -27,7 +27,7 @@ public final class ServiceHost: Sendable {
     public let logger: Logger
     public let metrics: ServiceMetrics
     public let tls: MutualTLS
-    public let database: PostgresClient?
+    public let database: Database?
     /// Shared by every peer client: one HTTP/2 connection per peer. It trusts only the deployment
     /// CA and presents this service's certificate: never use it for anything outside the deployment.
     public let httpClient: HTTPClient
@@ -47,7 +47,7 @@ public final class ServiceHost: Sendable {
         metrics.recordBuild(mode: settings.mode)
         tls = try MutualTLS(files: settings.tls)
         contract = try ContractDocument(service: settings.service, directory: settings.contractsDirectory)
-        database = settings.postgres?.makeClient(logger: logger)
+        database = settings.postgres?.makeDatabase(logger: logger)
         var configuration = HTTPClient.Configuration()
         configuration.tlsConfiguration = tls.clientConfiguration
         configuration.httpVersion = .automatic
@@ -248,28 +248,11 @@ extension ServiceHost {
     /// A tenant's schema that is missing (never provisioned here, or dropped by a concurrent delete)
     /// is `TENANT_NOT_FOUND` for the caller, not an internal error.
     @Sendable static func translate(_ error: any Error) -> RPCError? {
-        if isDatabaseUnreachable(error) {
+        if Database.isUnreachable(error) {
             // The caller answers 503, as for a peer that does not answer: retrying later can work.
             return RPCError(code: .dependencyUnavailable, message: "The database did not answer")
         }
         guard TenantSchema.isMissing(error) else { return nil }
         return RPCError(code: .tenantSchemaMissing, business: IdentityToolkitError(.tenantNotFound))
-    }
-
-    /// PostgreSQL could not be reached (connection refused or lost, the pool gave up): not a fault
-    /// of the request. PostgresNIO reports the pool's own failures with a type of its internal
-    /// connection-pool module, recognised here by name.
-    static func isDatabaseUnreachable(_ error: any Error) -> Bool {
-        if let error = error as? PSQLError {
-            if [.connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed].contains(error.code) {
-                return true
-            }
-            // What a restarting, failing-over or overloaded server answers: a connection exception
-            // (08…), its connection terminated by a shutdown (57P01–57P03, also when an operator
-            // ends it), or too many connections (53…). A restart used to surface as a 500.
-            guard let state = error.serverInfo?[.sqlState] else { return false }
-            return state.hasPrefix("08") || state.hasPrefix("57P0") || state.hasPrefix("53")
-        }
-        return String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError")
     }
 }

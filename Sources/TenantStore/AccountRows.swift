@@ -7,7 +7,7 @@ public enum AccountRows {
     /// Deletes the rows of `localIds` (of every account when `nil`) from `tables`, in one statement;
     /// how many rows went. A schema never provisioned here holds nothing: 0.
     public static func delete(
-        from tables: [StaticString], in schema: TenantSchema, localIds: [String]?, client: PostgresClient, logger: Logger
+        from tables: [StaticString], in schema: TenantSchema, localIds: [String]?, client: Database, logger: Logger
     ) async throws -> Int {
         let (all, ids) = (localIds == nil, localIds ?? [])
         // Only `qualified(_:)` output and our own CTE names are spliced into the text; the ids are

@@ -5,7 +5,7 @@ import PostgresNIO
 /// rules name. Statements are unprepared on purpose: a pass every minute or hour does not deserve
 /// prepared-statement names, which are counted per process.
 public struct RetentionSweeper: Sendable {
-    public let client: PostgresClient
+    public let client: Database
     /// Lists the tenant schemas that exist.
     public let tenants: TenantMigrator
     public let rules: [RetentionRule]
@@ -14,7 +14,7 @@ public struct RetentionSweeper: Sendable {
     /// Rows per statement for an indexed rule.
     public static let batch = 1000
 
-    public init(client: PostgresClient, tenants: TenantMigrator, rules: [RetentionRule], logger: Logger) {
+    public init(client: Database, tenants: TenantMigrator, rules: [RetentionRule], logger: Logger) {
         self.client = client
         self.tenants = tenants
         self.rules = rules

@@ -97,7 +97,7 @@ struct RuntimeStatement: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
 }
 
-extension PostgresClient {
+extension Database {
     /// Runs `statement` as a prepared statement on whichever pooled connection is free.
     @discardableResult
     public func query(

@@ -5,12 +5,12 @@ import PostgresNIO
 /// holding an advisory lock on the schema's name, so concurrent instances of a service (or
 /// a retry racing the first attempt) serialise instead of colliding.
 public struct TenantMigrator: Sendable {
-    public let client: PostgresClient
+    public let client: Database
     /// The ordered migrations of one service; the applied list must always be a prefix of it.
     public let migrations: [TenantMigration]
     public let logger: Logger
 
-    public init(client: PostgresClient, migrations: [TenantMigration], logger: Logger) throws {
+    public init(client: Database, migrations: [TenantMigration], logger: Logger) throws {
         guard Set(migrations.map(\.name)).count == migrations.count else { throw TenantStoreError.duplicateMigration }
         self.client = client
         self.migrations = migrations

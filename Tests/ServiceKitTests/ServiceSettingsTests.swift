@@ -134,6 +134,35 @@ struct ServiceSettingsTests {
         }
     }
 
+    @Test("a database URL may list several servers and the one to choose, as libpq's does")
+    func multiHostURL() throws {
+        let pair = try PostgresSettings(
+            url: "postgres://mfa:p%40ss@db-a.internal:5433,[fd00::2]:5434,db-c/session_token?target_session_attrs=read-write",
+            maximumConnections: 8)
+        #expect(
+            pair.servers == [
+                .init(host: "db-a.internal", port: 5433), .init(host: "fd00::2", port: 5434), .init(host: "db-c", port: 5432),
+            ])
+        #expect(pair.servers.map(\.description) == ["db-a.internal:5433", "[fd00::2]:5434", "db-c:5432"])
+        #expect(pair.target == .readWrite)
+        #expect(pair.password == "p@ss" && pair.username == "mfa" && pair.database == "session_token")
+        #expect(
+            try PostgresSettings(url: "postgres://mfa@a:1,b:2/db?target_session_attrs=primary", maximumConnections: 1).target == .primary)
+        #expect(try PostgresSettings(url: "postgres://mfa@a:1/db", maximumConnections: 1).target == .any)
+        for refused in [
+            "postgres://mfa:hunter2@a:1,b:2/db?target_session_attrs=read-only",
+            "postgres://mfa:hunter2@a:1,,b:2/db",
+            "postgres://mfa:hunter2@a:1,b:x/db",
+            "postgres://mfa:hunter2@a:1,b:2/db?host=/run/postgresql",
+        ] {
+            #expect {
+                try PostgresSettings(url: refused, maximumConnections: 1)
+            } throws: { error in
+                !"\(error)".contains("hunter2") && "\(error)".hasPrefix("postgres.url ")
+            }
+        }
+    }
+
     @Test("the pool's size and keep-alive come from configuration; it keeps one connection open")
     func poolSettings() throws {
         let defaults = try ServiceSettings(service: .sessionToken, reader: ConfigReader(providers: [InMemoryProvider(values: [:])]))

@@ -18,7 +18,7 @@ struct RetentionSweeperTests {
     )
 
     /// Rows `id` whose expiry (and revocation) lie the given number of seconds from now.
-    func insert(_ rows: [(String, expiresIn: Int, revokedIn: Int?)], in schema: TenantSchema, on client: PostgresClient)
+    func insert(_ rows: [(String, expiresIn: Int, revokedIn: Int?)], in schema: TenantSchema, on client: Database)
         async throws
     {
         for (id, expiresIn, revokedIn) in rows {
@@ -33,7 +33,7 @@ struct RetentionSweeperTests {
         }
     }
 
-    func ids(in schema: TenantSchema, on client: PostgresClient) async throws -> [String] {
+    func ids(in schema: TenantSchema, on client: Database) async throws -> [String] {
         try await TestDatabase.column("id", of: "items", in: schema, on: client)
     }
 

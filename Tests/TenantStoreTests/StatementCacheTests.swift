@@ -142,7 +142,7 @@ struct StatementCacheTests {
     }
 
     /// The prepared statements of the pool's (single) connection.
-    static func preparedNames(_ client: PostgresClient) async throws -> [String] {
+    static func preparedNames(_ client: Database) async throws -> [String] {
         let rows = try await client.query("SELECT name FROM pg_prepared_statements ORDER BY name", logger: logger)
         var names: [String] = []
         for try await name in rows.decode(String.self) { names.append(name) }

@@ -9,7 +9,7 @@ struct TenantMigratorTests {
     static let first = TenantMigration("CreateItemsTable", ["CREATE TABLE items (id text PRIMARY KEY, owner text NOT NULL)"])
     static let second = TenantMigration("AddNoteToItems", ["ALTER TABLE items ADD COLUMN note text"])
 
-    func applied(_ schema: TenantSchema, on client: PostgresClient) async throws -> [String] {
+    func applied(_ schema: TenantSchema, on client: Database) async throws -> [String] {
         var names: [String] = []
         let rows = try await client.query(
             PostgresQuery(unsafeSQL: "SELECT name FROM \(schema.qualified("schema_migrations")) ORDER BY position"),

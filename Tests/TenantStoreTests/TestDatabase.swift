@@ -25,17 +25,17 @@ struct TestDatabase {
     /// Creates a fresh database, runs `body` with a pool on it, then drops the database.
     @discardableResult
     static func withFresh<T: Sendable>(
-        maximumConnections: Int = 4, _ body: @Sendable (PostgresClient) async throws -> T
+        maximumConnections: Int = 4, _ body: @Sendable (Database) async throws -> T
     ) async throws -> T {
         let name = "tstore_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
         try await admin { try await $0.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger) }
         var configuration = configuration(database: String(name))
         configuration.options.maximumConnections = maximumConnections
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let database = Database(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
         let result: Result<T, any Error> = await withTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
+            group.addTask { await database.run() }
             defer { group.cancelAll() }
-            do { return .success(try await body(client)) } catch { return .failure(error) }
+            do { return .success(try await body(database)) } catch { return .failure(error) }
         }
         try await admin {
             try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
@@ -54,7 +54,7 @@ struct TestDatabase {
 
     /// One text column of a table in `schema`, ordered by its `id`: what a test expects to be left.
     static func column(
-        _ column: String, of table: StaticString, in schema: TenantSchema, on client: PostgresClient
+        _ column: String, of table: StaticString, in schema: TenantSchema, on client: Database
     ) async throws -> [String] {
         let rows = try await client.query(
             PostgresQuery(unsafeSQL: "SELECT \(column) FROM \(schema.qualified(table)) ORDER BY id"), logger: logger

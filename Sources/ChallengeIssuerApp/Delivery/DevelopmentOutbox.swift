@@ -7,7 +7,7 @@ import TenantStore
 /// The development sink's record of every message, per tenant schema, read by the emulator's
 /// helper routes (contract decision 12). Only written in development mode.
 struct DevelopmentOutbox: Sendable {
-    let client: PostgresClient
+    let client: Database
     let logger: Logger
 
     func recordEmail(in schema: TenantSchema, _ params: SendEmail.Params, message: RenderedEmail) async throws {

@@ -5,7 +5,7 @@ import TenantStore
 
 /// What challenge-issuer holds for an account: its TOTP secrets and its open verification sessions.
 struct AccountChallenges: Sendable {
-    let client: PostgresClient
+    let client: Database
     let logger: Logger
 
     /// Deletes them for deleted accounts, in one statement; how many rows went.

@@ -6,6 +6,7 @@ import Logging
 import PluginKit
 import PostgresNIO
 import ServiceKit
+import TenantStore
 import VerifierPlayIntegrity
 import VerifierRecaptcha
 
@@ -22,7 +23,7 @@ enum AppVerifiers {
     }
 
     static func configured(
-        _ reader: ConfigReader, mode: DeploymentMode, outside: OutsideHTTPClients, database: PostgresClient, logger: Logger
+        _ reader: ConfigReader, mode: DeploymentMode, outside: OutsideHTTPClients, database: Database, logger: Logger
     ) throws -> [any AppVerifier] {
         var verifiers: [any AppVerifier] = []
         if reader.bool(forKey: "appVerification.testToken.enabled", default: mode == .development) {

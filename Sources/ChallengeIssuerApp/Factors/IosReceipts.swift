@@ -15,7 +15,7 @@ import TenantStore
 /// to a project (verifyIosClient names no tenant), so receipts live in the project's schema and serve
 /// the project's tenants too.
 struct IosReceipts: Sendable {
-    let client: PostgresClient
+    let client: Database
     let pushes: (any PushSender)?
     /// Each project's iOS bundle id (`appVerification.apns.projects`); others use the configured one.
     let bundleIDs: [String: String]
@@ -65,7 +65,7 @@ struct IosReceipts: Sendable {
 
 /// The verifier side: `iosReceipt` + `iosSecret` of an unexpired, unused receipt of this scope.
 struct IosReceiptVerifier: AppVerifier {
-    let client: PostgresClient
+    let client: Database
     let logger: Logger
 
     var name: String { "ios-receipt" }

@@ -16,7 +16,7 @@ import TenantStore
 struct PhoneVerifications: Sendable {
     /// `nil` when `factors.enabled` leaves phone out: every SMS call is then refused.
     let provider: SMSFactorProvider?
-    let client: PostgresClient
+    let client: Database
     let sender: any SMSSender
     let verifiers: [any AppVerifier]
     let limiter: RateLimiter

@@ -14,7 +14,7 @@ import TenantStore
 struct TOTPFactors: Sendable {
     /// `nil` when `factors.enabled` leaves TOTP out: every TOTP call is then refused.
     let provider: (any FactorProvider)?
-    let client: PostgresClient
+    let client: Database
     let sealer: SecretSealer
     let logger: Logger
     /// How long an enrollment session lasts (`finalizeEnrollmentTime`).

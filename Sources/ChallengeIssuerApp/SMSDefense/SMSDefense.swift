@@ -15,7 +15,7 @@ import TenantStore
 /// completion ratio). Spend across different destinations is summed without a lock, so concurrent
 /// sends can pass a cap by the sends in flight.
 struct SMSDefense: Sendable {
-    let client: PostgresClient
+    let client: Database
     let limits: SMSDefenseLimits
     let alerts: SMSDefenseAlerts
     /// The audit trail: each refusal (and pause) is recorded in the transaction that decides it.

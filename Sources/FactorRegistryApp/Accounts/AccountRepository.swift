@@ -7,7 +7,7 @@ import TenantStore
 
 /// Accounts in each tenant's (or project's) schema.
 struct AccountRepository: Sendable {
-    let client: PostgresClient
+    let client: Database
     /// The audit trail: a password or email change is recorded in its own transaction.
     let events: SecurityEventLog
     let logger: Logger

@@ -7,7 +7,7 @@ import TenantStore
 
 /// Second-factor enrollments in each tenant's schema.
 struct EnrollmentRepository: Sendable {
-    let client: PostgresClient
+    let client: Database
     /// The audit trail: each factor added or removed is recorded with the change.
     let events: SecurityEventLog
     let logger: Logger

@@ -17,7 +17,7 @@ import TenantStore
 /// between its two steps (milliseconds apart) out of the comparison. Any failure ends the pass
 /// before a deletion it could not justify; the next pass starts again.
 struct OrphanSecretSweep: Sendable {
-    let client: PostgresClient
+    let client: Database
     let tenants: TenantRepository
     let challenges: RPCClient
     let minimumAge: Duration

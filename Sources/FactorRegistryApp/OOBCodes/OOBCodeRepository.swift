@@ -9,7 +9,7 @@ import TenantStore
 /// Out-of-band codes in each tenant's schema, stored as SHA-256 hashes: a stolen table lets nobody
 /// use a link. The codes carry 320 random bits, so an unsalted hash is enough.
 struct OOBCodeRepository: Sendable {
-    let client: PostgresClient
+    let client: Database
     let logger: Logger
 
     /// As a `ByteBuffer`, which PostgresNIO binds as `bytea`.

@@ -1,6 +1,7 @@
 import Logging
 import PostgresNIO
 import ServiceLifecycle
+import TenantStore
 
 /// Listens on channel `mfa_settings`, where a trigger on `control.projects` and `control.tenants`
 /// names the project of every change, and drops that project from the ``SettingsCache``. It holds
@@ -9,7 +10,7 @@ import ServiceLifecycle
 struct SettingsListener: Service {
     static let channel = "mfa_settings"
 
-    let client: PostgresClient
+    let client: Database
     let cache: SettingsCache
     let logger: Logger
     var retryInterval: Duration = .seconds(1)

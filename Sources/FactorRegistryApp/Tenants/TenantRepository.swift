@@ -7,7 +7,7 @@ import TenantStore
 
 /// The tenant registry's rows in `control.projects` and `control.tenants`.
 struct TenantRepository: Sendable {
-    let client: PostgresClient
+    let client: Database
     let logger: Logger
     /// The audit trail: a settings change is recorded, before and after, in the scope's schema.
     let events: SecurityEventLog

@@ -7,9 +7,14 @@ import TenantStore
 /// As in libpq, a host that is an absolute path (`%2Frun%2Fpostgresql`, or `?host=/run/postgresql`)
 /// names the directory of the server's Unix socket, `.s.PGSQL.<port>` in it. On one machine the
 /// socket spares both sides the loopback TCP stack on every statement.
+///
+/// Also as in libpq, the URL may name several servers, `host1:5432,host2:5432`, with
+/// `?target_session_attrs=read-write` (or `primary`; `any` is the default): the service uses the first
+/// that qualifies and follows a failover to another (``Database``).
 public struct PostgresSettings: Sendable {
-    public var host: String
-    public var port: Int
+    /// The servers in the URL's order; one in the common case.
+    public var servers: [Database.Server]
+    public var target: Database.Target
     public var username: String
     public var password: String?
     public var database: String
@@ -35,25 +40,42 @@ public struct PostgresSettings: Sendable {
     public var preparedStatements: Int
 
     public struct InvalidURL: Error, CustomStringConvertible {
+        var reason = "is not a postgres://user:password@host:port/database URL"
         // The URL holds a password: never echo it.
-        public var description: String { "postgres.url is not a postgres://user:password@host:port/database URL" }
+        public var description: String { "postgres.url \(reason)" }
     }
 
     public init(
         url: String, maximumConnections: Int, keepAlive: Duration? = nil, preparedStatements: Int = 500
     ) throws {
-        guard let components = URLComponents(string: url),
+        // URLComponents reads one host: the host list is taken out and read here.
+        guard let schemeEnd = url.range(of: "://") else { throw InvalidURL() }
+        let afterScheme = url[schemeEnd.upperBound...]
+        let authorityEnd = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? afterScheme.endIndex
+        let authority = afterScheme[..<authorityEnd]
+        let hostList = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+        let single = url.replacingCharacters(in: hostList.startIndex..<hostList.endIndex, with: "placeholder")
+        guard let components = URLComponents(string: single),
             components.scheme == "postgres" || components.scheme == "postgresql",
             let username = components.user
         else { throw InvalidURL() }
-        let socketDirectory = components.queryItems?.first(where: { $0.name == "host" })?.value
-        guard let host = socketDirectory ?? components.host.map({ $0.removingPercentEncoding ?? $0 }), !host.isEmpty else {
-            throw InvalidURL()
+        let query = components.queryItems ?? []
+        var servers = try hostList.split(separator: ",", omittingEmptySubsequences: false).map(Self.server)
+        if let socketDirectory = query.first(where: { $0.name == "host" })?.value {
+            guard servers.count == 1, !socketDirectory.isEmpty else { throw InvalidURL() }
+            servers[0].host = socketDirectory
+        }
+        guard servers.allSatisfy({ !$0.host.isEmpty }) else { throw InvalidURL() }
+        let target = query.first(where: { $0.name == "target_session_attrs" })?.value ?? "any"
+        guard let target = Database.Target(rawValue: target) else {
+            throw InvalidURL(
+                reason: "has target_session_attrs \(target): this service writes, so it takes "
+                    + Database.Target.allCases.map(\.rawValue).joined(separator: ", "))
         }
         let database = String(components.path.drop(while: { $0 == "/" }))
         guard !database.isEmpty else { throw InvalidURL() }
-        self.host = host
-        self.port = components.port ?? 5432
+        self.servers = servers
+        self.target = target
         self.username = username.removingPercentEncoding ?? username
         self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
         self.database = database
@@ -62,13 +84,37 @@ public struct PostgresSettings: Sendable {
         self.preparedStatements = preparedStatements
     }
 
-    /// The server's Unix socket when `host` is a directory.
-    public var unixSocketPath: String? {
-        host.hasPrefix("/") ? "\(host)/.s.PGSQL.\(port)" : nil
+    /// One `host`, `host:port` or `[v6]:port` of the host list.
+    private static func server(_ entry: Substring) throws -> Database.Server {
+        var host = entry
+        var port = 5432
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { throw InvalidURL() }
+            let rest = host[host.index(after: close)...]
+            host = host[host.index(after: host.startIndex)..<close]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":"), let value = Int(rest.dropFirst()) else { throw InvalidURL() }
+                port = value
+            }
+        } else if let colon = host.lastIndex(of: ":") {
+            guard let value = Int(host[host.index(after: colon)...]) else { throw InvalidURL() }
+            port = value
+            host = host[..<colon]
+        }
+        guard (1...65535).contains(port) else { throw InvalidURL() }
+        return Database.Server(host: host.removingPercentEncoding ?? String(host), port: port)
     }
 
-    /// Where and as whom to connect (through the Unix socket when `host` is a directory), to this
-    /// URL's database or another on the same server; the pool's options stay PostgresNIO's.
+    /// The first server's host; its directory when it is a Unix socket.
+    public var host: String { servers[0].host }
+    public var port: Int { servers[0].port }
+
+    /// The first server's Unix socket when its host is a directory.
+    public var unixSocketPath: String? { servers[0].unixSocketPath }
+
+    /// Where and as whom to connect (the first server; through the Unix socket when its host is a
+    /// directory), to this URL's database or another on the same server; the pool's options stay
+    /// PostgresNIO's.
     public func connection(to database: String? = nil) -> PostgresClient.Configuration {
         let database = database ?? self.database
         if let unixSocketPath {
@@ -90,14 +136,14 @@ public struct PostgresSettings: Sendable {
         return options
     }
 
-    /// The pool; also sets the process's ``StatementCache`` capacity to `preparedStatements`.
-    public func makeClient(logger: Logger) -> PostgresClient {
-        var configuration = connection()
-        configuration.options = poolOptions
+    /// The pool, on the server the URL's `target_session_attrs` chooses; also sets the process's
+    /// ``StatementCache`` capacity to `preparedStatements`.
+    public func makeDatabase(logger: Logger) -> Database {
         StatementCache.shared.capacity = preparedStatements
-        return PostgresClient(
-            configuration: configuration, eventLoopGroup: SpreadEventLoops(PostgresClient.defaultEventLoopGroup),
-            backgroundLogger: logger
+        return Database(
+            servers: servers, target: target,
+            login: Database.Login(username: username, password: password, database: database, options: poolOptions),
+            eventLoopGroup: SpreadEventLoops(PostgresClient.defaultEventLoopGroup), logger: logger
         )
     }
 }

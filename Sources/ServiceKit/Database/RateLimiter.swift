@@ -29,10 +29,10 @@ public struct RateLimiter: Sendable {
         }
     }
 
-    let client: PostgresClient
+    let client: Database
     let logger: Logger
 
-    public init(client: PostgresClient, logger: Logger) {
+    public init(client: Database, logger: Logger) {
         self.client = client
         self.logger = logger
     }

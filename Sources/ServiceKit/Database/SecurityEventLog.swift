@@ -16,11 +16,11 @@ import TenantStore
 /// `mfa_security_events_total{service,scope,type}` counts it.
 public struct SecurityEventLog: Sendable {
     public let source: String
-    let client: PostgresClient
+    let client: Database
     let counters: LabeledCounters
     let logger: Logger
 
-    public init(source: String, client: PostgresClient, registry: PrometheusCollectorRegistry, logger: Logger) {
+    public init(source: String, client: Database, registry: PrometheusCollectorRegistry, logger: Logger) {
         self.source = source
         self.client = client
         self.counters = LabeledCounters(registry: registry)

@@ -7,14 +7,14 @@ import TenantStore
 /// A data service's view of its tenant schemas: migrates them all at start-up, provisions and
 /// drops them on request, and answers how many there are.
 public struct TenantSchemaCatalog: Sendable {
-    public let client: PostgresClient
+    public let client: Database
     /// The service's own tenant-independent tables (schema `control`).
     public let controlMigrator: TenantMigrator
     /// The tables every tenant schema holds.
     public let tenantMigrator: TenantMigrator
 
     public init(
-        client: PostgresClient, controlMigrations: [TenantMigration], tenantMigrations: [TenantMigration], logger: Logger
+        client: Database, controlMigrations: [TenantMigration], tenantMigrations: [TenantMigration], logger: Logger
     ) throws {
         self.client = client
         controlMigrator = try TenantMigrator(client: client, migrations: controlMigrations, logger: logger)

@@ -1,6 +1,7 @@
 import Logging
 import PostgresNIO
 import Prometheus
+import TenantStore
 
 /// `mfa_db_connections{service, state}`: this service's connections to its database as PostgreSQL
 /// sees them (`pg_stat_activity` rows of its own role in its own database, so every instance of the
@@ -24,11 +25,11 @@ struct DatabaseConnectionGauges: Sendable {
         )
     }
 
-    let client: PostgresClient
+    let client: Database
     let gauges: [String: Gauge]
     let logger: Logger
 
-    init(client: PostgresClient, maximumConnections: Int, service: ServiceName, registry: PrometheusCollectorRegistry, logger: Logger) {
+    init(client: Database, maximumConnections: Int, service: ServiceName, registry: PrometheusCollectorRegistry, logger: Logger) {
         self.client = client
         self.logger = logger
         var gauges: [String: Gauge] = [:]

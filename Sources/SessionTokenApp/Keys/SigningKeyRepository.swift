@@ -2,11 +2,12 @@ import Foundation
 import Logging
 import PostgresNIO
 import ServiceKit
+import TenantStore
 import _CryptoExtras
 
 /// Signing keys in `control.signing_keys`: the private key only sealed with the master key.
 struct SigningKeyRepository: Sendable {
-    let client: PostgresClient
+    let client: Database
     let sealer: SecretSealer
     let logger: Logger
 

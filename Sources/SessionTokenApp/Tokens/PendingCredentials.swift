@@ -11,7 +11,7 @@ import TenantStore
 /// has second factors. Sealed facts (`SealedPendingCredential`), stored by hash in the tenant's
 /// schema, expiring, used once.
 struct PendingCredentials: Sendable {
-    let client: PostgresClient
+    let client: Database
     let logger: Logger
     let lifetime: Duration
     /// For a finalize's retry: the session a used credential started (`inspect(_:finishing:)`).

@@ -9,7 +9,7 @@ import TenantStore
 
 /// Refresh-token families: look-up with reuse detection, and rotation by compare-and-set.
 struct RefreshSessions: Sendable {
-    let client: PostgresClient
+    let client: Database
     let logger: Logger
     let sealKey: TokenSealKey
     /// The audit trail: a family revoked for reuse is recorded with the revocation.

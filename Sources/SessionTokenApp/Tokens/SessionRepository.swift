@@ -8,7 +8,7 @@ import TenantStore
 
 /// Sign-in sessions (refresh-token families) in each tenant's schema.
 struct SessionRepository: Sendable {
-    let client: PostgresClient
+    let client: Database
     let logger: Logger
     /// How long after a pending credential was used its finalize may be retried (its lifetime).
     let retryWindow: Duration

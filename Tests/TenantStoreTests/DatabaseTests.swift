@@ -1,0 +1,121 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import Testing
+
+@testable import TenantStore
+
+/// The choice among the servers of a multi-host URL, against the test PostgreSQL and an address where
+/// nothing listens. A promotion (a standby that starts taking writes) is exercised end to end by
+/// `client-tests/test_postgres_failover.py`.
+@Suite("Database servers (PostgreSQL)")
+struct DatabaseTests {
+    static let logger = TestDatabase.logger
+
+    static func login() -> Database.Login {
+        let url = URLComponents(string: TestDatabase.baseURL)!
+        return Database.Login(username: url.user!, password: url.password, database: "postgres", options: .init())
+    }
+
+    static var testServer: Database.Server {
+        let url = URLComponents(string: TestDatabase.baseURL)!
+        return Database.Server(host: url.host!, port: url.port ?? 5432)
+    }
+
+    /// A loopback port nothing listens on: one just bound and released.
+    static func deadServer() throws -> Database.Server {
+        let socket = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).wait()
+        let port = socket.localAddress!.port!
+        try socket.close().wait()
+        return Database.Server(host: "127.0.0.1", port: port)
+    }
+
+    @Test("the first server that qualifies gets the pool: one that does not answer is passed over")
+    func passesOverAServerThatDoesNotAnswer() async throws {
+        let dead = try Self.deadServer()
+        let database = Database(
+            servers: [dead, Self.testServer], target: .readWrite, login: Self.login(),
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: Self.logger)
+        #expect(database.server == nil)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await database.run() }
+            defer { group.cancelAll() }
+            // Calls made before the choice wait for it.
+            let rows = try await database.query("SELECT NOT pg_is_in_recovery()", logger: Self.logger)
+            for try await writable in rows.decode(Bool.self) { #expect(writable) }
+            #expect(database.server == Self.testServer)
+        }
+    }
+
+    @Test("with no server that qualifies, calls wait for one instead of failing")
+    func waitsWhileNoServerQualifies() async throws {
+        let database = Database(
+            servers: [try Self.deadServer(), try Self.deadServer()], target: .primary, login: Self.login(),
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: Self.logger)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await database.run() }
+            defer { group.cancelAll() }
+            let answered = await Database.answer(within: .seconds(2.5)) {
+                (try? await database.query("SELECT 1", logger: Self.logger)) != nil
+            }
+            #expect(answered == nil)
+            #expect(database.server == nil)
+        }
+    }
+
+    @Test("one server: the pool is made at once and nothing is chosen")
+    func oneServerIsThePool() async throws {
+        let database = Database(
+            servers: [Self.testServer], target: .any, login: Self.login(), eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            logger: Self.logger)
+        #expect(database.server == Self.testServer)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await database.run() }
+            defer { group.cancelAll() }
+            let rows = try await database.query("SELECT 41 + 1", logger: Self.logger)
+            for try await answer in rows.decode(Int.self) { #expect(answer == 42) }
+        }
+    }
+
+    @Test("a write refused as read-only counts as a failover; a failing statement does not")
+    func failoverErrors() async throws {
+        let database = Database(
+            servers: [Self.testServer], target: .any, login: Self.login(), eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            logger: Self.logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await database.run() }
+            defer { group.cancelAll() }
+            // What a standby, or a primary being demoted, answers to a write.
+            let readOnly = await #expect(throws: PSQLError.self) {
+                try await database.withConnection { connection in
+                    try await connection.query("BEGIN READ ONLY", logger: Self.logger)
+                    do {
+                        try await connection.query("CREATE TEMPORARY TABLE refused (id int)", logger: Self.logger)
+                    } catch {
+                        try await connection.query("ROLLBACK", logger: Self.logger)
+                        throw error
+                    }
+                }
+            }
+            #expect(readOnly?.serverInfo?[.sqlState] == "25006")
+            #expect(readOnly.map(Database.isUnreachable) == true)
+            let division = await #expect(throws: PSQLError.self) {
+                try await database.query("SELECT 1 / 0", logger: Self.logger)
+            }
+            #expect(division.map(Database.isUnreachable) == false)
+        }
+    }
+
+    @Test("an answer that does not come in time is given up on without waiting for it")
+    func answerWithin() async {
+        let slow = await Database.answer(within: .milliseconds(100)) {
+            try? await Task.sleep(for: .seconds(30))
+            return 1
+        }
+        #expect(slow == nil)
+        let quick = await Database.answer(within: .seconds(5)) { 2 }
+        #expect(quick == 2)
+    }
+}
