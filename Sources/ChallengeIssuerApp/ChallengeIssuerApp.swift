@@ -66,7 +66,7 @@ public enum ChallengeIssuerApp {
         var parts = ServiceHost.Parts()
         catalog.register(in: &parts.methods, callers: [.factorRegistry])
         ChallengeIssuerMethods.registerEmail(&parts.methods, email: email)
-        ChallengeIssuerMethods.registerTotp(&parts.methods, totp: totp)
+        ChallengeIssuerMethods.registerTOTP(&parts.methods, totp: totp)
         ChallengeIssuerMethods.registerPhone(
             &parts.methods, phone: phone, proofs: PhoneProofs(client: database, logger: logger), receipts: receipts
         )

@@ -16,7 +16,7 @@ enum ChallengeIssuerMethods {
         }
     }
 
-    static func registerTotp(_ methods: inout RPCMethodTable, totp: TOTPFactors) {
+    static func registerTOTP(_ methods: inout RPCMethodTable, totp: TOTPFactors) {
         methods.register(StartTOTPEnrollment.self, callers: gatewayOnly) { params, _ in try await totp.startEnrollment(params) }
         methods.register(FinalizeTOTPEnrollment.self, callers: gatewayOnly) { params, _ in
             try await totp.finalizeEnrollment(params)

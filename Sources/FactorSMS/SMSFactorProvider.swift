@@ -12,18 +12,18 @@ public struct SMSFactorProvider: FactorProvider {
 
     public var kind: String { "phone" }
 
-    public func newChallenge(now: Date, lifetime: Duration) -> IssuedChallenge {
+    public func newChallenge(now: Date, lifetime: Duration) -> IssuedChallenge<SMSChallenge> {
         var generator = SystemRandomNumberGenerator()
         let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
         return issue(code: code, now: now, lifetime: lifetime)
     }
 
     /// A challenge for a known code: a test phone number's fixed code (no SMS is sent for those).
-    public func issue(code: String, now: Date, lifetime: Duration) -> IssuedChallenge {
+    public func issue(code: String, now: Date, lifetime: Duration) -> IssuedChallenge<SMSChallenge> {
         var generator = SystemRandomNumberGenerator()
         let salt = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         return IssuedChallenge(
-            challenge: Challenge(
+            challenge: SMSChallenge(
                 expiresAt: now.addingTimeInterval(Double(lifetime.components.seconds)), codeHash: Self.hash(code, salt: salt),
                 salt: salt
             ),
@@ -31,11 +31,11 @@ public struct SMSFactorProvider: FactorProvider {
         )
     }
 
-    public func verify(_ code: String, against challenge: Challenge, now: Date) -> Verdict {
+    public func verify(_ code: String, against challenge: SMSChallenge, now: Date) -> Verdict {
         if challenge.consumed { return .replayed }
         guard now < challenge.expiresAt else { return .expired }
-        guard let expected = challenge.codeHash, let salt = challenge.salt else { return .wrongCode }
-        let actual = Self.hash(code, salt: salt)
+        let expected = challenge.codeHash
+        let actual = Self.hash(code, salt: challenge.salt)
         guard actual.count == expected.count else { return .wrongCode }
         var difference: UInt8 = 0
         for index in actual.indices { difference |= actual[index] ^ expected[index] }

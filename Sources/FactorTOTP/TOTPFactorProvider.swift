@@ -14,18 +14,19 @@ public struct TOTPFactorProvider: FactorProvider {
 
     public var kind: String { "totp" }
 
-    public func newChallenge(now: Date, lifetime: Duration) -> IssuedChallenge {
+    public func newChallenge(now: Date, lifetime: Duration) -> IssuedChallenge<TOTPChallenge> {
         var generator = SystemRandomNumberGenerator()
         let secret = (0..<Self.secretBytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         return IssuedChallenge(
-            challenge: Challenge(expiresAt: now.addingTimeInterval(Double(lifetime.components.seconds)), secret: secret),
+            challenge: TOTPChallenge(expiresAt: now.addingTimeInterval(Double(lifetime.components.seconds)), secret: secret),
             deliverable: Base32.encode(secret)
         )
     }
 
-    public func verify(_ code: String, against challenge: Challenge, now: Date) -> Verdict {
+    public func verify(_ code: String, against challenge: TOTPChallenge, now: Date) -> Verdict {
         guard now < challenge.expiresAt else { return .expired }
-        guard let secret = challenge.secret, code.utf8.count == Self.digits,
+        let secret = challenge.secret
+        guard code.utf8.count == Self.digits,
             code.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return .wrongCode }
         let current = Int64(now.timeIntervalSince1970) / Self.period

@@ -3,50 +3,29 @@ import Foundation
 /// A kind of second factor (`phone`, `totp`): how its challenges are made and how a code is
 /// checked. Providers hold no state and touch no storage: they return values, and challenge-issuer
 /// persists them (secrets sealed, codes hashed) and enforces expiry windows it stores.
+///
+/// Each kind has its own `Challenge`, holding exactly what checking one of its codes needs (an SMS
+/// code's hash, a TOTP factor's secret and last accepted step): adding a kind adds a provider and
+/// its challenge, and nothing of another kind's.
 public protocol FactorProvider: Sendable {
+    /// What challenge-issuer stores for one challenge of this kind (codes only as hashes, secrets
+    /// sealed at rest).
+    associatedtype Challenge: Sendable
+
     /// The factor's name in ID tokens' `sign_in_second_factor` and in storage.
     var kind: String { get }
 
     /// A new challenge. For SMS: a fresh code (`deliverable`, to send once) and its hash; for TOTP:
     /// a fresh shared secret (`deliverable` is its base32 form, shown once at enrollment).
-    func newChallenge(now: Date, lifetime: Duration) -> IssuedChallenge
+    func newChallenge(now: Date, lifetime: Duration) -> IssuedChallenge<Challenge>
 
     /// Checks what the user typed against a stored challenge, in constant time where it compares
     /// secrets. Never throws and never logs: the verdict says what happened.
     func verify(_ code: String, against challenge: Challenge, now: Date) -> Verdict
 }
 
-/// What challenge-issuer stores for a challenge (the code only as a hash, the secret sealed at rest).
-public struct Challenge: Sendable, Hashable {
-    public var expiresAt: Date
-    /// SMS: SHA-256 of salt and code.
-    public var codeHash: [UInt8]?
-    public var salt: [UInt8]?
-    /// TOTP: the shared secret (20 bytes).
-    public var secret: [UInt8]?
-    /// TOTP: codes from this many 30-second steps before and after now are accepted.
-    public var adjacentIntervals: Int
-    /// TOTP: the last time step accepted for this factor; a code of that step or earlier is a replay.
-    public var lastAcceptedStep: Int64?
-    /// A challenge already used successfully.
-    public var consumed: Bool
-
-    public init(
-        expiresAt: Date, codeHash: [UInt8]? = nil, salt: [UInt8]? = nil, secret: [UInt8]? = nil, adjacentIntervals: Int = 0,
-        lastAcceptedStep: Int64? = nil, consumed: Bool = false
-    ) {
-        self.expiresAt = expiresAt
-        self.codeHash = codeHash
-        self.salt = salt
-        self.secret = secret
-        self.adjacentIntervals = adjacentIntervals
-        self.lastAcceptedStep = lastAcceptedStep
-        self.consumed = consumed
-    }
-}
-
 /// A challenge just made: what to store and what to hand out once.
-public struct IssuedChallenge: Sendable {
+public struct IssuedChallenge<Challenge: Sendable>: Sendable {
     public var challenge: Challenge
     /// The SMS code to send, or the TOTP secret in base32 to show. Never logged.
     public var deliverable: String
@@ -66,14 +45,7 @@ public enum Verdict: Sendable, Hashable {
     case replayed
 }
 
-// Secrets never reach a log line by accident: printing a challenge shows no code, hash or secret.
-extension Challenge: CustomStringConvertible, CustomDebugStringConvertible {
-    public var description: String {
-        "Challenge(expiresAt: \(expiresAt), consumed: \(consumed), lastAcceptedStep: \(lastAcceptedStep.map(String.init) ?? "none"))"
-    }
-    public var debugDescription: String { description }
-}
-
+// Secrets never reach a log line by accident: printing an issued challenge shows no code or secret.
 extension IssuedChallenge: CustomStringConvertible, CustomDebugStringConvertible {
     public var description: String { "IssuedChallenge(\(challenge), deliverable: <redacted>)" }
     public var debugDescription: String { description }

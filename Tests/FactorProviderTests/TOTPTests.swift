@@ -22,7 +22,7 @@ struct TOTPTests {
         let provider = TOTPFactorProvider()
         let now = Date(timeIntervalSince1970: 1_795_000_015)
         let step = Int64(1_795_000_015) / 30
-        let challenge = Challenge(expiresAt: .distantFuture, secret: Self.rfcSecret, adjacentIntervals: 2)
+        let challenge = TOTPChallenge(expiresAt: .distantFuture, secret: Self.rfcSecret, adjacentIntervals: 2)
         for offset in -2...2 {
             let code = TOTPFactorProvider.code(secret: Self.rfcSecret, step: step + Int64(offset))
             #expect(provider.verify(code, against: challenge, now: now) == .accepted(step: step + Int64(offset)))
@@ -42,7 +42,7 @@ struct TOTPTests {
         let provider = TOTPFactorProvider()
         let now = Date(timeIntervalSince1970: 1_795_000_015)
         let step = Int64(1_795_000_015) / 30
-        var challenge = Challenge(expiresAt: .distantFuture, secret: Self.rfcSecret, adjacentIntervals: 1)
+        var challenge = TOTPChallenge(expiresAt: .distantFuture, secret: Self.rfcSecret, adjacentIntervals: 1)
         challenge.lastAcceptedStep = step
         #expect(provider.verify(TOTPFactorProvider.code(secret: Self.rfcSecret, step: step), against: challenge, now: now) == .replayed)
         #expect(provider.verify(TOTPFactorProvider.code(secret: Self.rfcSecret, step: step - 1), against: challenge, now: now) == .replayed)
@@ -61,17 +61,17 @@ struct TOTPTests {
         let provider = TOTPFactorProvider()
         // Both steps inside a window of 5 either side of now; the earlier one already accepted.
         let now = Date(timeIntervalSince1970: Double((used + 5) * 30 + 1))
-        let challenge = Challenge(expiresAt: .distantFuture, secret: Self.rfcSecret, adjacentIntervals: 5, lastAcceptedStep: used)
+        let challenge = TOTPChallenge(expiresAt: .distantFuture, secret: Self.rfcSecret, adjacentIntervals: 5, lastAcceptedStep: used)
         #expect(provider.verify(code, against: challenge, now: now) == .accepted(step: fresh))
         // Once the fresh step is used too, the same code is a replay.
-        let later = Challenge(expiresAt: .distantFuture, secret: Self.rfcSecret, adjacentIntervals: 5, lastAcceptedStep: fresh)
+        let later = TOTPChallenge(expiresAt: .distantFuture, secret: Self.rfcSecret, adjacentIntervals: 5, lastAcceptedStep: fresh)
         #expect(provider.verify(code, against: later, now: now) == .replayed)
     }
 
     @Test("secrets are 160 bits shown as 32 base32 characters without padding")
     func secrets() {
         let issued = TOTPFactorProvider().newChallenge(now: Date(), lifetime: .seconds(300))
-        #expect(issued.challenge.secret?.count == 20)
+        #expect(issued.challenge.secret.count == 20)
         #expect(issued.deliverable.count == 32)
         #expect(issued.deliverable.allSatisfy { "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".contains($0) })
         #expect(Base32.decode(issued.deliverable) == issued.challenge.secret)

@@ -50,7 +50,7 @@ struct PhoneVerifications: Sendable {
             throw ChallengeRejection.error(.invalidPhoneNumberFormat)
         }
         let now = Date()
-        let issued: IssuedChallenge
+        let issued: IssuedChallenge<SMSChallenge>
         if let testCode = params.testCode {
             issued = provider.issue(code: testCode, now: now, lifetime: lifetime)
         } else {
@@ -70,7 +70,7 @@ struct PhoneVerifications: Sendable {
             issued = provider.newChallenge(now: now, lifetime: lifetime)
         }
         let sessionInfo = SessionInfo.make()
-        guard let key = SessionInfo.key(sessionInfo), let hash = issued.challenge.codeHash, let salt = issued.challenge.salt else {
+        guard let key = SessionInfo.key(sessionInfo) else {
             throw RPCError.internalError()
         }
         // A test number's fixed code is sent nowhere: no text, no cost, nothing counted.
@@ -90,7 +90,7 @@ struct PhoneVerifications: Sendable {
             cached: """
                 INSERT INTO \(unescaped: schema.qualified("verification_sessions"))
                 (session_id, kind, code_hash, salt, phone_number, local_id, purpose, expires_at)
-                VALUES (\(key), 'phone', \(ByteBuffer(bytes: hash)), \(ByteBuffer(bytes: salt)), \(params.phoneNumber),
+                VALUES (\(key), 'phone', \(ByteBuffer(bytes: issued.challenge.codeHash)), \(ByteBuffer(bytes: issued.challenge.salt)), \(params.phoneNumber),
                         \(params.localId), \(params.purpose), \(issued.challenge.expiresAt))
                 """,
             logger: logger
@@ -176,7 +176,7 @@ struct PhoneVerifications: Sendable {
             guard try await limiter.take("sms-checks:number:\(number)", rule: daily, on: connection),
                 try await limiter.take("sms-checks:account:\(schema.name):\(params.localId)", rule: daily, on: connection)
             else { return .rejected(ChallengeRejection.tooManyAttempts) }
-            let challenge = Challenge(
+            let challenge = SMSChallenge(
                 expiresAt: expiresAt, codeHash: Array(hash.readableBytesView), salt: Array(salt.readableBytesView)
             )
             switch provider.verify(params.code, against: challenge, now: Date()) {

@@ -1,4 +1,5 @@
 import Contracts
+import FactorTOTP
 import Foundation
 import IdentityToolkit
 import JSONRPC
@@ -13,7 +14,7 @@ import TenantStore
 /// enrollment answer.
 struct TOTPFactors: Sendable {
     /// `nil` when `factors.enabled` leaves TOTP out: every TOTP call is then refused.
-    let provider: (any FactorProvider)?
+    let provider: TOTPFactorProvider?
     let client: Database
     let sealer: SecretSealer
     let logger: Logger
@@ -35,7 +36,8 @@ struct TOTPFactors: Sendable {
         let now = Date()
         let issued = provider.newChallenge(now: now, lifetime: enrollmentLifetime)
         let sessionInfo = SessionInfo.make()
-        guard let key = SessionInfo.key(sessionInfo), let secret = issued.challenge.secret else {
+        let secret = issued.challenge.secret
+        guard let key = SessionInfo.key(sessionInfo) else {
             throw RPCError.internalError()
         }
         let sealed = try sealer.seal(Data(secret), keyID: key)
@@ -83,7 +85,7 @@ struct TOTPFactors: Sendable {
             if consumed && !retry { return .rejected(ChallengeRejection.invalidSession) }
             if Int(attempts) >= maximumFailures { return .rejected(ChallengeRejection.tooManyAttempts) }
             let secret = try sealer.open(Data(sealedBuffer.readableBytesView), keyID: key)
-            let challenge = Challenge(expiresAt: expiresAt, secret: Array(secret), adjacentIntervals: params.adjacentIntervals)
+            let challenge = TOTPChallenge(expiresAt: expiresAt, secret: Array(secret), adjacentIntervals: params.adjacentIntervals)
             switch provider.verify(params.verificationCode, against: challenge, now: Date()) {
             case .accepted(let step):
                 if retry { return .accepted }
@@ -164,7 +166,7 @@ struct TOTPFactors: Sendable {
         // already, and passes again without writing anything. Any other step, or another
         // attempt, is checked below as always (a replay there).
         if let attempt = params.attempt, attempt == lastStepAttempt {
-            let again = Challenge(
+            let again = TOTPChallenge(
                 expiresAt: .distantFuture, secret: Array(secret), adjacentIntervals: params.adjacentIntervals,
                 lastAcceptedStep: lastStep - 1
             )
@@ -174,7 +176,7 @@ struct TOTPFactors: Sendable {
                 return
             }
         }
-        let challenge = Challenge(
+        let challenge = TOTPChallenge(
             expiresAt: .distantFuture, secret: Array(secret), adjacentIntervals: params.adjacentIntervals, lastAcceptedStep: lastStep
         )
         // A good code records its step (the last one again if the provider names none, as long as

@@ -130,7 +130,7 @@ struct LoadScenarios: AsyncParsableCommand {
                 let email = await users.email(at: index)
                 let first = try await api.post("v1/accounts:signInWithPassword", ["email": .string(email), "password": .string(password)])
                 guard let credential = first["mfaPendingCredential"]?.stringValue else { throw BenchFailure(message: "no MFA branch") }
-                try await Self.finishTotp(index: index, credential: credential, users: users, api: api)
+                try await Self.finishTOTP(index: index, credential: credential, users: users, api: api)
             }
         case "totp-finalize", "sms-signin":
             let pool = PendingPool()
@@ -148,7 +148,7 @@ struct LoadScenarios: AsyncParsableCommand {
             if scenario == "totp-finalize" {
                 return { _ in
                     guard let (index, credential) = await pool.take() else { throw BenchExhausted(message: "out of pending credentials") }
-                    try await Self.finishTotp(index: index, credential: credential, users: users, api: api)
+                    try await Self.finishTOTP(index: index, credential: credential, users: users, api: api)
                 }
             }
             return { _ in
@@ -207,7 +207,7 @@ struct LoadScenarios: AsyncParsableCommand {
         }
     }
 
-    static func finishTotp(index: Int, credential: String, users: BenchUsers, api: PublicClient) async throws {
+    static func finishTOTP(index: Int, credential: String, users: BenchUsers, api: PublicClient) async throws {
         guard let (enrollment, code) = await users.nextCode(for: index) else { throw BenchFailure(message: "no unused TOTP step") }
         _ = try await api.post(
             "v2/accounts/mfaSignIn:finalize",
