@@ -18,6 +18,18 @@ struct SecondFactorKindsTests {
         #expect(name(["totpVerificationInfo": [:], "phoneVerificationInfo": [:]]) == "phone")
     }
 
+    @Test("the kinds served and the kinds named are one list, so every stored kind shows in mfaInfo")
+    func servedKindsAreNamedKinds() {
+        let served = kinds.all.map { type(of: $0).name }
+        let named = SecondFactorKinds.types.map { $0.name }
+        #expect(served == named)
+        for name in served {
+            let found = SecondFactorKinds.named(name).map { $0.name }
+            #expect(found == name)
+        }
+        #expect(SecondFactorKinds.named("passkey") == nil)
+    }
+
     @Test("a phone factor shows its number masked to a first factor and whole to lookup; a TOTP factor an empty totpInfo")
     func hints() {
         let phone = Enrollment(mfaEnrollmentId: "p", kind: "phone", displayName: "Work", phoneNumber: "+15550100", enrolledAt: "t")
