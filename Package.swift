@@ -339,7 +339,11 @@ let package = Package(
             name: "SessionTokenAppTests", dependencies: ["SessionTokenApp", "Contracts", "IdentityToolkit", "JSONRPC"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "ChallengeIssuerAppTests", dependencies: ["ChallengeIssuerApp", "Contracts"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ChallengeIssuerAppTests",
+            dependencies: ["ChallengeIssuerApp", "Contracts", "JSONRPC", "PluginKit", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "FactorRegistryTests", dependencies: ["FactorRegistryApp", "Contracts"], swiftSettings: swiftSettings),
         .testTarget(name: "FactorProviderTests", dependencies: ["PluginKit", "FactorTOTP", "FactorSMS"], swiftSettings: swiftSettings),
         .testTarget(

@@ -34,14 +34,15 @@ public enum ChallengeIssuerApp {
         let phone = PhoneVerifications(
             provider: providers.phone, client: database,
             sender: try SMSSenders.configured(reader, mode: host.settings.mode, outside: host.outside, logger: logger),
-            verifiers: try AppVerifiers.configured(
-                reader, mode: host.settings.mode, outside: host.outside, database: database, logger: logger),
+            appProof: AppProofCheck(
+                verifiers: try AppVerifiers.configured(
+                    reader, mode: host.settings.mode, outside: host.outside, database: database, logger: logger),
+                attestations: .once(
+                    within: AppVerifiers.playIntegrityMaximumAge(reader), limiter: RateLimiter(client: database, logger: logger)),
+                logger: logger
+            ),
             limiter: RateLimiter(client: database, logger: logger), perNumber: settings.smsPerNumber, perAddress: settings.smsPerAddress,
             budget: budget,
-            // A Play Integrity verdict works once within its maximum age.
-            attestationOnce: RateLimiter.Rule(
-                capacity: 1, refillPerSecond: 1 / Double(AppVerifiers.playIntegrityMaximumAge(reader).components.seconds)
-            ),
             defense: SMSDefense(
                 client: database, limits: settings.smsDefense,
                 alerts: SMSDefenseAlerts(

@@ -18,14 +18,13 @@ struct PhoneVerifications: Sendable {
     let provider: SMSFactorProvider?
     let client: Database
     let sender: any SMSSender
-    let verifiers: [any AppVerifier]
+    /// Whether the app asking for an SMS is ours (reCAPTCHA, Play Integrity, an iOS receipt).
+    let appProof: AppProofCheck
     let limiter: RateLimiter
     let perNumber: RateLimiter.Rule
     let perAddress: RateLimiter.Rule
     /// Code checks per phone number and per account per day, across sessions (docs/security.md, guessing budgets).
     let budget: GuessingBudget
-    /// One use per Play Integrity token while it is fresh (its bucket refills when it is stale).
-    let attestationOnce: RateLimiter.Rule
     /// Admits every send to a real number: velocity, spend caps, the anomaly brake.
     let defense: SMSDefense
     /// The audit trail: a sign-in code's outcome is recorded with its session's change.
@@ -54,7 +53,7 @@ struct PhoneVerifications: Sendable {
         if let testCode = params.testCode {
             issued = provider.issue(code: testCode, now: now, lifetime: lifetime)
         } else {
-            try await checkProof(
+            try await appProof.check(
                 params.proof.map(AppProof.init) ?? AppProof(),
                 context: AppVerificationContext(
                     projectId: params.projectId, tenantId: params.tenantId, authorizedDomains: params.authorizedDomains ?? [],
@@ -113,31 +112,6 @@ struct PhoneVerifications: Sendable {
             throw RPCError(code: .deliveryFailed, message: "The \(sender.name) sender could not deliver the message")
         }
         return .init(sessionInfo: sessionInfo)
-    }
-
-    /// `MISSING_APP_CREDENTIAL` without proof; the first verifier that handles the proof decides.
-    func checkProof(_ proof: AppProof, context: AppVerificationContext) async throws {
-        guard !proof.isEmpty else { throw ChallengeRejection.error(.missingAppCredential) }
-        for verifier in verifiers {
-            switch await verifier.verify(proof, context: context) {
-            case .verified:
-                // An Android attestation works once; the verifier checked it is fresh.
-                if verifier.name == "play-integrity", let token = proof.playIntegrityToken ?? proof.safetyNetToken,
-                    !(try await limiter.take("play-integrity:\(token)", rule: attestationOnce))
-                {
-                    throw ChallengeRejection.error(.invalidAppCredential)
-                }
-                return
-            case .rejected(let captcha): throw ChallengeRejection.error(captcha ? .captchaCheckFailed : .invalidAppCredential)
-            case .notApplicable: continue
-            case .unavailable(let reason):
-                logger.error("app verifier unavailable", metadata: ["verifier": "\(verifier.name)", "reason": "\(reason)"])
-                throw RPCError(code: .deliveryFailed, message: "The \(verifier.name) verifier is unavailable")
-            }
-        }
-        // Nobody vouched for it: a reCAPTCHA that no verifier accepted failed its check.
-        if proof.recaptchaToken?.isEmpty == false { throw ChallengeRejection.error(.captchaCheckFailed) }
-        throw ChallengeRejection.error(.invalidAppCredential)
     }
 
     enum Outcome: Sendable {
