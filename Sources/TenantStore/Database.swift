@@ -62,7 +62,8 @@ public final class Database: Sendable {
             self.options = options
         }
 
-        func client(on server: Server) -> PostgresClient.Configuration {
+        /// A pool's configuration on `server`.
+        public func client(on server: Server) -> PostgresClient.Configuration {
             var configuration =
                 if let path = server.unixSocketPath {
                     PostgresClient.Configuration(unixSocketPath: path, username: username, password: password, database: database)
@@ -219,17 +220,23 @@ public final class Database: Sendable {
 
     private func follow() async {
         var running: Task<Void, Never>?
+        var searching = false
         while !Task.isCancelled {
             failureReported.store(false, ordering: .relaxed)
             guard let chosen = await choose() else {
-                logger.warning(
-                    "no database server qualifies; trying again in a second",
-                    metadata: [
-                        "servers": "\(servers.map(\.description).joined(separator: ","))", "target_session_attrs": "\(target.rawValue)",
-                    ])
+                // Said once per outage, not every second of it.
+                if !searching {
+                    logger.warning(
+                        "no database server qualifies; trying every second",
+                        metadata: [
+                            "servers": "\(servers.map(\.description).joined(separator: ","))", "target_session_attrs": "\(target.rawValue)",
+                        ])
+                }
+                searching = true
                 try? await Task.sleep(for: .seconds(1))
                 continue
             }
+            searching = false
             if chosen != server, let login {
                 let client = PostgresClient(
                     configuration: login.client(on: chosen), eventLoopGroup: eventLoopGroup, backgroundLogger: logger)

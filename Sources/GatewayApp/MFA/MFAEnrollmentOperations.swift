@@ -89,7 +89,7 @@ struct MFAEnrollmentOperations: Sendable {
                 tenantId: tenantId, request: request
             )
         }
-        return ["idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken)]
+        return tokens.answer(expiresIn: false)
     }
 
     /// Identity Platform's defence against someone who got in and enrolled their own phone: the
@@ -150,7 +150,7 @@ struct MFAEnrollmentOperations: Sendable {
             ),
             requestID: request.requestID
         )
-        return ["idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken), "expiresIn": .string(tokens.expiresIn)]
+        return tokens.answer()
     }
 
     // MARK: shared

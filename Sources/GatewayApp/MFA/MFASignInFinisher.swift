@@ -46,6 +46,6 @@ struct MFASignInFinisher: Sendable {
         } catch let error as IdentityToolkitError where error.code == .userNotFound {
             throw IdentityToolkitError(.invalidMFAPendingCredential)
         }
-        return ["idToken": .string(issued.idToken), "refreshToken": .string(issued.refreshToken)]
+        return issued.answer(expiresIn: false)
     }
 }

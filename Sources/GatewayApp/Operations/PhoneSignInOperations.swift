@@ -108,11 +108,10 @@ struct PhoneSignInOperations: Sendable {
             .init(projectId: projectId, localId: account.localId, signInProvider: "phone", authTime: authTime, user: SessionUser(account)),
             requestID: request.requestID
         )
-        return [
-            "kind": "identitytoolkit#VerifyPhoneNumberResponse", "idToken": .string(tokens.idToken),
-            "refreshToken": .string(tokens.refreshToken), "expiresIn": .string(tokens.expiresIn), "localId": .string(account.localId),
-            "isNewUser": .bool(isNewUser), "phoneNumber": .string(number),
-        ]
+        return tokens.answer([
+            "kind": "identitytoolkit#VerifyPhoneNumberResponse", "localId": .string(account.localId), "isNewUser": .bool(isNewUser),
+            "phoneNumber": .string(number),
+        ])
     }
 
     /// `PROJECT_DISABLED` first, then the tenant refusal.

@@ -40,11 +40,7 @@ struct SignInWithCustomTokenOperation: Sendable {
             ),
             requestID: request.requestID
         )
-        return [
-            "kind": "identitytoolkit#VerifyCustomTokenResponse", "isNewUser": .bool(isNewUser),
-            "idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken),
-            "expiresIn": .string(tokens.expiresIn),
-        ]
+        return tokens.answer(["kind": "identitytoolkit#VerifyCustomTokenResponse", "isNewUser": .bool(isNewUser)])
     }
 
     /// The token's user, created on first sign-in. Two first sign-ins at once both succeed: the

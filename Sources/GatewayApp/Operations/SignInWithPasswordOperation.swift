@@ -77,13 +77,12 @@ struct SignInWithPasswordOperation: Sendable {
             ),
             requestID: request.requestID
         )
-        var response: [String: JSONValue] = [
+        var members: [String: JSONValue] = [
             "kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": .string(account.localId),
-            "email": .string(account.email ?? email), "idToken": .string(tokens.idToken),
-            "refreshToken": .string(tokens.refreshToken), "expiresIn": .string(tokens.expiresIn),
+            "email": .string(account.email ?? email),
         ]
-        if let name = account.displayName { response["displayName"] = .string(name) }
-        return .object(response)
+        if let name = account.displayName { members["displayName"] = .string(name) }
+        return tokens.answer(members)
     }
 }
 

@@ -55,14 +55,7 @@ struct SignUpOperation: Sendable {
             ),
             requestID: request.requestID
         )
-        var response: [String: JSONValue] = [
-            "kind": "identitytoolkit#SignupNewUserResponse", "localId": .string(account.localId),
-            "idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken),
-            "expiresIn": .string(tokens.expiresIn),
-        ]
-        if let email = account.email { response["email"] = .string(email) }
-        if let name = account.displayName { response["displayName"] = .string(name) }
-        return .object(response)
+        return Self.answer(account, tokens)
     }
 
     /// `signUp` with an `idToken`: the signed-in anonymous user gets an email and password and
@@ -93,13 +86,14 @@ struct SignUpOperation: Sendable {
             ),
             requestID: request.requestID
         )
-        var response: [String: JSONValue] = [
-            "kind": "identitytoolkit#SignupNewUserResponse", "localId": .string(account.localId),
-            "idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken),
-            "expiresIn": .string(tokens.expiresIn),
-        ]
-        if let email = account.email { response["email"] = .string(email) }
-        if let name = account.displayName { response["displayName"] = .string(name) }
-        return .object(response)
+        return Self.answer(account, tokens)
+    }
+
+    /// Both kinds of sign-up answer alike: the new account's id, its email and name where it has them.
+    private static func answer(_ account: Account, _ tokens: IssueSession.Result) -> JSONValue {
+        var members: [String: JSONValue] = ["kind": "identitytoolkit#SignupNewUserResponse", "localId": .string(account.localId)]
+        if let email = account.email { members["email"] = .string(email) }
+        if let name = account.displayName { members["displayName"] = .string(name) }
+        return tokens.answer(members)
     }
 }

@@ -116,12 +116,11 @@ public struct PostgresSettings: Sendable {
     /// directory), to this URL's database or another on the same server; the pool's options stay
     /// PostgresNIO's.
     public func connection(to database: String? = nil) -> PostgresClient.Configuration {
-        let database = database ?? self.database
-        if let unixSocketPath {
-            return PostgresClient.Configuration(unixSocketPath: unixSocketPath, username: username, password: password, database: database)
-        }
-        return PostgresClient.Configuration(
-            host: host, port: port, username: username, password: password, database: database, tls: .disable)
+        login(database: database ?? self.database, options: .init()).client(on: servers[0])
+    }
+
+    private func login(database: String, options: PostgresClient.Configuration.Options) -> Database.Login {
+        Database.Login(username: username, password: password, database: database, options: options)
     }
 
     /// The pool's size, kept connections, keep-alive and idle timeout.
@@ -142,7 +141,7 @@ public struct PostgresSettings: Sendable {
         StatementCache.shared.capacity = preparedStatements
         return Database(
             servers: servers, target: target,
-            login: Database.Login(username: username, password: password, database: database, options: poolOptions),
+            login: login(database: database, options: poolOptions),
             eventLoopGroup: SpreadEventLoops(PostgresClient.defaultEventLoopGroup), logger: logger
         )
     }
