@@ -9,9 +9,10 @@ import Synchronization
 ///
 /// PostgresNIO's pool connects to one address for its whole life, so the choice libpq makes for each
 /// connection (`target_session_attrs`) is made here for the pool: the servers are tried in the order
-/// given, and the first that qualifies gets a pool. When a call fails because the server went away or
-/// stopped taking writes (a standby promoted, the old primary gone), the servers are tried again, the
-/// current one first, and a pool on the new primary replaces the old one. Calls during the switch fail
+/// given, and the first that qualifies gets a pool. A connection of its own asks the chosen server
+/// every second; when it stops qualifying or answering, or a call fails because the server went away
+/// or stopped taking writes (a standby promoted, the old primary gone), the servers are tried again,
+/// the current one first, and a pool on the new primary replaces the old one. Calls during the switch fail
 /// as PostgreSQL being unreachable (callers answer 503, retry later); nothing is replayed, so a write is
 /// never applied twice. With one server this is the pool itself and nothing else happens.
 ///
@@ -367,6 +368,10 @@ public final class Database: Sendable {
     /// failover looks like from a call. PostgresNIO reports the pool's own failures with a type of
     /// its internal connection-pool module, recognised here by name.
     public static func isUnreachable(_ error: any Error) -> Bool {
+        // A transaction wraps what failed in it: the connection lost at BEGIN, inside, or at COMMIT.
+        if let transaction = error as? PostgresTransactionError {
+            return [transaction.beginError, transaction.closureError, transaction.commitError].contains { $0.map(isUnreachable) ?? false }
+        }
         if let error = error as? PSQLError {
             if [.connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed].contains(error.code) {
                 return true

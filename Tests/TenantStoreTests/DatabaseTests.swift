@@ -108,6 +108,24 @@ struct DatabaseTests {
         }
     }
 
+    @Test("a connection lost inside a transaction counts as a failover too")
+    func lostInsideATransaction() async throws {
+        let database = Database(
+            servers: [Self.testServer], target: .any, login: Self.login(), eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            logger: Self.logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await database.run() }
+            defer { group.cancelAll() }
+            // The server ends this very connection, as a shutdown or a failover does.
+            let lost = await #expect(throws: PostgresTransactionError.self) {
+                try await database.withTransaction(logger: Self.logger) { connection in
+                    try await connection.query("SELECT pg_terminate_backend(pg_backend_pid())", logger: Self.logger)
+                }
+            }
+            #expect(lost.map(Database.isUnreachable) == true)
+        }
+    }
+
     @Test("an answer that does not come in time is given up on without waiting for it")
     func answerWithin() async {
         let slow = await Database.answer(within: .milliseconds(100)) {
