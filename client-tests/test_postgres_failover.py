@@ -29,10 +29,10 @@ from mfa_helpers import enable_project_totp, enroll_totp, v1, v2, verified_user
 
 pytestmark = pytest.mark.skipif(PROCESSES == "one", reason="the same code as in four processes; one run is enough")
 
-# From the promotion to the first sign-up answered again: the services notice on the first failed
-# call, try both servers (2 s connect timeout each) and open a pool on the new primary; a call
-# waits at most a second before it retries the choice while no server qualifies. Stated in
-# docs/operations.md with the measured figure.
+# From the promotion to the first sign-up answered again: each service notices within a second (its
+# check of the server every second, or a call failing as a failover makes it fail), tries the
+# servers again every second until one qualifies (2 s connect timeout each; refused at once on one
+# machine) and opens a pool on the new primary. Stated in docs/operations.md with the measured figure.
 FAILOVER_SECONDS = 10.0
 STANDBY_NAME = "standby1"
 
