@@ -31,6 +31,7 @@ public enum ChallengeIssuerApp {
             enrollmentLifetime: settings.totpEnrollmentLifetime, maximumFailures: settings.totpMaximumFailures,
             failureWindow: settings.totpFailureWindow, budget: budget, events: events
         )
+        let limiter = RateLimiter(client: database, logger: logger)
         let phone = PhoneVerifications(
             provider: providers.phone, client: database,
             sender: try SMSSenders.configured(reader, mode: host.settings.mode, outside: host.outside, logger: logger),
@@ -38,10 +39,10 @@ public enum ChallengeIssuerApp {
                 verifiers: try AppVerifiers.configured(
                     reader, mode: host.settings.mode, outside: host.outside, database: database, logger: logger),
                 attestations: .once(
-                    within: AppVerifiers.playIntegrityMaximumAge(reader), limiter: RateLimiter(client: database, logger: logger)),
+                    within: AppVerifiers.playIntegrityMaximumAge(reader), limiter: limiter),
                 logger: logger
             ),
-            limiter: RateLimiter(client: database, logger: logger), perNumber: settings.smsPerNumber, perAddress: settings.smsPerAddress,
+            limiter: limiter, perNumber: settings.smsPerNumber, perAddress: settings.smsPerAddress,
             budget: budget,
             defense: SMSDefense(
                 client: database, limits: settings.smsDefense,
@@ -60,7 +61,7 @@ public enum ChallengeIssuerApp {
         let receipts = IosReceipts(
             client: database, pushes: try AppVerifiers.pushSender(reader, logger: logger),
             bundleIDs: AppVerifiers.perProject(settings.apnsProjects), lifetime: settings.iosReceiptLifetime,
-            suggestedTimeout: settings.iosSuggestedTimeoutSeconds, limiter: RateLimiter(client: database, logger: logger),
+            suggestedTimeout: settings.iosSuggestedTimeoutSeconds, limiter: limiter,
             perAddress: settings.iosPerAddress, logger: logger
         )
 

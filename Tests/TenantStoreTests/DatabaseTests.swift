@@ -24,6 +24,20 @@ struct DatabaseTests {
         return Database.Server(host: url.host!, port: url.port ?? 5432)
     }
 
+    static func database(_ servers: [Database.Server], target: Database.Target = .any) -> Database {
+        Database(
+            servers: servers, target: target, login: login(), eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
+    }
+
+    /// `body` while `database` runs (chooses its server, keeps its pool).
+    static func whileRunning(_ database: Database, _ body: () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await database.run() }
+            defer { group.cancelAll() }
+            try await body()
+        }
+    }
+
     /// A loopback port nothing listens on: one just bound and released.
     static func deadServer() throws -> Database.Server {
         let socket = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).wait()
@@ -35,13 +49,9 @@ struct DatabaseTests {
     @Test("the first server that qualifies gets the pool: one that does not answer is passed over")
     func passesOverAServerThatDoesNotAnswer() async throws {
         let dead = try Self.deadServer()
-        let database = Database(
-            servers: [dead, Self.testServer], target: .readWrite, login: Self.login(),
-            eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: Self.logger)
+        let database = Self.database([dead, Self.testServer], target: .readWrite)
         #expect(database.server == nil)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await database.run() }
-            defer { group.cancelAll() }
+        try await Self.whileRunning(database) {
             // Calls made before the choice wait for it.
             let rows = try await database.query("SELECT NOT pg_is_in_recovery()", logger: Self.logger)
             for try await writable in rows.decode(Bool.self) { #expect(writable) }
@@ -51,12 +61,8 @@ struct DatabaseTests {
 
     @Test("with no server that qualifies, calls wait for one instead of failing")
     func waitsWhileNoServerQualifies() async throws {
-        let database = Database(
-            servers: [try Self.deadServer(), try Self.deadServer()], target: .primary, login: Self.login(),
-            eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: Self.logger)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await database.run() }
-            defer { group.cancelAll() }
+        let database = Self.database([try Self.deadServer(), try Self.deadServer()], target: .primary)
+        try await Self.whileRunning(database) {
             let answered = await Database.answer(within: .seconds(2.5)) {
                 (try? await database.query("SELECT 1", logger: Self.logger)) != nil
             }
@@ -67,13 +73,9 @@ struct DatabaseTests {
 
     @Test("one server: the pool is made at once and nothing is chosen")
     func oneServerIsThePool() async throws {
-        let database = Database(
-            servers: [Self.testServer], target: .any, login: Self.login(), eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
-            logger: Self.logger)
+        let database = Self.database([Self.testServer])
         #expect(database.server == Self.testServer)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await database.run() }
-            defer { group.cancelAll() }
+        try await Self.whileRunning(database) {
             let rows = try await database.query("SELECT 41 + 1", logger: Self.logger)
             for try await answer in rows.decode(Int.self) { #expect(answer == 42) }
         }
@@ -81,12 +83,8 @@ struct DatabaseTests {
 
     @Test("a write refused as read-only counts as a failover; a failing statement does not")
     func failoverErrors() async throws {
-        let database = Database(
-            servers: [Self.testServer], target: .any, login: Self.login(), eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
-            logger: Self.logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await database.run() }
-            defer { group.cancelAll() }
+        let database = Self.database([Self.testServer])
+        try await Self.whileRunning(database) {
             // What a standby, or a primary being demoted, answers to a write.
             let readOnly = await #expect(throws: PSQLError.self) {
                 try await database.withConnection { connection in
@@ -110,12 +108,8 @@ struct DatabaseTests {
 
     @Test("a connection lost inside a transaction counts as a failover too")
     func lostInsideATransaction() async throws {
-        let database = Database(
-            servers: [Self.testServer], target: .any, login: Self.login(), eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
-            logger: Self.logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await database.run() }
-            defer { group.cancelAll() }
+        let database = Self.database([Self.testServer])
+        try await Self.whileRunning(database) {
             // The server ends this very connection, as a shutdown or a failover does.
             let lost = await #expect(throws: PostgresTransactionError.self) {
                 try await database.withTransaction(logger: Self.logger) { connection in
