@@ -109,16 +109,17 @@ public final class Database: Sendable {
         }
     }
 
+    /// `closure` in a transaction on a connection of the pool; its failures are ``TransactionError``s.
     public func withTransaction<Result>(
         logger: Logger,
-        file: String = #file,
-        line: Int = #line,
         isolation: isolated (any Actor)? = #isolation,
         _ closure: (PostgresConnection) async throws -> sending Result
     ) async throws -> sending Result {
         let client = try await client()
         do {
-            return try await client.withTransaction(logger: logger, file: file, line: line, isolation: isolation, closure)
+            return try await client.withConnection(isolation: isolation) { connection in
+                try await connection.transaction(logger: logger, isolation: isolation, closure)
+            }
         } catch {
             noteFailure(error)
             throw error
@@ -300,9 +301,10 @@ public final class Database: Sendable {
     /// its internal connection-pool module, recognised here by name.
     public static func isUnreachable(_ error: any Error) -> Bool {
         // A transaction wraps what failed in it: the connection lost at BEGIN, inside, or at COMMIT.
-        if let transaction = error as? PostgresTransactionError {
+        if let transaction = error as? TransactionError {
             return [transaction.beginError, transaction.closureError, transaction.commitError].contains { $0.map(isUnreachable) ?? false }
         }
+        if error is ConnectionClosed { return true }
         if let error = error as? PSQLError {
             if [.connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed].contains(error.code) {
                 return true

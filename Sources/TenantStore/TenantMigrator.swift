@@ -111,13 +111,13 @@ public struct TenantMigrator: Sendable {
     }
 
     /// Runs `body` in a transaction and reports the body's own error (PostgresNIO wraps it, with
-    /// rollback details, in a `PostgresTransactionError`; a failed rollback is still reported as such).
+    /// rollback details, in a `TransactionError`; a failed rollback is still reported as such).
     private func transaction<T: Sendable>(
         _ body: (PostgresConnection) async throws -> sending T
     ) async throws -> T {
         do {
             return try await client.withTransaction(logger: logger) { try await body($0) }
-        } catch let error as PostgresTransactionError {
+        } catch let error as TransactionError {
             if error.rollbackError == nil, let cause = error.closureError { throw cause }
             throw error
         }

@@ -78,7 +78,7 @@ public struct TenantSchema: Sendable, Hashable, CustomStringConvertible {
     /// or `invalid_schema_name` (3F000), also inside a transaction's error. The schema was never
     /// provisioned, was dropped meanwhile, or is not migrated yet.
     public static func isMissing(_ error: any Error) -> Bool {
-        if let transaction = error as? PostgresTransactionError, let cause = transaction.closureError {
+        if let transaction = error as? TransactionError, let cause = transaction.closureError {
             return isMissing(cause)
         }
         guard let state = (error as? PSQLError)?.serverInfo?[.sqlState] else { return false }

@@ -106,17 +106,31 @@ struct DatabaseTests {
         }
     }
 
-    @Test("a connection lost inside a transaction counts as a failover too")
+    @Test("a connection lost inside a transaction counts as a failover too, and fails at once")
     func lostInsideATransaction() async throws {
         let database = Self.database([Self.testServer])
         try await Self.whileRunning(database) {
-            // The server ends this very connection, as a shutdown or a failover does.
-            let lost = await #expect(throws: PostgresTransactionError.self) {
-                try await database.withTransaction(logger: Self.logger) { connection in
-                    try await connection.query("SELECT pg_terminate_backend(pg_backend_pid())", logger: Self.logger)
+            // The server ends this very connection, as a shutdown or a failover does; the body
+            // fails only once the connection is seen closed, when PostgresNIO would never answer
+            // a ROLLBACK written to it (a transaction that waited for one never ended).
+            let failure = await Database.answer(within: .seconds(20)) {
+                do {
+                    try await database.withTransaction(logger: Self.logger) { connection in
+                        do {
+                            try await connection.query("SELECT pg_terminate_backend(pg_backend_pid())", logger: Self.logger)
+                        } catch {
+                            for _ in 0..<100 where !connection.isClosed { try await Task.sleep(for: .milliseconds(50)) }
+                            throw error
+                        }
+                    }
+                    return nil as TransactionError?
+                } catch {
+                    return error as? TransactionError
                 }
             }
+            let lost = try #require(failure, "the transaction did not end")
             #expect(lost.map(Database.isUnreachable) == true)
+            #expect(lost?.rollbackError == nil)
         }
     }
 

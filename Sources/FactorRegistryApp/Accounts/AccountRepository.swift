@@ -255,7 +255,7 @@ extension AccountRepository {
                 }
                 return account
             }
-        } catch let error as PostgresTransactionError {
+        } catch let error as TransactionError {
             if let refusal = error.closureError, error.rollbackError == nil { throw refusal }
             throw error
         }

@@ -82,7 +82,7 @@ struct OOBCodeRepository: Sendable {
                 try await connection.query("DELETE FROM \(unescaped: table) WHERE code_hash = \(Self.hash(code))", logger: logger)
                 return .used(stored, try await perform(stored, connection))
             }
-        } catch let error as PostgresTransactionError {
+        } catch let error as TransactionError {
             // A refusal of `perform` (rolled back, the code kept) is the caller's answer, not a fault.
             if let refusal = error.closureError as? RPCError, error.rollbackError == nil { throw refusal }
             throw error
