@@ -122,10 +122,7 @@ public struct RequestValidator: Sendable {
         _ value: JSONValue, schema: JSONValue, schemaName: String?, path: [String], depth: Int
     ) throws -> JSONValue {
         guard case .object(let members) = value else { throw Self.mustBe("object", path) }
-        var properties = schema["properties"]?.objectValue ?? [:]
-        if let name = schemaName, let extras = Self.additions[name] {
-            properties.merge(extras) { existing, _ in existing }
-        }
+        let properties = Self.properties(of: schema, named: schemaName)
         var result: [String: JSONValue] = [:]
         for (key, member) in members.sorted(by: { $0.key < $1.key }) {
             let name = Self.lowerCamel(key)
@@ -139,6 +136,20 @@ public struct RequestValidator: Sendable {
             result[name] = try validate(member, against: property, path: path + [name], depth: depth + 1)
         }
         return .object(result)
+    }
+
+    /// The members a message accepts by name: its schema's properties and this server's additions.
+    /// `nil` for a message the document does not define.
+    public func members(of name: String) -> [String: JSONValue]? {
+        schemas.schema(named: name).map { Self.properties(of: $0, named: name) }
+    }
+
+    private static func properties(of schema: JSONValue, named name: String?) -> [String: JSONValue] {
+        var properties = schema["properties"]?.objectValue ?? [:]
+        if let name, let extras = additions[name] {
+            properties.merge(extras) { existing, _ in existing }
+        }
+        return properties
     }
 
     private func enumValue(_ value: JSONValue, names: [String], path: [String]) throws -> JSONValue {

@@ -34,11 +34,18 @@ struct MFAEnrollmentTests {
         )
     }
 
-    func refusal(_ operation: (MFAEnrollmentOperations) -> PublicOperationHandler, _ body: JSONValue) async
-        -> IdentityToolkitError.Code?
-    {
+    static let start = "identitytoolkit.accounts.mfaEnrollment.start"
+    static let finalize = "identitytoolkit.accounts.mfaEnrollment.finalize"
+
+    /// The answer of `start` or `finalize` to `body`.
+    func answer(_ operationId: String, _ body: JSONValue) async throws -> JSONValue {
+        let request = try harness.request(body, operation: operationId)
+        return try await operationId == Self.start ? operations.start(request) : operations.finalize(request)
+    }
+
+    func refusal(_ operationId: String, _ body: JSONValue) async -> IdentityToolkitError.Code? {
         do {
-            _ = try await operation(operations)(harness.request(body))
+            _ = try await answer(operationId, body)
             return nil
         } catch let error as IdentityToolkitError {
             return error.code
@@ -53,28 +60,28 @@ struct MFAEnrollmentTests {
         peers.facts.withLock {
             $0.settings.mfaConfig = MultiFactorConfig(state: "ENABLED", enabledProviders: ["PHONE_SMS"], providerConfigs: [])
         }
-        #expect(await refusal({ $0.start }, ["totpEnrollmentInfo": [:]]) == .operationNotAllowed)
-        #expect(await refusal({ $0.start }, ["phoneEnrollmentInfo": ["phoneNumber": "+15550100"]]) == .missingIDToken)
+        #expect(await refusal(Self.start, ["totpEnrollmentInfo": [:]]) == .operationNotAllowed)
+        #expect(await refusal(Self.start, ["phoneEnrollmentInfo": ["phoneNumber": "+15550100"]]) == .missingIDToken)
         peers.facts.withLock { $0.emailVerified = false }
-        #expect(await refusal({ $0.start }, ["idToken": "token", "phoneEnrollmentInfo": ["phoneNumber": "+15550100"]]) == .unverifiedEmail)
+        #expect(await refusal(Self.start, ["idToken": "token", "phoneEnrollmentInfo": ["phoneNumber": "+15550100"]]) == .unverifiedEmail)
     }
 
     @Test("start, phone: the member, the number's form, a number already enrolled, in that order")
     func startPhone() async {
-        #expect(await refusal({ $0.start }, ["idToken": "token"]) == .invalidArgument)
+        #expect(await refusal(Self.start, ["idToken": "token"]) == .invalidArgument)
         #expect(
-            await refusal({ $0.start }, ["idToken": "token", "phoneEnrollmentInfo": ["phoneNumber": "555 0100"]]) == .invalidPhoneNumber)
+            await refusal(Self.start, ["idToken": "token", "phoneEnrollmentInfo": ["phoneNumber": "555 0100"]]) == .invalidPhoneNumber)
         peers.facts.withLock {
             $0.enrollments = [Enrollment(mfaEnrollmentId: "p", kind: "phone", displayName: nil, phoneNumber: "+15550100", enrolledAt: "")]
         }
         #expect(
-            await refusal({ $0.start }, ["idToken": "token", "phoneEnrollmentInfo": ["phoneNumber": "+15550100"]]) == .secondFactorExists
+            await refusal(Self.start, ["idToken": "token", "phoneEnrollmentInfo": ["phoneNumber": "+15550100"]]) == .secondFactorExists
         )
     }
 
     @Test("start, TOTP: the secret and the session to finish with")
     func startTOTP() async throws {
-        let answer = try await operations.start(harness.request(["idToken": "token", "totpEnrollmentInfo": [:]]))
+        let answer = try await self.answer(Self.start, ["idToken": "token", "totpEnrollmentInfo": [:]])
         #expect(answer["totpSessionInfo"]?["sharedSecretKey"] == "JBSWY3DPEHPK3PXP")
         #expect(answer["totpSessionInfo"]?["sessionInfo"] == "totp-session")
     }
@@ -87,21 +94,21 @@ struct MFAEnrollmentTests {
             }
         }
         let body: JSONValue = ["idToken": "token", "totpVerificationInfo": ["sessionInfo": "totp-session", "verificationCode": "000000"]]
-        #expect(await refusal({ $0.finalize }, body) == .secondFactorLimitExceeded)
+        #expect(await refusal(Self.finalize, body) == .secondFactorLimitExceeded)
         #expect(!peers.calls.contains(FinalizeTOTPEnrollment.name))
     }
 
     @Test("finalize, TOTP: the members in order, then the code; a right code records a TOTP factor and signs in with it")
     func finalizeTOTP() async throws {
-        #expect(await refusal({ $0.finalize }, ["idToken": "token", "totpVerificationInfo": ["sessionInfo": "s"]]) == .missingCode)
+        #expect(await refusal(Self.finalize, ["idToken": "token", "totpVerificationInfo": ["sessionInfo": "s"]]) == .missingCode)
         #expect(
-            await refusal({ $0.finalize }, ["idToken": "token", "totpVerificationInfo": ["verificationCode": "1"]]) == .missingSessionInfo)
+            await refusal(Self.finalize, ["idToken": "token", "totpVerificationInfo": ["verificationCode": "1"]]) == .missingSessionInfo)
         let wrong: JSONValue = ["idToken": "token", "totpVerificationInfo": ["sessionInfo": "s", "verificationCode": "000000"]]
-        #expect(await refusal({ $0.finalize }, wrong) == .invalidCode)
+        #expect(await refusal(Self.finalize, wrong) == .invalidCode)
         let right: JSONValue = [
             "idToken": "token", "displayName": "Phone app", "totpVerificationInfo": ["sessionInfo": "s", "verificationCode": "123456"],
         ]
-        let answer = try await operations.finalize(harness.request(right))
+        let answer = try await self.answer(Self.finalize, right)
         #expect(answer["idToken"] == "id-token")
         let added = peers.facts.withLock { $0.added }
         #expect(added.map(\.kind) == ["totp"])
@@ -113,7 +120,7 @@ struct MFAEnrollmentTests {
     func finalizePhone() async throws {
         peers.facts.withLock { $0.provedNumber = "+15550177" }
         let body: JSONValue = ["idToken": "token", "phoneVerificationInfo": ["sessionInfo": "s", "code": "123456"]]
-        _ = try await operations.finalize(harness.request(body))
+        _ = try await answer(Self.finalize, body)
         let added = peers.facts.withLock { $0.added }
         #expect(added.map(\.kind) == ["phone"])
         #expect(added.first?.phoneNumber == "+15550177")

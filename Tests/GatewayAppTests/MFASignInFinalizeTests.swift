@@ -30,13 +30,14 @@ struct MFASignInFinalizeTests {
         )
     }
 
-    func request(_ body: JSONValue, projectId: String = "demo-project") -> PublicRequest {
+    /// `body` as the gateway hands it to the handler of `operation` (its id in the discovery document).
+    func request(
+        _ body: JSONValue, operation: String = "identitytoolkit.accounts.mfaSignIn.finalize", projectId: String = "demo-project"
+    ) throws -> PublicRequest {
         PublicRequest(
-            operation: DiscoverySchemas.Operation(
-                method: "POST", segments: ["v2", "accounts", "mfaSignIn:finalize"], host: "identitytoolkit.googleapis.com",
-                operationId: "identitytoolkit.accounts.mfaSignIn.finalize", requestSchema: nil, queryParameters: []
-            ),
-            pathParameters: [:], body: body, query: [:], caller: .apiKey(projectId: projectId), apiKey: "key",
+            operation: Discovery.operation(operation),
+            pathParameters: [:], body: try Discovery.body(body, of: operation), query: [:], caller: .apiKey(projectId: projectId),
+            apiKey: "key",
             requestID: "test", clientAddress: "127.0.0.1", logger: Logger(label: "test"), defaultProjectId: projectId
         )
     }

@@ -11,11 +11,11 @@ struct SecondFactorKindsTests {
 
     @Test("a request is TOTP only when it carries the TOTP member alone; otherwise phone")
     func kindOfRequest() {
-        func name(_ body: JSONValue) -> String { type(of: kinds.kind(of: body) { $0.verificationInfoMember }).name }
-        #expect(name(["totpVerificationInfo": [:]]) == "totp")
-        #expect(name(["phoneVerificationInfo": [:]]) == "phone")
-        #expect(name([:]) == "phone")
-        #expect(name(["totpVerificationInfo": [:], "phoneVerificationInfo": [:]]) == "phone")
+        func name(_ body: FinalizeMFASignInRequest) -> String { type(of: kinds.kind { $0.isNamed(by: body) }).name }
+        #expect(name(FinalizeMFASignInRequest(totpVerificationInfo: .init())) == "totp")
+        #expect(name(FinalizeMFASignInRequest(phoneVerificationInfo: .init())) == "phone")
+        #expect(name(FinalizeMFASignInRequest()) == "phone")
+        #expect(name(FinalizeMFASignInRequest(phoneVerificationInfo: .init(), totpVerificationInfo: .init())) == "phone")
     }
 
     @Test("the kinds served and the kinds named are one list, so every stored kind shows in mfaInfo")

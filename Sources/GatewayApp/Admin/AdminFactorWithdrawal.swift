@@ -16,13 +16,14 @@ struct AdminFactorWithdrawal: Sendable {
     let settings: CachedSettings
 
     func withdraw(_ request: PublicRequest) async throws -> JSONValue {
+        let body = try request.decode(MFAWithdrawEnrollmentRequest.self)
         let scope = try await AdminScope.existing(request, in: settings)
-        guard let localId = request.body["localId"]?.nonEmptyString else { throw IdentityToolkitError(.missingLocalID) }
+        guard let localId = body.localId.nonEmpty else { throw IdentityToolkitError(.missingLocalID) }
         let account = try await PeerCall.call(
             registry, GetAccount.self, .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: localId),
             requestID: request.requestID
         )
-        guard let enrollmentId = request.body["mfaEnrollmentId"]?.nonEmptyString,
+        guard let enrollmentId = body.mfaEnrollmentId.nonEmpty,
             let withdrawn = account.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId })
         else { throw IdentityToolkitError(.mfaEnrollmentNotFound) }
         let remaining = try await PeerCall.call(

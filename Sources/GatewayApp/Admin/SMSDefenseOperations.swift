@@ -21,8 +21,9 @@ struct SMSDefenseOperations: Sendable {
     }
 
     func resume(_ request: PublicRequest) async throws -> JSONValue {
+        let body = try request.decode(ResumeSMSRegionRequest.self)
         let scope = try await AdminScope.existing(request, in: settings)
-        guard let region = request.body["region"]?.stringValue, region.count == 2, region.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+        guard let region = body.region, region.count == 2, region.allSatisfy({ $0.isASCII && $0.isLetter }) else {
             throw IdentityToolkitError.invalidPayload("region must be an ISO 3166 alpha-2 code")
         }
         let resumed = try await PeerCall.call(

@@ -3,8 +3,8 @@ import IdentityToolkit
 import JSONRPC
 
 /// One kind of second factor as the gateway serves it (contract §2.8-§2.12): which request members
-/// carry it, whether a scope enables it, how an enrollment starts and is proved, how a sign-in's
-/// code is checked, and how it shows in `mfaInfo`. The operations (`MFAEnrollmentOperations`,
+/// carry it (its own messages, in its folder), whether a scope enables it, how an enrollment starts
+/// and is proved, how a sign-in's code is checked, and how it shows in `mfaInfo`. The operations (`MFAEnrollmentOperations`,
 /// `MFASignInOperations`) hold what every kind shares: the user's checks, the session, the record.
 ///
 /// Adding a kind means adding a folder beside `Phone/` and `TOTP/` with one type conforming to this,
@@ -12,10 +12,12 @@ import JSONRPC
 protocol SecondFactorKind: Sendable {
     /// `phone`, `totp`: the enrollment's kind, and the ID token's `sign_in_second_factor`.
     static var name: String { get }
-    /// The request member that starts an enrollment of this kind (`totpEnrollmentInfo`).
-    static var enrollmentInfoMember: String { get }
-    /// The request member that carries a code of this kind (`totpVerificationInfo`).
-    static var verificationInfoMember: String { get }
+    /// Whether the request carries this kind's member (`totpEnrollmentInfo`, `totpVerificationInfo`).
+    static func isNamed(by body: StartMFAEnrollmentRequest) -> Bool
+    static func isNamed(by body: FinalizeMFAEnrollmentRequest) -> Bool
+    static func isNamed(by body: FinalizeMFASignInRequest) -> Bool
+    /// The enrollment session a finalize finishes (its verification member's `sessionInfo`).
+    static func session(of body: FinalizeMFAEnrollmentRequest) -> String?
     /// This kind's own members of an `mfaInfo` entry; `masked` for first-factor answers (§3.2).
     static func hint(_ enrollment: Enrollment, masked: Bool) -> [String: JSONValue]
     /// The factor as the new-factor notice names it (challenge-issuer words it in the email's language).
@@ -25,21 +27,22 @@ protocol SecondFactorKind: Sendable {
     func requireEnabled(_ settings: AuthSettings) throws
 
     /// `mfaEnrollment:start` once the user passed the shared checks: what the client finishes with.
-    func startEnrollment(_ info: JSONValue?, user: SignedInUser, settings: AuthSettings, request: PublicRequest) async throws
-        -> JSONValue
+    func startEnrollment(_ body: StartMFAEnrollmentRequest, user: SignedInUser, settings: AuthSettings, request: PublicRequest)
+        async throws -> JSONValue
 
     /// `mfaEnrollment:finalize` once the user passed the shared checks: the request's own members in
     /// the contract's order, `checkLimit` before the proof, then the proof. The factor to record.
     func finishEnrollment(
-        _ info: JSONValue?, user: SignedInUser, enrollmentId: String, settings: AuthSettings, checkLimit: () throws -> Void,
-        request: PublicRequest
+        _ body: FinalizeMFAEnrollmentRequest, user: SignedInUser, enrollmentId: String, settings: AuthSettings,
+        checkLimit: () throws -> Void, request: PublicRequest
     ) async throws -> Enrollment
 
     /// `mfaSignIn:finalize` once the credential is present: the request's own members in the
     /// contract's order, then `resolve` (the pending sign-in), then the code beside the account
     /// (one hop), refusals answered in the contract's order. The account and the factor passed.
     func verifySignIn(
-        _ body: JSONValue, settings: AuthSettings, resolve: () async throws -> PendingSignIn, request: PublicRequest
+        _ body: FinalizeMFASignInRequest, settings: AuthSettings, resolve: () async throws -> PendingSignIn,
+        request: PublicRequest
     ) async throws -> PassedSecondFactor
 }
 
@@ -57,10 +60,10 @@ struct SecondFactorKinds: Sendable {
 
     var all: [any SecondFactorKind] { [totp, phone] }
 
-    /// The kind whose member the body carries; phone when none or both do (contract §2.8: a request
+    /// The kind the request names; phone when it names none or both (contract §2.8: a request
     /// without TOTP members is the phone variant).
-    func kind(of body: JSONValue, member: (any SecondFactorKind.Type) -> String) -> any SecondFactorKind {
-        let named = all.filter { body[member(type(of: $0))] != nil }
+    func kind(namedBy isNamed: (any SecondFactorKind.Type) -> Bool) -> any SecondFactorKind {
+        let named = all.filter { isNamed(type(of: $0)) }
         return named.count == 1 ? named[0] : phone
     }
 

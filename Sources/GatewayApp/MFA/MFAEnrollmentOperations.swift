@@ -22,41 +22,38 @@ struct MFAEnrollmentOperations: Sendable {
     // MARK: start
 
     func start(_ request: PublicRequest) async throws -> JSONValue {
-        let body = request.body
-        let settings = try await prelude(request)
-        let kind = kinds.kind(of: body) { $0.enrollmentInfoMember }
+        let body = try request.decode(StartMFAEnrollmentRequest.self)
+        let settings = try await prelude(body, request)
+        let kind = kinds.kind { $0.isNamed(by: body) }
         try kind.requireEnabled(settings)
-        let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
         try SecondFactorPolicy.checkFirstFactor(user.token.signInProvider)
         try recentLogin.require(user)
         guard user.account.emailVerified else {
             throw IdentityToolkitError(.unverifiedEmail, detail: "Need to verify email first before enrolling second factors.")
         }
-        return try await kind.startEnrollment(
-            body[type(of: kind).enrollmentInfoMember], user: user, settings: settings, request: request
-        )
+        return try await kind.startEnrollment(body, user: user, settings: settings, request: request)
     }
 
     // MARK: finalize
 
     func finalize(_ request: PublicRequest) async throws -> JSONValue {
-        let body = request.body
-        let settings = try await prelude(request)
-        let kind = kinds.kind(of: body) { $0.verificationInfoMember }
+        let body = try request.decode(FinalizeMFAEnrollmentRequest.self)
+        let settings = try await prelude(body, request)
+        let kind = kinds.kind { $0.isNamed(by: body) }
         try kind.requireEnabled(settings)
-        let info = body[type(of: kind).verificationInfoMember]
         // The enrollment this session becomes, the same on a retry (FinalizeAttempt); a retry finds
         // it already saved and passes the checks of a new factor.
-        let enrollmentId = info?["sessionInfo"]?.stringValue.map(FinalizeAttempt.enrollmentId(finishing:)) ?? RandomIdentifier.make()
-        let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions, retrying: enrollmentId)
+        let enrollmentId = type(of: kind).session(of: body).map(FinalizeAttempt.enrollmentId(finishing:)) ?? RandomIdentifier.make()
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, retrying: enrollmentId)
         try SecondFactorPolicy.checkFirstFactor(user.token.signInProvider)
         let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
         let retried = user.account.lists(factor: enrollmentId)
         var enrollment = try await kind.finishEnrollment(
-            info, user: user, enrollmentId: enrollmentId, settings: settings,
+            body, user: user, enrollmentId: enrollmentId, settings: settings,
             checkLimit: { if !retried { try checkLimit(user.account) } }, request: request
         )
-        enrollment.displayName = body["displayName"]?.stringValue
+        enrollment.displayName = body.displayName
         // Decision 3: a new second factor ends every other session. ID tokens end by validSince,
         // which has one-second resolution like `iat`: the enrollment's commit sets it to the second
         // after the enrollment, and the new tokens are minted once that second has begun, so every
@@ -126,11 +123,12 @@ struct MFAEnrollmentOperations: Sendable {
     /// Decision 4: the sessions established with the factor end; if the caller's is one of them,
     /// the answer has no tokens and its tokens now fail with `TOKEN_EXPIRED`.
     func withdraw(_ request: PublicRequest) async throws -> JSONValue {
-        _ = try await prelude(request)
-        let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
+        let body = try request.decode(WithdrawMFARequest.self)
+        _ = try await prelude(body, request)
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
         try recentLogin.require(user)
         let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
-        guard let enrollmentId = request.body["mfaEnrollmentId"]?.stringValue, !enrollmentId.isEmpty,
+        guard let enrollmentId = body.mfaEnrollmentId.nonEmpty,
             let withdrawn = user.account.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId })
         else { throw IdentityToolkitError(.mfaEnrollmentNotFound) }
         let account = try await PeerCall.call(
@@ -156,9 +154,9 @@ struct MFAEnrollmentOperations: Sendable {
     // MARK: shared
 
     /// `PROJECT_DISABLED` first, in the tenant the body or the (not yet verified) token names.
-    private func prelude(_ request: PublicRequest) async throws -> AuthSettings {
+    private func prelude(_ body: some SignedInRequest, _ request: PublicRequest) async throws -> AuthSettings {
         let projectId = request.callerProjectId
-        let tenantId = request.body["tenantId"]?.stringValue ?? RoutingHint.tenant(ofIDToken: request.body["idToken"]?.stringValue)
+        let tenantId = body.tenantId ?? RoutingHint.tenant(ofIDToken: body.idToken)
         return try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
     }
 

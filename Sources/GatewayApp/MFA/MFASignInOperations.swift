@@ -35,16 +35,20 @@ struct MFASignInOperations: Sendable {
     }
 
     func start(_ request: PublicRequest) async throws -> JSONValue {
-        let body = request.body
-        let credential = body["mfaPendingCredential"]?.nonEmptyString
-        let sealed = await pendingSignIns.sealedFacts(credential, request: request)
-        let settings = try await scopeSettings(sealed, request: request)
+        let body = try request.decode(StartMFASignInRequest.self)
+        let credential = body.mfaPendingCredential.nonEmpty
+        let sealed = await pendingSignIns.sealedFacts(credential, tenantId: body.tenantId, request: request)
+        let settings = try await scopeSettings(
+            sealed, tenantId: body.tenantId, credential: body.mfaPendingCredential, request: request
+        )
         try kinds.phone.requireEnabled(settings)
         guard let credential else {
             throw IdentityToolkitError(.missingMFAPendingCredential, detail: "Request does not have MFA pending credential.")
         }
-        guard let enrollmentId = body["mfaEnrollmentId"]?.nonEmptyString else { throw IdentityToolkitError.missingMFAEnrollmentID }
-        let pending = try await pendingSignIns.resolve(credential, sealed: sealed, finishing: false, request: request)
+        guard let enrollmentId = body.mfaEnrollmentId.nonEmpty else { throw IdentityToolkitError.missingMFAEnrollmentID }
+        let pending = try await pendingSignIns.resolve(
+            credential, sealed: sealed, tenantId: body.tenantId, finishing: false, request: request
+        )
         // A code costs money: the credential must be unused before one is sent, so it is asked
         // beside the account read (session-token has already said so for an unsealed credential).
         async let live = Result.capturing { try await pendingSignIns.requireLive(pending, request: request) }
@@ -58,7 +62,8 @@ struct MFASignInOperations: Sendable {
             throw IdentityToolkitError.mfaProviderNotSupported
         }
         let sessionInfo = try await phone.start(
-            number: number, purpose: "signIn", localId: account.localId, proof: body["phoneSignInInfo"], settings: settings,
+            number: number, purpose: "signIn", localId: account.localId, proof: (body.phoneSignInInfo ?? StartMFAPhoneRequestInfo()).proof,
+            settings: settings,
             projectId: pending.facts.projectId, tenantId: pending.facts.tenantId, request: request
         )
         return ["phoneResponseInfo": ["sessionInfo": .string(sessionInfo)]]
@@ -68,16 +73,20 @@ struct MFASignInOperations: Sendable {
     /// present, then the kind's own members, the credential valid and the factor's check
     /// (``SecondFactorKind/verifySignIn(_:settings:resolve:request:)``), then the session.
     func finalize(_ request: PublicRequest) async throws -> JSONValue {
-        let body = request.body
-        let credential = body["mfaPendingCredential"]?.nonEmptyString
-        let sealed = await pendingSignIns.sealedFacts(credential, request: request)
-        let settings = try await scopeSettings(sealed, request: request)
-        let kind = kinds.kind(of: body) { $0.verificationInfoMember }
+        let body = try request.decode(FinalizeMFASignInRequest.self)
+        let credential = body.mfaPendingCredential.nonEmpty
+        let sealed = await pendingSignIns.sealedFacts(credential, tenantId: body.tenantId, request: request)
+        let settings = try await scopeSettings(
+            sealed, tenantId: body.tenantId, credential: body.mfaPendingCredential, request: request
+        )
+        let kind = kinds.kind { $0.isNamed(by: body) }
         try kind.requireEnabled(settings)
         guard let credential else { throw IdentityToolkitError(.missingCredential, detail: "Please set MFA Pending Credential.") }
         let passed = try await kind.verifySignIn(
             body, settings: settings,
-            resolve: { try await pendingSignIns.resolve(credential, sealed: sealed, finishing: true, request: request) },
+            resolve: {
+                try await pendingSignIns.resolve(credential, sealed: sealed, tenantId: body.tenantId, finishing: true, request: request)
+            },
             request: request
         )
         return try await finisher.finish(
@@ -88,11 +97,10 @@ struct MFASignInOperations: Sendable {
 
     /// `PROJECT_DISABLED` first, from the gateway's cache, in the tenant the credential names
     /// (sealed), else the one the body or the credential's routing hint names.
-    private func scopeSettings(_ sealed: InspectPendingCredential.Result?, request: PublicRequest) async throws -> AuthSettings {
-        let tenantId =
-            sealed.map(\.tenantId)
-            ?? request.body["tenantId"]?.stringValue
-            ?? RoutingHint.tenant(ofScopedToken: request.body["mfaPendingCredential"]?.stringValue)
+    private func scopeSettings(
+        _ sealed: InspectPendingCredential.Result?, tenantId named: String?, credential: String?, request: PublicRequest
+    ) async throws -> AuthSettings {
+        let tenantId = sealed.map(\.tenantId) ?? named ?? RoutingHint.tenant(ofScopedToken: credential)
         return try await cachedSettings.enabled(projectId: request.callerProjectId, tenantId: tenantId, requestID: request.requestID)
     }
 }

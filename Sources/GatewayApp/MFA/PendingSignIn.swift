@@ -19,13 +19,13 @@ struct PendingSignIns: Sendable {
     let sessions: RPCClient
     let keys: TokenSealKeys
 
-    /// The facts of a sealed credential of the caller's project whose tenant is the body's (when
+    /// The facts of a sealed credential of the caller's project whose tenant is `tenantId` (when
     /// the body names one). `nil` for anything else: `resolve` then asks session-token, whose answer
     /// says in the contract's terms what is wrong (or that an unsealed credential is fine).
-    func sealedFacts(_ credential: String?, request: PublicRequest) async -> InspectPendingCredential.Result? {
+    func sealedFacts(_ credential: String?, tenantId: String?, request: PublicRequest) async -> InspectPendingCredential.Result? {
         guard let credential, let facts = await keys.pendingCredential(credential, requestID: request.requestID),
             facts.projectId == request.callerProjectId,
-            (request.body["tenantId"]?.stringValue ?? facts.tenantId) == facts.tenantId
+            (tenantId ?? facts.tenantId) == facts.tenantId
         else { return nil }
         return InspectPendingCredential.Result(
             projectId: facts.projectId, tenantId: facts.tenantId, localId: facts.localId, signInProvider: facts.signInProvider
@@ -33,15 +33,15 @@ struct PendingSignIns: Sendable {
     }
 
     /// The pending sign-in: the sealed facts as they are, or session-token's reading of the
-    /// credential, which must belong to the caller's project and the body's tenant.
+    /// credential, which must belong to the caller's project and `tenantId` (the body's, if any).
     /// `finishing`: a finalize asks, and may be the retry of one whose answer was lost.
     func resolve(
-        _ credential: String, sealed: InspectPendingCredential.Result?, finishing: Bool, request: PublicRequest
+        _ credential: String, sealed: InspectPendingCredential.Result?, tenantId: String?, finishing: Bool, request: PublicRequest
     ) async throws -> PendingSignIn {
         if let sealed { return PendingSignIn(credential: credential, facts: sealed, confirmedLive: false) }
         let facts = try await inspect(credential, finishing: finishing, request: request)
         guard facts.projectId == request.callerProjectId else { throw IdentityToolkitError(.invalidMFAPendingCredential) }
-        if let tenantId = request.body["tenantId"]?.stringValue, tenantId != facts.tenantId {
+        if let tenantId, tenantId != facts.tenantId {
             throw IdentityToolkitError(.tenantIDMismatch)
         }
         return PendingSignIn(credential: credential, facts: facts, confirmedLive: true)

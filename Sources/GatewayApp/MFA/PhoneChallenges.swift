@@ -13,7 +13,7 @@ struct PhoneChallenges: Sendable {
         .operationNotAllowed, detail: "SMS unable to be sent until this region enabled by the app developer.")
 
     func start(
-        number: String, purpose: String, localId: String, proof info: JSONValue?, settings: AuthSettings, projectId: String,
+        number: String, purpose: String, localId: String, proof: AppVerificationProof, settings: AuthSettings, projectId: String,
         tenantId: String?, request: PublicRequest
     ) async throws -> String {
         let testCode = settings.testPhoneNumbers[number]
@@ -27,13 +27,6 @@ struct PhoneChallenges: Sendable {
             : try await ScopeSettings.authorizedDomains(
                 registry, projectId: projectId, tenantId: tenantId, settings: settings, requestID: request.requestID
             )
-        let proof = AppVerificationProof(
-            // `captchaResponse` is what some SDK versions send for a reCAPTCHA: the same check.
-            recaptchaToken: info?["recaptchaToken"]?.stringValue ?? info?["captchaResponse"]?.stringValue,
-            iosReceipt: info?["iosReceipt"]?.stringValue,
-            iosSecret: info?["iosSecret"]?.stringValue, safetyNetToken: info?["safetyNetToken"]?.stringValue,
-            playIntegrityToken: info?["playIntegrityToken"]?.stringValue
-        )
         do {
             return try await PeerCall.call(
                 challenges, StartPhoneVerification.self,

@@ -10,11 +10,12 @@ struct VerifyIosClientOperation: Sendable {
     let challenges: RPCClient
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
+        let body = try request.decode(VerifyIosClientRequest.self)
         let projectId = request.callerProjectId
         // The request names no tenant: an iOS app, and its receipts, belong to the project.
         let tenantId: String? = nil
         _ = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
-        guard let appToken = request.body["appToken"]?.stringValue, !appToken.isEmpty else {
+        guard let appToken = body.appToken.nonEmpty else {
             throw IdentityToolkitError(.missingAppToken)
         }
         do {
@@ -22,7 +23,7 @@ struct VerifyIosClientOperation: Sendable {
                 challenges, IssueIosReceipt.self,
                 .init(
                     projectId: projectId, tenantId: tenantId, appToken: appToken,
-                    isSandbox: AdminAccountOperations.bool(request.body["isSandbox"]) ?? false,
+                    isSandbox: body.isSandbox ?? false,
                     clientAddress: request.clientAddress
                 ),
                 requestID: request.requestID

@@ -15,14 +15,16 @@ struct AccountOperations: Sendable {
 
     func lookup(_ request: PublicRequest, admin: AdminAccountOperations) async throws -> JSONValue {
         // With an admin credential and no idToken it is the Admin SDKs' lookup by id or email.
-        if request.caller == .admin, request.body["idToken"] == nil { return try await admin.lookup(request) }
-        let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
+        let body = try request.decode(GetAccountInfoRequest.self)
+        if request.caller == .admin, body.idToken == nil { return try await admin.lookup(body, request) }
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
         return ["kind": "identitytoolkit#GetAccountInfoResponse", "users": [Self.userInfo(user.account, tenantId: user.token.tenantId)]]
     }
 
     func delete(_ request: PublicRequest, admin: AdminAccountOperations) async throws -> JSONValue {
-        if request.caller == .admin, request.body["idToken"] == nil { return try await admin.delete(request) }
-        let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
+        let body = try request.decode(DeleteAccountRequest.self)
+        if request.caller == .admin, body.idToken == nil { return try await admin.delete(body, request) }
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
         try recentLogin.require(user)
         let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
         let account = AccountsToForget(projectId: projectId, tenantId: tenantId, localIds: [localId])
@@ -39,34 +41,34 @@ struct AccountOperations: Sendable {
     /// update; otherwise the signed-in user changes their own profile. A password or email change
     /// ends every earlier session and answers with fresh tokens.
     func update(_ request: PublicRequest, admin: AdminAccountOperations) async throws -> JSONValue {
-        let body = request.body
-        if request.caller == .admin, body["idToken"] == nil, body["oobCode"] == nil {
-            return try await admin.update(request)
+        let body = try request.decode(SetAccountInfoRequest.self)
+        if request.caller == .admin, body.idToken == nil, body.oobCode == nil {
+            return try await admin.update(body, request)
         }
-        guard body["idToken"] != nil || body["oobCode"] != nil else {
+        guard body.idToken != nil || body.oobCode != nil else {
             throw IdentityToolkitError(.invalidReqType, detail: "Unsupported request parameters.")
         }
-        if body["customAttributes"] != nil { throw IdentityToolkitError(.insufficientPermission) }
-        if body["idToken"] == nil, let oobCode = body["oobCode"]?.stringValue {
-            return try await applyOobCode(oobCode, request)
+        if body.customAttributes != nil { throw IdentityToolkitError(.insufficientPermission) }
+        if body.idToken == nil, let oobCode = body.oobCode {
+            return try await applyOobCode(oobCode, tenantId: body.tenantId, request)
         }
-        let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
-        if body["disableUser"] != nil { throw IdentityToolkitError(.operationNotAllowed) }
-        let email = body["email"]?.stringValue
-        let password = body["password"]?.stringValue
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
+        if body.disableUser != nil { throw IdentityToolkitError(.operationNotAllowed) }
+        let email = body.email
+        let password = body.password
         if email != nil || password != nil { try recentLogin.require(user) }
         // With email enumeration protection a new address must be proved first
         // (`sendOobCode VERIFY_AND_CHANGE_EMAIL`), as Identity Platform requires.
         if email != nil, user.settings.improvedEmailPrivacy ?? emailPrivacyByDefault {
             throw IdentityToolkitError(.operationNotAllowed, detail: "Please verify the new email before changing email.")
         }
-        let deleted = AdminAccountOperations.strings(body["deleteAttribute"])
+        let deleted = body.deleteAttribute ?? []
         let account = try await PeerCall.call(
             registry, UpdateAccount.self,
             .init(
                 projectId: user.token.projectId, tenantId: user.token.tenantId, localId: user.account.localId,
-                email: email, password: password, displayName: body["displayName"]?.stringValue,
-                deleteDisplayName: deleted.contains("DISPLAY_NAME"), photoUrl: body["photoUrl"]?.stringValue,
+                email: email, password: password, displayName: body.displayName,
+                deleteDisplayName: deleted.contains("DISPLAY_NAME"), photoUrl: body.photoUrl,
                 deletePhotoUrl: deleted.contains("PHOTO_URL")
             ),
             requestID: request.requestID
@@ -107,9 +109,8 @@ struct AccountOperations: Sendable {
     /// changes it (and the old address is told, with a way back); `RECOVER_EMAIL` is that way back;
     /// `REVERT_SECOND_FACTOR_ADDITION` removes a factor someone else added. The last three end
     /// every session.
-    func applyOobCode(_ oobCode: String, _ request: PublicRequest) async throws -> JSONValue {
+    func applyOobCode(_ oobCode: String, tenantId: String?, _ request: PublicRequest) async throws -> JSONValue {
         let projectId = request.callerProjectId
-        let tenantId = request.body["tenantId"]?.stringValue
         _ = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         let applied = try await codes.apply(
             oobCode, requestTypes: Self.appliedByUpdate, projectId: projectId, tenantId: tenantId, apiKey: request.apiKey,

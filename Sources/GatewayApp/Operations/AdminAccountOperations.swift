@@ -12,28 +12,29 @@ struct AdminAccountOperations: Sendable {
 
     /// `POST …/accounts` (createUser): no tokens in the answer.
     func create(_ request: PublicRequest) async throws -> JSONValue {
-        let scope = try AdminScope(request)
-        let body = request.body
-        if body["idToken"] != nil, body["localId"] != nil {
+        try await create(request.decode(SignUpRequest.self), request)
+    }
+
+    func create(_ body: SignUpRequest, _ request: PublicRequest) async throws -> JSONValue {
+        let scope = try AdminScope(request, targetProjectId: body.targetProjectId, tenantId: body.tenantId)
+        if body.idToken != nil, body.localId != nil {
             throw IdentityToolkitError.unexpectedUserID
         }
         let account = try await PeerCall.call(
             registry, CreateAccount.self,
             .init(
-                projectId: scope.projectId, tenantId: scope.tenantId, localId: body["localId"]?.stringValue,
-                email: body["email"]?.stringValue, password: body["password"]?.stringValue,
-                displayName: body["displayName"]?.stringValue, emailVerified: Self.bool(body["emailVerified"]),
-                disabled: Self.bool(body["disabled"]), phoneNumber: body["phoneNumber"]?.stringValue,
-                photoUrl: body["photoUrl"]?.stringValue
+                projectId: scope.projectId, tenantId: scope.tenantId, localId: body.localId, email: body.email,
+                password: body.password, displayName: body.displayName, emailVerified: body.emailVerified,
+                disabled: body.disabled, phoneNumber: body.phoneNumber, photoUrl: body.photoUrl
             ),
             requestID: request.requestID
         )
-        if case .array(let items)? = body["mfaInfo"], !items.isEmpty {
+        if let items = body.mfaInfo, !items.isEmpty {
             // §2.1: supplied ids are ignored and fresh ones generated; repeated numbers dropped.
             let factors = items.map { item in
                 Enrollment(
-                    mfaEnrollmentId: RandomIdentifier.make(), kind: "phone", displayName: item["displayName"]?.stringValue,
-                    phoneNumber: item["phoneInfo"]?.stringValue, enrolledAt: ""
+                    mfaEnrollmentId: RandomIdentifier.make(), kind: "phone", displayName: item.displayName,
+                    phoneNumber: item.phoneInfo, enrolledAt: ""
                 )
             }
             _ = try await PeerCall.call(
@@ -50,12 +51,16 @@ struct AdminAccountOperations: Sendable {
 
     /// `POST …/accounts:lookup`: `users` is omitted when nothing matched (the SDKs rely on it).
     func lookup(_ request: PublicRequest) async throws -> JSONValue {
-        let scope = try AdminScope(request)
+        try await lookup(request.decode(GetAccountInfoRequest.self), request)
+    }
+
+    func lookup(_ body: GetAccountInfoRequest, _ request: PublicRequest) async throws -> JSONValue {
+        let scope = try AdminScope(request, targetProjectId: body.targetProjectId, tenantId: body.tenantId)
         let found = try await PeerCall.call(
             registry, FindAccounts.self,
             .init(
-                projectId: scope.projectId, tenantId: scope.tenantId, localIds: Self.strings(request.body["localId"]),
-                emails: Self.strings(request.body["email"]), phoneNumbers: Self.strings(request.body["phoneNumber"])
+                projectId: scope.projectId, tenantId: scope.tenantId, localIds: body.localId ?? [], emails: body.email ?? [],
+                phoneNumbers: body.phoneNumber ?? []
             ),
             requestID: request.requestID
         )
@@ -68,8 +73,12 @@ struct AdminAccountOperations: Sendable {
 
     /// `POST …/accounts:delete` (deleteUser).
     func delete(_ request: PublicRequest) async throws -> JSONValue {
-        let scope = try AdminScope(request)
-        guard let localId = request.body["localId"]?.stringValue, !localId.isEmpty else {
+        try await delete(request.decode(DeleteAccountRequest.self), request)
+    }
+
+    func delete(_ body: DeleteAccountRequest, _ request: PublicRequest) async throws -> JSONValue {
+        let scope = try AdminScope(request, targetProjectId: body.targetProjectId, tenantId: body.tenantId)
+        guard let localId = body.localId.nonEmpty else {
             throw IdentityToolkitError(.missingLocalID)
         }
         let account = AccountsToForget(projectId: scope.projectId, tenantId: scope.tenantId, localIds: [localId])
@@ -85,29 +94,32 @@ struct AdminAccountOperations: Sendable {
     /// `POST …/accounts:update` (updateUser, revokeRefreshTokens): `MISSING_LOCAL_ID`, then the
     /// account's own checks.
     func update(_ request: PublicRequest) async throws -> JSONValue {
-        let scope = try AdminScope(request)
-        let body = request.body
-        guard let localId = body["localId"]?.stringValue, !localId.isEmpty else {
+        try await update(request.decode(SetAccountInfoRequest.self), request)
+    }
+
+    func update(_ body: SetAccountInfoRequest, _ request: PublicRequest) async throws -> JSONValue {
+        let scope = try AdminScope(request, targetProjectId: body.targetProjectId, tenantId: body.tenantId)
+        guard let localId = body.localId.nonEmpty else {
             throw IdentityToolkitError(.missingLocalID)
         }
-        let deleted = Self.strings(body["deleteAttribute"])
+        let deleted = body.deleteAttribute ?? []
         var validSince: Int64?
-        if let text = body["validSince"]?.stringValue {
+        if let text = body.validSince {
             guard let seconds = Int64(text), seconds >= 0 else {
                 throw IdentityToolkitError.invalidPayload("/validSince must be int64")
             }
             validSince = seconds
         }
-        let factors = try Self.mfaEnrollments(body["mfa"])
+        // `mfa` present replaces the factors (none, or `{}`, removes them all); absent leaves them.
+        let factors = body.mfa.map { Self.enrollments($0.enrollments ?? [], importsTOTP: false) }
         var account = try await PeerCall.call(
             registry, UpdateAccount.self,
             .init(
-                projectId: scope.projectId, tenantId: scope.tenantId, localId: localId, email: body["email"]?.stringValue,
-                password: body["password"]?.stringValue, displayName: body["displayName"]?.stringValue,
-                deleteDisplayName: deleted.contains("DISPLAY_NAME"), emailVerified: Self.bool(body["emailVerified"]),
-                disabled: Self.bool(body["disableUser"]), validSince: validSince,
-                customAttributes: body["customAttributes"]?.stringValue, phoneNumber: body["phoneNumber"]?.stringValue,
-                deletePhoneNumber: Self.strings(body["deleteProvider"]).contains("phone"), photoUrl: body["photoUrl"]?.stringValue,
+                projectId: scope.projectId, tenantId: scope.tenantId, localId: localId, email: body.email, password: body.password,
+                displayName: body.displayName, deleteDisplayName: deleted.contains("DISPLAY_NAME"), emailVerified: body.emailVerified,
+                disabled: body.disableUser, validSince: validSince, customAttributes: body.customAttributes,
+                phoneNumber: body.phoneNumber, deletePhoneNumber: body.deleteProvider?.contains("phone") ?? false,
+                photoUrl: body.photoUrl,
                 deletePhotoUrl: deleted.contains("PHOTO_URL")
             ),
             requestID: request.requestID
@@ -160,12 +172,13 @@ struct AdminAccountOperations: Sendable {
 
     /// `POST …/accounts:batchDelete` (deleteUsers): `{}` when all went, else `errors` per kept id.
     func batchDelete(_ request: PublicRequest) async throws -> JSONValue {
-        let scope = try AdminScope(request)
-        let ids = Self.strings(request.body["localIds"])
+        let body = try request.decode(BatchDeleteAccountsRequest.self)
+        let scope = try AdminScope(request, tenantId: body.tenantId)
+        let ids = body.localIds ?? []
         guard !ids.isEmpty else { throw IdentityToolkitError(.missingLocalID) }
         // factor-registry's limit, checked before anything is forgotten.
         guard ids.count <= 1000 else { throw IdentityToolkitError(.localIDListExceedsLimit) }
-        let force = Self.bool(request.body["force"]) ?? false
+        let force = body.force ?? false
         let delete = {
             try await PeerCall.call(
                 registry, DeleteAccounts.self,
@@ -202,34 +215,31 @@ struct AdminAccountOperations: Sendable {
 
     /// `POST …/accounts:batchCreate` (importUsers): `error` lists the accounts not imported.
     func batchCreate(_ request: PublicRequest) async throws -> JSONValue {
-        let scope = try AdminScope(request)
-        let body = request.body
-        guard case .array(let items)? = body["users"], !items.isEmpty else {
+        let body = try request.decode(UploadAccountRequest.self)
+        let scope = try AdminScope(request, tenantId: body.tenantId)
+        guard let items = body.users, !items.isEmpty else {
             throw IdentityToolkitError(.missingUserAccount)
         }
         let users = items.map { item in
             ImportedAccount(
-                localId: item["localId"]?.stringValue, email: item["email"]?.stringValue,
-                emailVerified: Self.bool(item["emailVerified"]), displayName: item["displayName"]?.stringValue,
-                disabled: Self.bool(item["disabled"]), phoneNumber: item["phoneNumber"]?.stringValue,
-                customAttributes: item["customAttributes"]?.stringValue, passwordHash: item["passwordHash"]?.stringValue,
-                salt: item["salt"]?.stringValue, rawPassword: item["rawPassword"]?.stringValue,
-                createdAt: item["createdAt"]?.stringValue, lastLoginAt: item["lastLoginAt"]?.stringValue,
-                tenantId: item["tenantId"]?.stringValue,
-                mfaInfo: AdminAccountOperations.importedFactors(item["mfaInfo"])
+                localId: item.localId, email: item.email, emailVerified: item.emailVerified, displayName: item.displayName,
+                disabled: item.disabled, phoneNumber: item.phoneNumber, customAttributes: item.customAttributes,
+                passwordHash: item.passwordHash, salt: item.salt, rawPassword: item.rawPassword, createdAt: item.createdAt,
+                lastLoginAt: item.lastLoginAt, tenantId: item.tenantId,
+                mfaInfo: item.mfaInfo.map { Self.enrollments($0, importsTOTP: true) }
             )
         }
-        let hash = body["hashAlgorithm"]?.stringValue.map { algorithm in
+        let hash = body.hashAlgorithm.map { algorithm in
             PasswordHashParameters(
-                algorithm: algorithm, cpuMemCost: Self.int(body["cpuMemCost"]), blockSize: Self.int(body["blockSize"]),
-                parallelization: Self.int(body["parallelization"]), dkLen: Self.int(body["dkLen"])
+                algorithm: algorithm, cpuMemCost: body.cpuMemCost, blockSize: body.blockSize,
+                parallelization: body.parallelization, dkLen: body.dkLen
             )
         }
         let outcome = try await PeerCall.call(
             registry, ImportAccounts.self,
             .init(
                 projectId: scope.projectId, tenantId: scope.tenantId, users: users,
-                allowOverwrite: Self.bool(body["allowOverwrite"]) ?? false, sanityCheck: Self.bool(body["sanityCheck"]) ?? false,
+                allowOverwrite: body.allowOverwrite ?? false, sanityCheck: body.sanityCheck ?? false,
                 hash: hash
             ),
             requestID: request.requestID
@@ -240,46 +250,14 @@ struct AdminAccountOperations: Sendable {
         ]
     }
 
-    /// The Admin SDKs' `mfa` of accounts:update (§2.4): `nil` when absent (factors untouched); `{}`
-    /// or no enrollments removes them all; otherwise the phone factors that replace the list.
-    static func mfaEnrollments(_ mfa: JSONValue?) throws -> [Enrollment]? {
-        guard let mfa, mfa != .null else { return nil }
-        guard case .array(let items)? = mfa["enrollments"] else { return [] }
-        return items.map { item in
+    /// Factors as an admin gives them: the phone factors of an update's `mfa.enrollments` (§2.4),
+    /// or an imported user's `mfaInfo`, where `totpInfo` names a TOTP factor (`importsTOTP`).
+    static func enrollments(_ items: [MFAEnrollment], importsTOTP: Bool) -> [Enrollment] {
+        items.map { item in
             Enrollment(
-                mfaEnrollmentId: item["mfaEnrollmentId"]?.stringValue ?? "", kind: "phone",
-                displayName: item["displayName"]?.stringValue, phoneNumber: item["phoneInfo"]?.stringValue,
-                enrolledAt: item["enrolledAt"]?.stringValue ?? ""
+                mfaEnrollmentId: item.mfaEnrollmentId ?? "", kind: importsTOTP && item.totpInfo != nil ? "totp" : "phone",
+                displayName: item.displayName, phoneNumber: item.phoneInfo, enrolledAt: item.enrolledAt ?? ""
             )
         }
-    }
-
-    static func importedFactors(_ value: JSONValue?) -> [Enrollment]? {
-        guard case .array(let items)? = value else { return nil }
-        return items.map { item in
-            Enrollment(
-                mfaEnrollmentId: item["mfaEnrollmentId"]?.stringValue ?? "", kind: item["totpInfo"] != nil ? "totp" : "phone",
-                displayName: item["displayName"]?.stringValue, phoneNumber: item["phoneInfo"]?.stringValue,
-                enrolledAt: item["enrolledAt"]?.stringValue ?? ""
-            )
-        }
-    }
-
-    static func int(_ value: JSONValue?) -> Int? {
-        switch value {
-        case .int(let number)?: Int(exactly: number)
-        case .string(let text)?: Int(text)
-        default: nil
-        }
-    }
-
-    static func strings(_ value: JSONValue?) -> [String] {
-        guard case .array(let items)? = value else { return [] }
-        return items.compactMap(\.stringValue)
-    }
-
-    static func bool(_ value: JSONValue?) -> Bool? {
-        if case .bool(let flag)? = value { return flag }
-        return nil
     }
 }

@@ -8,15 +8,14 @@ struct AdminScope: Sendable {
     let projectId: String
     let tenantId: String?
 
-    init(_ request: PublicRequest) throws {
+    /// `targetProjectId`, `tenantId`: the body's, where its message has them.
+    init(_ request: PublicRequest, targetProjectId: String? = nil, tenantId bodyTenant: String? = nil) throws {
         guard request.caller == .admin else {
             throw IdentityToolkitError.targetProjectNeedsAdmin
         }
         projectId =
-            request.pathParameters["targetProjectId"] ?? request.body["targetProjectId"]?.stringValue
-            ?? request.defaultProjectId
+            request.pathParameters["targetProjectId"] ?? targetProjectId ?? request.defaultProjectId
         let pathTenant = request.pathParameters["tenantId"]
-        let bodyTenant = request.body["tenantId"]?.stringValue
         if let pathTenant, let bodyTenant, pathTenant != bodyTenant {
             throw IdentityToolkitError(.tenantIDMismatch)
         }

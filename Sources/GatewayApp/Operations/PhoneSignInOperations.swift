@@ -19,10 +19,10 @@ struct PhoneSignInOperations: Sendable {
     static let purpose = "phoneSignIn"
 
     func sendVerificationCode(_ request: PublicRequest) async throws -> JSONValue {
-        let body = request.body
-        let settings = try await prelude(request)
+        let body = try request.decode(SendVerificationCodeRequest.self)
+        let settings = try await prelude(tenantId: body.tenantId, request)
         // Production answers this, not MISSING_…, for an absent number too.
-        guard let number = body["phoneNumber"]?.stringValue, PhoneNumber.isValid(number) else {
+        guard let number = body.phoneNumber, PhoneNumber.isValid(number) else {
             throw IdentityToolkitError.invalidPhoneNumberFormat
         }
         // No code for a number whose account has second factors: it could never sign in with it.
@@ -33,20 +33,20 @@ struct PhoneSignInOperations: Sendable {
             throw IdentityToolkitError.phoneFirstFactorOnMFAUser
         }
         let sessionInfo = try await phone.start(
-            number: number, purpose: Self.purpose, localId: "", proof: body, settings: settings, projectId: request.callerProjectId,
+            number: number, purpose: Self.purpose, localId: "", proof: body.proof, settings: settings, projectId: request.callerProjectId,
             tenantId: nil, request: request
         )
         return ["sessionInfo": .string(sessionInfo)]
     }
 
     func signInWithPhoneNumber(_ request: PublicRequest) async throws -> JSONValue {
-        let body = request.body
-        _ = try await prelude(request)
+        let body = try request.decode(SignInWithPhoneNumberRequest.self)
+        _ = try await prelude(tenantId: body.tenantId, request)
         let projectId = request.callerProjectId
         let number: String
         var proven = false
-        if let proof = body["temporaryProof"]?.nonEmptyString {
-            guard let given = body["phoneNumber"]?.stringValue, PhoneNumber.isValid(given) else {
+        if let proof = body.temporaryProof.nonEmpty {
+            guard let given = body.phoneNumber, PhoneNumber.isValid(given) else {
                 throw IdentityToolkitError.invalidPhoneNumberFormat
             }
             _ = try await PeerCall.call(
@@ -55,17 +55,17 @@ struct PhoneSignInOperations: Sendable {
             )
             (number, proven) = (given, true)
         } else {
-            guard let sessionInfo = body["sessionInfo"]?.nonEmptyString else {
+            guard let sessionInfo = body.sessionInfo.nonEmpty else {
                 throw IdentityToolkitError(.missingSessionInfo)
             }
-            guard let code = body["code"]?.nonEmptyString else { throw IdentityToolkitError(.missingCode) }
+            guard let code = body.code.nonEmpty else { throw IdentityToolkitError(.missingCode) }
             number = try await phone.verify(
                 sessionInfo: sessionInfo, code: code, purpose: Self.purpose, localId: "", projectId: projectId, tenantId: nil,
                 attempt: nil, request: request
             )
         }
-        if body["idToken"] != nil, !proven {
-            return try await link(number, request: request)
+        if body.idToken != nil, !proven {
+            return try await link(number, body, request)
         }
         let signIn = try await PeerCall.call(
             registry, SignInWithPhone.self, .init(projectId: projectId, phoneNumber: number, clientAddress: request.clientAddress),
@@ -80,8 +80,8 @@ struct PhoneSignInOperations: Sendable {
     /// The verified number becomes the signed-in user's. Another account's number is not taken:
     /// the answer is a `temporaryProof` with which the client may sign in to that account instead
     /// (the SDKs raise "credential already in use" with it).
-    private func link(_ number: String, request: PublicRequest) async throws -> JSONValue {
-        let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
+    private func link(_ number: String, _ body: SignInWithPhoneNumberRequest, _ request: PublicRequest) async throws -> JSONValue {
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
         let (projectId, localId) = (user.token.projectId, user.account.localId)
         if user.account.mfaInfo?.isEmpty == false { throw IdentityToolkitError.phoneFirstFactorOnMFAUser }
         let linked: Account
@@ -115,8 +115,7 @@ struct PhoneSignInOperations: Sendable {
     }
 
     /// `PROJECT_DISABLED` first, then the tenant refusal.
-    private func prelude(_ request: PublicRequest) async throws -> AuthSettings {
-        let tenantId = request.body["tenantId"]?.stringValue
+    private func prelude(tenantId: String?, _ request: PublicRequest) async throws -> AuthSettings {
         let settings = try await ScopeSettings.enabled(
             registry, projectId: request.callerProjectId, tenantId: tenantId, requestID: request.requestID
         )

@@ -13,15 +13,15 @@ struct ResetPasswordOperation: Sendable {
     let codes: OOBCodeApplication
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
-        let body = request.body
+        let body = try request.decode(ResetPasswordRequest.self)
         let projectId = request.callerProjectId
-        let tenantId = body["tenantId"]?.stringValue
+        let tenantId = body.tenantId
         _ = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
-        guard let oobCode = body["oobCode"]?.stringValue, !oobCode.isEmpty else {
+        guard let oobCode = body.oobCode.nonEmpty else {
             throw IdentityToolkitError(.missingOOBCode)
         }
         var response: [String: JSONValue] = ["kind": "identitytoolkit#ResetPasswordResponse"]
-        guard let newPassword = body["newPassword"]?.stringValue else {
+        guard let newPassword = body.newPassword else {
             let info = try await PeerCall.call(
                 registry, InspectOOBCode.self, .init(projectId: projectId, tenantId: tenantId, oobCode: oobCode),
                 requestID: request.requestID

@@ -26,12 +26,12 @@ struct SecureTokenOperation: Sendable {
     let projectNumber: String
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
-        let body = request.body
-        guard let grantType = body["grantType"]?.stringValue, !grantType.isEmpty else {
+        let body = try request.decode(GrantTokenRequest.self)
+        guard let grantType = body.grantType.nonEmpty else {
             throw IdentityToolkitError(.missingGrantType)
         }
         guard grantType == "refresh_token" else { throw IdentityToolkitError(.invalidGrantType) }
-        guard let refreshToken = body["refreshToken"]?.stringValue, !refreshToken.isEmpty else {
+        guard let refreshToken = body.refreshToken.nonEmpty else {
             throw IdentityToolkitError(.missingRefreshToken)
         }
         let owner: (projectId: String, tenantId: String?, localId: String)

@@ -29,13 +29,13 @@ struct SendOOBCodeOperation: Sendable {
     }
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
-        let body = request.body
-        let returnOobLink = AdminAccountOperations.bool(body["returnOobLink"]) ?? false
+        let body = try request.decode(GetOOBCodeRequest.self)
+        let returnOobLink = body.returnOobLink ?? false
         if returnOobLink, request.caller != .admin { throw IdentityToolkitError(.insufficientPermission) }
-        guard let requestType = body["requestType"]?.stringValue, requestType != "OOB_REQ_TYPE_UNSPECIFIED" else {
+        guard let requestType = body.requestType, requestType != "OOB_REQ_TYPE_UNSPECIFIED" else {
             throw IdentityToolkitError(.missingReqType)
         }
-        let continueUrl = body["continueUrl"]?.stringValue
+        let continueUrl = body.continueUrl
         if let continueUrl, !OOBLinkBuilder.isAbsolute(continueUrl) {
             throw IdentityToolkitError(.invalidContinueURI, detail: "((expected an absolute URI with valid scheme and host))")
         }
@@ -44,7 +44,7 @@ struct SendOOBCodeOperation: Sendable {
         }
         // A sign-in link must lead back into the app.
         if requestType == "EMAIL_SIGNIN", continueUrl == nil { throw IdentityToolkitError(.missingContinueURI) }
-        let target = try await target(of: request, requestType: requestType)
+        let target = try await target(of: body, request, requestType: requestType)
         // Passwordless sign-in is a way in of its own: only where the project or tenant enabled it.
         if requestType == "EMAIL_SIGNIN", !target.settings.enableEmailLinkSignin {
             throw IdentityToolkitError(.operationNotAllowed)
@@ -54,7 +54,7 @@ struct SendOOBCodeOperation: Sendable {
         )
         var newEmail: String?
         if requestType == "VERIFY_AND_CHANGE_EMAIL" {
-            guard let given = body["newEmail"]?.stringValue, !given.isEmpty else {
+            guard let given = body.newEmail.nonEmpty else {
                 throw IdentityToolkitError(.missingNewEmail)
             }
             guard EmailSyntax.isPlausible(given) else { throw IdentityToolkitError(.invalidNewEmail) }
@@ -93,11 +93,10 @@ struct SendOOBCodeOperation: Sendable {
         return .object(response)
     }
 
-    private func target(of request: PublicRequest, requestType: String) async throws -> Target {
-        let body = request.body
-        if request.caller == .admin, body["idToken"] == nil {
-            let scope = try AdminScope(request)
-            guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError(.missingEmail) }
+    private func target(of body: GetOOBCodeRequest, _ request: PublicRequest, requestType: String) async throws -> Target {
+        if request.caller == .admin, body.idToken == nil {
+            let scope = try AdminScope(request, targetProjectId: body.targetProjectId, tenantId: body.tenantId)
+            guard let email = body.email.nonEmpty else { throw IdentityToolkitError(.missingEmail) }
             let settings = try await ScopeSettings.enabled(
                 registry, projectId: scope.projectId, tenantId: scope.tenantId, requestID: request.requestID
             )
@@ -105,8 +104,8 @@ struct SendOOBCodeOperation: Sendable {
         }
         if requestType == "VERIFY_EMAIL" || requestType == "VERIFY_AND_CHANGE_EMAIL" {
             // A missing token is an invalid one here (the emulator's answer, §2.5).
-            guard body["idToken"]?.stringValue?.isEmpty == false else { throw IdentityToolkitError(.invalidIDToken) }
-            let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
+            guard body.idToken.nonEmpty != nil else { throw IdentityToolkitError(.invalidIDToken) }
+            let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
             if requestType == "VERIFY_EMAIL" {
                 guard user.account.email != nil else { throw IdentityToolkitError(.missingEmail) }
             } else {
@@ -120,9 +119,9 @@ struct SendOOBCodeOperation: Sendable {
         }
         // A password reset or a sign-in link: the caller names the address.
         let projectId = request.callerProjectId
-        let tenantId = body["tenantId"]?.stringValue
+        let tenantId = body.tenantId
         let settings = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
-        guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError(.missingEmail) }
+        guard let email = body.email.nonEmpty else { throw IdentityToolkitError(.missingEmail) }
         guard EmailSyntax.isPlausible(email) else { throw IdentityToolkitError(.invalidEmail) }
         return Target(projectId: projectId, tenantId: tenantId, localId: nil, email: email, settings: settings)
     }

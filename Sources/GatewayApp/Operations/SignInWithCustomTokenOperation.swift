@@ -12,13 +12,14 @@ struct SignInWithCustomTokenOperation: Sendable {
     let sessions: RPCClient
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
-        guard let token = request.body["token"]?.stringValue, !token.isEmpty else {
+        let body = try request.decode(SignInWithCustomTokenRequest.self)
+        guard let token = body.token.nonEmpty else {
             throw IdentityToolkitError(.missingCustomToken)
         }
         let projectId = request.callerProjectId
         let verified = try await PeerCall.call(
             sessions, VerifyCustomToken.self,
-            .init(projectId: projectId, tenantId: request.body["tenantId"]?.stringValue, token: token),
+            .init(projectId: projectId, tenantId: body.tenantId, token: token),
             requestID: request.requestID
         )
         _ = try await ScopeSettings.enabled(

@@ -13,18 +13,18 @@ struct SignInWithEmailLinkOperation: Sendable {
     let mail: OutOfBandMail
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
-        let body = request.body
+        let body = try request.decode(SignInWithEmailLinkRequest.self)
         let projectId = request.callerProjectId
-        let tenantId = body["tenantId"]?.stringValue
+        let tenantId = body.tenantId
         let settings = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         if !settings.enableEmailLinkSignin { throw IdentityToolkitError(.operationNotAllowed) }
-        guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError(.missingEmail) }
+        guard let email = body.email.nonEmpty else { throw IdentityToolkitError(.missingEmail) }
         guard EmailSyntax.isPlausible(email) else { throw IdentityToolkitError(.invalidEmail) }
-        guard let oobCode = body["oobCode"]?.stringValue, !oobCode.isEmpty else {
+        guard let oobCode = body.oobCode.nonEmpty else {
             throw IdentityToolkitError(.missingOOBCode)
         }
         // With `idToken` the address is linked to that user (an anonymous account's upgrade).
-        let user = body["idToken"] != nil ? try await SignedInUser.resolve(request, registry: registry, sessions: sessions) : nil
+        let user = body.idToken != nil ? try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions) : nil
         let signIn = try await PeerCall.call(
             registry, SignInWithEmailLink.self,
             .init(

@@ -18,21 +18,17 @@ struct SignInWithPasswordOperation: Sendable {
     static let revealing: Set<IdentityToolkitError.Code> = [.emailNotFound, .invalidPassword, .userDisabled]
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
-        let projectId: String
-        switch request.caller {
-        case .apiKey(let project): projectId = project
-        case .admin: projectId = request.body["targetProjectId"]?.stringValue ?? request.defaultProjectId
-        }
-        let body = request.body
-        let tenantId = body["tenantId"]?.stringValue
+        let body = try request.decode(SignInWithPasswordRequest.self)
+        let projectId = request.callerProjectId
+        let tenantId = body.tenantId
         let settings = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         if !settings.allowPasswordSignup { throw IdentityToolkitError(.passwordLoginDisabled) }
-        if body["idToken"] != nil || body["pendingIdToken"] != nil {
+        if body.idToken != nil || body.pendingIdToken != nil {
             throw IdentityToolkitError.notImplemented("identitytoolkit.accounts.signInWithPassword with idToken")
         }
-        guard let email = body["email"]?.stringValue else { throw IdentityToolkitError(.missingEmail) }
+        guard let email = body.email else { throw IdentityToolkitError(.missingEmail) }
         guard EmailSyntax.isPlausible(email) else { throw IdentityToolkitError(.invalidEmail) }
-        guard let password = body["password"]?.stringValue, !password.isEmpty else {
+        guard let password = body.password.nonEmpty else {
             throw IdentityToolkitError(.missingPassword)
         }
         let signIn: VerifyPassword.Result

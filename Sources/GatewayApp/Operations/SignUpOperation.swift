@@ -13,33 +13,33 @@ struct SignUpOperation: Sendable {
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         // With an admin credential it is createUser, as on /v1/projects/{p}/accounts.
-        guard case .apiKey(let projectId) = request.caller else { return try await admin.create(request) }
-        let body = request.body
+        let body = try request.decode(SignUpRequest.self)
+        guard case .apiKey(let projectId) = request.caller else { return try await admin.create(body, request) }
         let settings = try await ScopeSettings.enabled(
-            registry, projectId: projectId, tenantId: body["tenantId"]?.stringValue, requestID: request.requestID
+            registry, projectId: projectId, tenantId: body.tenantId, requestID: request.requestID
         )
-        if body["targetProjectId"] != nil {
+        if body.targetProjectId != nil {
             throw IdentityToolkitError.targetProjectNeedsAdmin
         }
-        if body["localId"] != nil { throw IdentityToolkitError.unexpectedUserID }
-        if case .array(let factors)? = body["mfaInfo"], !factors.isEmpty {
+        if body.localId != nil { throw IdentityToolkitError.unexpectedUserID }
+        if let factors = body.mfaInfo, !factors.isEmpty {
             // A client may not give itself second factors it never proved (production semantics).
             throw IdentityToolkitError(.insufficientPermission, detail: "((mfaInfo can only be set with an admin credential.))")
         }
-        if body["idToken"] != nil { return try await upgrade(request, settings: settings) }
-        if body["email"] != nil || body["password"] != nil {
-            guard body["email"]?.stringValue?.isEmpty == false else { throw IdentityToolkitError(.missingEmail) }
-            guard body["password"]?.stringValue?.isEmpty == false else { throw IdentityToolkitError(.missingPassword) }
+        if body.idToken != nil { return try await upgrade(body, request, settings: settings) }
+        if body.email != nil || body.password != nil {
+            guard body.email.nonEmpty != nil else { throw IdentityToolkitError(.missingEmail) }
+            guard body.password.nonEmpty != nil else { throw IdentityToolkitError(.missingPassword) }
             if !settings.allowPasswordSignup { throw IdentityToolkitError(.operationNotAllowed) }
         } else if !settings.enableAnonymousUser {
             throw IdentityToolkitError(.adminOnlyOperation)
         }
-        let tenantId = body["tenantId"]?.stringValue
+        let tenantId = body.tenantId
         let account = try await PeerCall.call(
             registry, SignUpAccount.self,
             .init(
-                projectId: projectId, tenantId: tenantId, email: body["email"]?.stringValue,
-                password: body["password"]?.stringValue, displayName: body["displayName"]?.stringValue,
+                projectId: projectId, tenantId: tenantId, email: body.email, password: body.password,
+                displayName: body.displayName,
                 clientAddress: request.clientAddress
             ),
             requestID: request.requestID
@@ -61,11 +61,10 @@ struct SignUpOperation: Sendable {
     /// `signUp` with an `idToken`: the signed-in anonymous user gets an email and password and
     /// keeps their `localId` (the JS SDK's `linkWithCredential` for email/password). Earlier tokens
     /// end; the answer carries new ones whose first factor is `password`.
-    private func upgrade(_ request: PublicRequest, settings: AuthSettings) async throws -> JSONValue {
-        let body = request.body
-        let user = try await SignedInUser.resolve(request, registry: registry, sessions: sessions)
-        guard let email = body["email"]?.stringValue, !email.isEmpty else { throw IdentityToolkitError(.missingEmail) }
-        guard let password = body["password"]?.stringValue, !password.isEmpty else {
+    private func upgrade(_ body: SignUpRequest, _ request: PublicRequest, settings: AuthSettings) async throws -> JSONValue {
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
+        guard let email = body.email.nonEmpty else { throw IdentityToolkitError(.missingEmail) }
+        guard let password = body.password.nonEmpty else {
             throw IdentityToolkitError(.missingPassword)
         }
         if !settings.allowPasswordSignup { throw IdentityToolkitError(.operationNotAllowed) }
@@ -74,7 +73,7 @@ struct SignUpOperation: Sendable {
             registry, UpdateAccount.self,
             .init(
                 projectId: user.token.projectId, tenantId: user.token.tenantId, localId: user.account.localId, email: email,
-                password: password, displayName: body["displayName"]?.stringValue
+                password: password, displayName: body.displayName
             ),
             requestID: request.requestID
         )

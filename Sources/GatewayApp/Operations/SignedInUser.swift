@@ -18,16 +18,17 @@ struct SignedInUser: Sendable {
     /// enrollment revoked (and nothing since) is still good for finishing it; the challenge check
     /// that follows proves the retry is the same enrollment.
     static func resolve(
-        _ request: PublicRequest, registry: RPCClient, sessions: RPCClient, retrying enrollmentId: String? = nil
+        _ body: some SignedInRequest, _ request: PublicRequest, registry: RPCClient, sessions: RPCClient,
+        retrying enrollmentId: String? = nil
     ) async throws -> SignedInUser {
-        guard let idToken = request.body["idToken"]?.stringValue, !idToken.isEmpty else {
+        guard let idToken = body.idToken.nonEmpty else {
             throw IdentityToolkitError(.missingIDToken)
         }
         let token = try await PeerCall.call(sessions, VerifyIDToken.self, .init(idToken: idToken), requestID: request.requestID)
         if case .apiKey(let projectId) = request.caller, projectId != token.projectId {
             throw IdentityToolkitError(.invalidIDToken)
         }
-        if let tenantId = request.body["tenantId"]?.stringValue, tenantId != token.tenantId {
+        if let tenantId = body.tenantId, tenantId != token.tenantId {
             throw IdentityToolkitError(.tenantIDMismatch)
         }
         let settings = try await ScopeSettings.enabled(

@@ -1,9 +1,7 @@
-import JSONRPC
-
-extension JSONValue {
+extension String? {
     /// The string, unless it is empty: the contract answers an empty member as a missing one.
-    var nonEmptyString: String? {
-        guard let text = stringValue, !text.isEmpty else { return nil }
+    var nonEmpty: String? {
+        guard let text = self, !text.isEmpty else { return nil }
         return text
     }
 }

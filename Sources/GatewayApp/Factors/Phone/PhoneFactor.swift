@@ -8,8 +8,10 @@ import ServiceKit
 /// is found by the number the code proved; `mfaEnrollmentId` is ignored for phone (§2.12).
 struct PhoneFactor: SecondFactorKind {
     static let name = "phone"
-    static let enrollmentInfoMember = "phoneEnrollmentInfo"
-    static let verificationInfoMember = "phoneVerificationInfo"
+    static func isNamed(by body: StartMFAEnrollmentRequest) -> Bool { body.phoneEnrollmentInfo != nil }
+    static func isNamed(by body: FinalizeMFAEnrollmentRequest) -> Bool { body.phoneVerificationInfo != nil }
+    static func isNamed(by body: FinalizeMFASignInRequest) -> Bool { body.phoneVerificationInfo != nil }
+    static func session(of body: FinalizeMFAEnrollmentRequest) -> String? { body.phoneVerificationInfo?.sessionInfo }
 
     let phone: PhoneChallenges
     let pendingSignIns: PendingSignIns
@@ -29,26 +31,28 @@ struct PhoneFactor: SecondFactorKind {
         guard settings.mfaConfig.smsEnabled else { throw IdentityToolkitError.smsMFADisabled }
     }
 
-    func startEnrollment(_ info: JSONValue?, user: SignedInUser, settings: AuthSettings, request: PublicRequest) async throws
-        -> JSONValue
+    func startEnrollment(_ body: StartMFAEnrollmentRequest, user: SignedInUser, settings: AuthSettings, request: PublicRequest)
+        async throws -> JSONValue
     {
-        guard let info, info != .null else { throw IdentityToolkitError(.invalidArgument, detail: "((Missing phoneEnrollmentInfo.))") }
-        guard let number = info["phoneNumber"]?.stringValue, PhoneNumber.isValid(number) else {
+        guard let info = body.phoneEnrollmentInfo else {
+            throw IdentityToolkitError(.invalidArgument, detail: "((Missing phoneEnrollmentInfo.))")
+        }
+        guard let number = info.phoneNumber, PhoneNumber.isValid(number) else {
             throw IdentityToolkitError.invalidPhoneNumberFormat
         }
         if user.account.mfaInfo?.contains(where: { $0.phoneNumber == number }) == true { throw IdentityToolkitError.phoneAlreadyEnrolled }
         let sessionInfo = try await phone.start(
-            number: number, purpose: "enroll", localId: user.account.localId, proof: info, settings: settings,
+            number: number, purpose: "enroll", localId: user.account.localId, proof: info.proof, settings: settings,
             projectId: user.token.projectId, tenantId: user.token.tenantId, request: request
         )
         return ["phoneSessionInfo": ["sessionInfo": .string(sessionInfo)]]
     }
 
     func finishEnrollment(
-        _ info: JSONValue?, user: SignedInUser, enrollmentId: String, settings: AuthSettings, checkLimit: () throws -> Void,
-        request: PublicRequest
+        _ body: FinalizeMFAEnrollmentRequest, user: SignedInUser, enrollmentId: String, settings: AuthSettings,
+        checkLimit: () throws -> Void, request: PublicRequest
     ) async throws -> Enrollment {
-        let (code, sessionInfo) = try Self.codeAndSession(info, missing: "((Missing phoneVerificationInfo.))")
+        let (code, sessionInfo) = try Self.codeAndSession(body.phoneVerificationInfo, missing: "((Missing phoneVerificationInfo.))")
         try checkLimit()
         let number = try await phone.verify(
             sessionInfo: sessionInfo, code: code, purpose: "enroll", localId: user.account.localId,
@@ -63,9 +67,10 @@ struct PhoneFactor: SecondFactorKind {
     /// The members, the credential, then the code checked beside the account read; the factor is
     /// the one whose number (real or masked: iOS finishes with the masked one) the code proved.
     func verifySignIn(
-        _ body: JSONValue, settings: AuthSettings, resolve: () async throws -> PendingSignIn, request: PublicRequest
+        _ body: FinalizeMFASignInRequest, settings: AuthSettings, resolve: () async throws -> PendingSignIn,
+        request: PublicRequest
     ) async throws -> PassedSecondFactor {
-        let (code, sessionInfo) = try Self.codeAndSession(body[Self.verificationInfoMember], missing: nil)
+        let (code, sessionInfo) = try Self.codeAndSession(body.phoneVerificationInfo, missing: nil)
         let pending = try await resolve()
         async let accountRead = Result.capturing { try await pendingSignIns.account(of: pending, request: request) }
         let verified = await Result.capturing {
@@ -97,13 +102,15 @@ struct PhoneFactor: SecondFactorKind {
 
     /// A code's members in the contract's order: the member itself (`INVALID_ARGUMENT`), no Android
     /// proof (501), `MISSING_CODE`, `MISSING_SESSION_INFO`. Enrollment and sign-in word the first differently.
-    private static func codeAndSession(_ info: JSONValue?, missing: String?) throws -> (code: String, sessionInfo: String) {
-        guard let info, info != .null else {
+    private static func codeAndSession(
+        _ info: FinalizeMFAPhoneRequestInfo?, missing: String?
+    ) throws -> (code: String, sessionInfo: String) {
+        guard let info else {
             throw missing.map { IdentityToolkitError(.invalidArgument, detail: $0) } ?? IdentityToolkitError.mfaProviderNotSupported
         }
-        if info["androidVerificationProof"] != nil { throw IdentityToolkitError.unsupported("androidVerificationProof is unsupported!") }
-        guard let code = info["code"]?.nonEmptyString else { throw IdentityToolkitError(.missingCode) }
-        guard let sessionInfo = info["sessionInfo"]?.nonEmptyString else { throw IdentityToolkitError(.missingSessionInfo) }
+        if info.androidVerificationProof != nil { throw IdentityToolkitError.unsupported("androidVerificationProof is unsupported!") }
+        guard let code = info.code.nonEmpty else { throw IdentityToolkitError(.missingCode) }
+        guard let sessionInfo = info.sessionInfo.nonEmpty else { throw IdentityToolkitError(.missingSessionInfo) }
         return (code, sessionInfo)
     }
 }

@@ -8,8 +8,10 @@ import ServiceKit
 /// against it (replay and guessing budgets held by challenge-issuer).
 struct TOTPFactor: SecondFactorKind {
     static let name = "totp"
-    static let enrollmentInfoMember = "totpEnrollmentInfo"
-    static let verificationInfoMember = "totpVerificationInfo"
+    static func isNamed(by body: StartMFAEnrollmentRequest) -> Bool { body.totpEnrollmentInfo != nil }
+    static func isNamed(by body: FinalizeMFAEnrollmentRequest) -> Bool { body.totpVerificationInfo != nil }
+    static func isNamed(by body: FinalizeMFASignInRequest) -> Bool { body.totpVerificationInfo != nil }
+    static func session(of body: FinalizeMFAEnrollmentRequest) -> String? { body.totpVerificationInfo?.sessionInfo }
 
     let challenges: RPCClient
     let pendingSignIns: PendingSignIns
@@ -25,8 +27,8 @@ struct TOTPFactor: SecondFactorKind {
     /// The scope's window of codes either side of now (checked enabled first; 5 is the default).
     static func adjacentIntervals(_ settings: AuthSettings) -> Int { settings.mfaConfig.totpAdjacentIntervals ?? 5 }
 
-    func startEnrollment(_ info: JSONValue?, user: SignedInUser, settings: AuthSettings, request: PublicRequest) async throws
-        -> JSONValue
+    func startEnrollment(_ body: StartMFAEnrollmentRequest, user: SignedInUser, settings: AuthSettings, request: PublicRequest)
+        async throws -> JSONValue
     {
         let started = try await PeerCall.call(
             challenges, StartTOTPEnrollment.self,
@@ -44,11 +46,12 @@ struct TOTPFactor: SecondFactorKind {
     }
 
     func finishEnrollment(
-        _ info: JSONValue?, user: SignedInUser, enrollmentId: String, settings: AuthSettings, checkLimit: () throws -> Void,
-        request: PublicRequest
+        _ body: FinalizeMFAEnrollmentRequest, user: SignedInUser, enrollmentId: String, settings: AuthSettings,
+        checkLimit: () throws -> Void, request: PublicRequest
     ) async throws -> Enrollment {
-        guard let code = info?["verificationCode"]?.nonEmptyString else { throw IdentityToolkitError(.missingCode) }
-        guard let sessionInfo = info?["sessionInfo"]?.nonEmptyString else {
+        let info = body.totpVerificationInfo
+        guard let code = info?.verificationCode.nonEmpty else { throw IdentityToolkitError(.missingCode) }
+        guard let sessionInfo = info?.sessionInfo.nonEmpty else {
             throw IdentityToolkitError(.missingSessionInfo)
         }
         try checkLimit()
@@ -68,12 +71,13 @@ struct TOTPFactor: SecondFactorKind {
     /// account with that factor. A refusal: the credential's own validity, then the account's
     /// (`MFA_ENROLLMENT_NOT_FOUND`), then the code's.
     func verifySignIn(
-        _ body: JSONValue, settings: AuthSettings, resolve: () async throws -> PendingSignIn, request: PublicRequest
+        _ body: FinalizeMFASignInRequest, settings: AuthSettings, resolve: () async throws -> PendingSignIn,
+        request: PublicRequest
     ) async throws -> PassedSecondFactor {
-        guard let enrollmentId = body["mfaEnrollmentId"]?.nonEmptyString else {
+        guard let enrollmentId = body.mfaEnrollmentId.nonEmpty else {
             throw IdentityToolkitError.missingMFAEnrollmentID
         }
-        guard let code = body[Self.verificationInfoMember]?["verificationCode"]?.nonEmptyString else {
+        guard let code = body.totpVerificationInfo?.verificationCode.nonEmpty else {
             throw IdentityToolkitError(.missingCode)
         }
         let pending = try await resolve()

@@ -1,0 +1,18 @@
+/// `totpEnrollmentInfo` of `mfaEnrollment:start`: empty; its presence names the kind.
+struct StartMFATOTPEnrollmentRequestInfo: DiscoveryMessage {
+    static let schema = "GoogleCloudIdentitytoolkitV2StartMfaTotpEnrollmentRequestInfo"
+}
+
+/// `totpVerificationInfo` of `mfaEnrollment:finalize`: the first code, and the session that holds
+/// the secret it was made from.
+struct FinalizeMFATOTPEnrollmentRequestInfo: DiscoveryMessage {
+    static let schema = "GoogleCloudIdentitytoolkitV2FinalizeMfaTotpEnrollmentRequestInfo"
+    var verificationCode: String?
+    var sessionInfo: String?
+}
+
+/// `totpVerificationInfo` of `mfaSignIn:finalize`: a code of the factor `mfaEnrollmentId` names.
+struct MFATOTPSignInRequestInfo: DiscoveryMessage {
+    static let schema = "GoogleCloudIdentitytoolkitV2MfaTotpSignInRequestInfo"
+    var verificationCode: String?
+}

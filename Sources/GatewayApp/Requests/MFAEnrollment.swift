@@ -1,0 +1,21 @@
+/// `mfa` of an admin update: the factors that replace the account's (none removes them all).
+struct MFAEnrollmentList: DiscoveryMessage {
+    static let schema = "GoogleCloudIdentitytoolkitV1MfaInfo"
+    var enrollments: [MFAEnrollment]?
+}
+
+/// One second factor as an admin gives it (`mfa.enrollments`, an imported user's `mfaInfo`).
+struct MFAEnrollment: DiscoveryMessage {
+    static let schema = "GoogleCloudIdentitytoolkitV1MfaEnrollment"
+    var mfaEnrollmentId: String?
+    var displayName: String?
+    var phoneInfo: String?
+    var enrolledAt: String?
+    /// Present for a TOTP factor.
+    var totpInfo: TOTPInfo?
+}
+
+/// `totpInfo` of a factor: empty; its presence names the kind.
+struct TOTPInfo: DiscoveryMessage {
+    static let schema = "GoogleCloudIdentitytoolkitV1TotpInfo"
+}
