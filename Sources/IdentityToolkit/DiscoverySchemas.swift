@@ -13,6 +13,7 @@ public struct DiscoverySchemas: Sendable {
         public let host: String
         public let operationId: String
         public let requestSchema: String?
+        public let responseSchema: String?
         public let queryParameters: Set<String>
     }
 
@@ -38,7 +39,8 @@ public struct DiscoverySchemas: Sendable {
             parsed.append(
                 Operation(
                     method: String(parts[0]), segments: segments, host: host, operationId: operationId,
-                    requestSchema: value["requestSchema"]?.stringValue, queryParameters: query
+                    requestSchema: value["requestSchema"]?.stringValue, responseSchema: value["responseSchema"]?.stringValue,
+                    queryParameters: query
                 )
             )
         }

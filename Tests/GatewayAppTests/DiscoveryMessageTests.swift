@@ -4,9 +4,9 @@ import Testing
 
 @testable import GatewayApp
 
-/// The gateway's request types against the discovery document they mirror: every member a type
+/// The gateway's request and answer types against the discovery document they mirror: every member a type
 /// declares is one its schema defines, of a type that decodes what the validator lets through.
-@Suite("Typed public requests")
+@Suite("Typed public requests and answers")
 struct DiscoveryMessageTests {
     /// Every message the gateway decodes, bodies and the messages inside them.
     static let types: [any DiscoveryMessage.Type] = [
@@ -19,7 +19,9 @@ struct DiscoveryMessageTests {
         WithdrawMFARequest.self, StartMFASignInRequest.self, FinalizeMFASignInRequest.self,
         StartMFAPhoneRequestInfo.self, FinalizeMFAPhoneRequestInfo.self, StartMFATOTPEnrollmentRequestInfo.self,
         FinalizeMFATOTPEnrollmentRequestInfo.self, MFATOTPSignInRequestInfo.self, MFAWithdrawEnrollmentRequest.self,
-        ResumeSMSRegionRequest.self,
+        ResumeSMSRegionRequest.self, StartMFAEnrollmentResponse.self, StartMFASignInResponse.self,
+        StartMFAPhoneResponseInfo.self, StartMFATOTPEnrollmentResponseInfo.self, VerifyIosClientResponse.self,
+        SendVerificationCodeResponse.self,
     ]
 
     @Test("each type names a message of the discovery document", arguments: types.map { String(describing: $0) })
@@ -37,12 +39,15 @@ struct DiscoveryMessageTests {
         try check(type)
     }
 
-    @Test("a body is decoded only as its own operation's message")
-    func decodedOnlyAsItsOwnMessage() throws {
+    @Test("a body is decoded, and an answer written, only as its own operation's message")
+    func onlyItsOwnMessages() throws {
         let harness = MFASignInFinalizeTests()
-        let request = try harness.request(["mfaPendingCredential": "c"])
-        #expect(try request.decode(FinalizeMFASignInRequest.self).mfaPendingCredential == "c")
-        #expect(throws: BodyTypeMismatch.self) { try request.decode(StartMFASignInRequest.self) }
+        let request = try harness.request(["mfaPendingCredential": "c"], operation: "identitytoolkit.accounts.mfaSignIn.start")
+        #expect(try request.decode(StartMFASignInRequest.self).mfaPendingCredential == "c")
+        #expect(throws: BodyTypeMismatch.self) { try request.decode(FinalizeMFASignInRequest.self) }
+        let answer = StartMFASignInResponse(phoneResponseInfo: .init(sessionInfo: "s"))
+        #expect(try request.answer(answer) == ["phoneResponseInfo": ["sessionInfo": "s"]])
+        #expect(throws: BodyTypeMismatch.self) { try request.answer(SendVerificationCodeResponse(sessionInfo: "s")) }
     }
 
     private func check<Message: DiscoveryMessage>(_: Message.Type) throws {

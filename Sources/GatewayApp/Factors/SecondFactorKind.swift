@@ -28,7 +28,7 @@ protocol SecondFactorKind: Sendable {
 
     /// `mfaEnrollment:start` once the user passed the shared checks: what the client finishes with.
     func startEnrollment(_ body: StartMFAEnrollmentRequest, user: SignedInUser, settings: AuthSettings, request: PublicRequest)
-        async throws -> JSONValue
+        async throws -> StartMFAEnrollmentResponse
 
     /// `mfaEnrollment:finalize` once the user passed the shared checks: the request's own members in
     /// the contract's order, `checkLimit` before the proof, then the proof. The factor to record.

@@ -32,7 +32,7 @@ struct MFAEnrollmentOperations: Sendable {
         guard user.account.emailVerified else {
             throw IdentityToolkitError(.unverifiedEmail, detail: "Need to verify email first before enrolling second factors.")
         }
-        return try await kind.startEnrollment(body, user: user, settings: settings, request: request)
+        return try await request.answer(kind.startEnrollment(body, user: user, settings: settings, request: request))
     }
 
     // MARK: finalize

@@ -66,7 +66,7 @@ struct MFASignInOperations: Sendable {
             settings: settings,
             projectId: pending.facts.projectId, tenantId: pending.facts.tenantId, request: request
         )
-        return ["phoneResponseInfo": ["sessionInfo": .string(sessionInfo)]]
+        return try request.answer(StartMFASignInResponse(phoneResponseInfo: .init(sessionInfo: sessionInfo)))
     }
 
     /// The contract's order (§2.12): `PROJECT_DISABLED`, the factor kind enabled, the credential

@@ -28,7 +28,9 @@ struct VerifyIosClientOperation: Sendable {
                 ),
                 requestID: request.requestID
             )
-            return ["receipt": .string(receipt.receipt), "suggestedTimeout": .string(String(receipt.suggestedTimeout))]
+            return try request.answer(
+                VerifyIosClientResponse(receipt: receipt.receipt, suggestedTimeout: String(receipt.suggestedTimeout))
+            )
         } catch let error as RPCError where error.code == .deliveryFailed {
             throw IdentityToolkitError.unavailable
         }

@@ -36,7 +36,7 @@ struct PhoneSignInOperations: Sendable {
             number: number, purpose: Self.purpose, localId: "", proof: body.proof, settings: settings, projectId: request.callerProjectId,
             tenantId: nil, request: request
         )
-        return ["sessionInfo": .string(sessionInfo)]
+        return try request.answer(SendVerificationCodeResponse(sessionInfo: sessionInfo))
     }
 
     func signInWithPhoneNumber(_ request: PublicRequest) async throws -> JSONValue {

@@ -32,7 +32,7 @@ struct PhoneFactor: SecondFactorKind {
     }
 
     func startEnrollment(_ body: StartMFAEnrollmentRequest, user: SignedInUser, settings: AuthSettings, request: PublicRequest)
-        async throws -> JSONValue
+        async throws -> StartMFAEnrollmentResponse
     {
         guard let info = body.phoneEnrollmentInfo else {
             throw IdentityToolkitError(.invalidArgument, detail: "((Missing phoneEnrollmentInfo.))")
@@ -45,7 +45,7 @@ struct PhoneFactor: SecondFactorKind {
             number: number, purpose: "enroll", localId: user.account.localId, proof: info.proof, settings: settings,
             projectId: user.token.projectId, tenantId: user.token.tenantId, request: request
         )
-        return ["phoneSessionInfo": ["sessionInfo": .string(sessionInfo)]]
+        return StartMFAEnrollmentResponse(phoneSessionInfo: .init(sessionInfo: sessionInfo))
     }
 
     func finishEnrollment(

@@ -28,21 +28,20 @@ struct TOTPFactor: SecondFactorKind {
     static func adjacentIntervals(_ settings: AuthSettings) -> Int { settings.mfaConfig.totpAdjacentIntervals ?? 5 }
 
     func startEnrollment(_ body: StartMFAEnrollmentRequest, user: SignedInUser, settings: AuthSettings, request: PublicRequest)
-        async throws -> JSONValue
+        async throws -> StartMFAEnrollmentResponse
     {
         let started = try await PeerCall.call(
             challenges, StartTOTPEnrollment.self,
             .init(projectId: user.token.projectId, tenantId: user.token.tenantId, localId: user.account.localId),
             requestID: request.requestID
         )
-        return [
-            "totpSessionInfo": [
-                "sharedSecretKey": .string(started.sharedSecretKey),
-                "verificationCodeLength": .int(Int64(started.verificationCodeLength)),
-                "hashingAlgorithm": .string(started.hashingAlgorithm), "periodSec": .int(Int64(started.periodSec)),
-                "sessionInfo": .string(started.sessionInfo), "finalizeEnrollmentTime": .string(started.finalizeEnrollmentTime),
-            ]
-        ]
+        return StartMFAEnrollmentResponse(
+            totpSessionInfo: .init(
+                sharedSecretKey: started.sharedSecretKey, verificationCodeLength: started.verificationCodeLength,
+                hashingAlgorithm: started.hashingAlgorithm, periodSec: started.periodSec, sessionInfo: started.sessionInfo,
+                finalizeEnrollmentTime: started.finalizeEnrollmentTime
+            )
+        )
     }
 
     func finishEnrollment(

@@ -2,11 +2,12 @@ import IdentityToolkit
 import JSONRPC
 
 /// A message of the discovery document (`proto-json/identitytoolkit/schemas.json`) as the gateway
-/// reads it: a public request's body, or a message inside one.
+/// reads or writes it: a public request's body or answer, or a message inside one.
 ///
 /// Members carry the schema's names and types, and only the members this server acts on are
-/// listed (the validator has already refused any the schema lacks). Every member is optional, so a
-/// handler refuses a missing one where the contract's check order says, not at decoding.
+/// listed (the validator has already refused any the schema lacks). Every member of a request is
+/// optional, so a handler refuses a missing one where the contract's check order says, not at
+/// decoding; an answer leaves out the members it has no value for.
 /// `DiscoveryMessageTests` holds each type to its schema.
 protocol DiscoveryMessage: Codable, Sendable {
     /// The message's name in the discovery document.
@@ -30,10 +31,20 @@ extension PublicRequest {
     }
 }
 
-/// A handler decoded its body as another operation's message: a mistake in this server, found by
+extension PublicRequest {
+    /// `response` as the answer's JSON; it must be the operation's response message.
+    func answer<Response: DiscoveryMessage>(_ response: Response) throws -> JSONValue {
+        guard Response.schema == operation.responseSchema else {
+            throw BodyTypeMismatch(operation: operation.operationId, schema: Response.schema)
+        }
+        return try JSONCoding.value(of: response)
+    }
+}
+
+/// A handler decoded its body, or wrote its answer, as another operation's message: a mistake in this server, found by
 /// the first call of the operation in any test.
 struct BodyTypeMismatch: Error, CustomStringConvertible {
     let operation: String
     let schema: String
-    var description: String { "\(operation) decoded its body as \(schema)" }
+    var description: String { "\(operation) read or wrote \(schema), which is not its message" }
 }

@@ -29,3 +29,10 @@ struct FinalizeMFAPhoneRequestInfo: DiscoveryMessage {
     /// Android's proof instead of a code, which this server does not accept.
     var androidVerificationProof: String?
 }
+
+/// `phoneSessionInfo` of `mfaEnrollment:start`, `phoneResponseInfo` of `mfaSignIn:start`: the
+/// session the code was sent in, which the finalize names.
+struct StartMFAPhoneResponseInfo: DiscoveryMessage {
+    static let schema = "GoogleCloudIdentitytoolkitV2StartMfaPhoneResponseInfo"
+    var sessionInfo: String
+}

@@ -16,3 +16,15 @@ struct MFATOTPSignInRequestInfo: DiscoveryMessage {
     static let schema = "GoogleCloudIdentitytoolkitV2MfaTotpSignInRequestInfo"
     var verificationCode: String?
 }
+
+/// `totpSessionInfo` of `mfaEnrollment:start`: the new secret, shown this once, how its codes are
+/// made, and the session the finalize names before `finalizeEnrollmentTime`.
+struct StartMFATOTPEnrollmentResponseInfo: DiscoveryMessage {
+    static let schema = "GoogleCloudIdentitytoolkitV2StartMfaTotpEnrollmentResponseInfo"
+    var sharedSecretKey: String
+    var verificationCodeLength: Int
+    var hashingAlgorithm: String
+    var periodSec: Int
+    var sessionInfo: String
+    var finalizeEnrollmentTime: String
+}
