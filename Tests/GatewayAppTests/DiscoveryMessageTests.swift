@@ -21,7 +21,7 @@ struct DiscoveryMessageTests {
         FinalizeMFATOTPEnrollmentRequestInfo.self, MFATOTPSignInRequestInfo.self, MFAWithdrawEnrollmentRequest.self,
         ResumeSMSRegionRequest.self, StartMFAEnrollmentResponse.self, StartMFASignInResponse.self,
         StartMFAPhoneResponseInfo.self, StartMFATOTPEnrollmentResponseInfo.self, VerifyIosClientResponse.self,
-        SendVerificationCodeResponse.self,
+        SendVerificationCodeResponse.self, FinalizeMFASignInResponse.self, FinalizeMFAEnrollmentResponse.self,
     ]
 
     @Test("each type names a message of the discovery document", arguments: types.map { String(describing: $0) })

@@ -86,7 +86,7 @@ struct MFAEnrollmentOperations: Sendable {
                 tenantId: tenantId, request: request
             )
         }
-        return tokens.answer(expiresIn: false)
+        return try request.answer(FinalizeMFAEnrollmentResponse(tokens))
     }
 
     /// Identity Platform's defence against someone who got in and enrolled their own phone: the

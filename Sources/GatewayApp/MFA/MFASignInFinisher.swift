@@ -46,6 +46,6 @@ struct MFASignInFinisher: Sendable {
         } catch let error as IdentityToolkitError where error.code == .userNotFound {
             throw IdentityToolkitError(.invalidMFAPendingCredential)
         }
-        return issued.answer(expiresIn: false)
+        return try request.answer(FinalizeMFASignInResponse(issued))
     }
 }

@@ -1,24 +1,14 @@
-import Contracts
-
 /// `phoneEnrollmentInfo` of `mfaEnrollment:start` and `phoneSignInInfo` of `mfaSignIn:start`: the
 /// number to enrol (a sign-in sends to the enrolled one) and the app's proof that it is a real app.
-struct StartMFAPhoneRequestInfo: DiscoveryMessage {
+struct StartMFAPhoneRequestInfo: DiscoveryMessage, AppProofMembers {
     static let schema = "GoogleCloudIdentitytoolkitV2StartMfaPhoneRequestInfo"
     var phoneNumber: String?
     var recaptchaToken: String?
-    /// What some SDK versions send for a reCAPTCHA: the same check.
     var captchaResponse: String?
     var iosReceipt: String?
     var iosSecret: String?
     var safetyNetToken: String?
     var playIntegrityToken: String?
-
-    var proof: AppVerificationProof {
-        AppVerificationProof(
-            recaptchaToken: recaptchaToken ?? captchaResponse, iosReceipt: iosReceipt, iosSecret: iosSecret,
-            safetyNetToken: safetyNetToken, playIntegrityToken: playIntegrityToken
-        )
-    }
 }
 
 /// `phoneVerificationInfo` of both finalizes: the code the SMS carried, and the session it was sent in.
