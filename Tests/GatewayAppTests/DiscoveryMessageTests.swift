@@ -22,6 +22,7 @@ struct DiscoveryMessageTests {
         ResumeSMSRegionRequest.self, StartMFAEnrollmentResponse.self, StartMFASignInResponse.self,
         StartMFAPhoneResponseInfo.self, StartMFATOTPEnrollmentResponseInfo.self, VerifyIosClientResponse.self,
         SendVerificationCodeResponse.self, FinalizeMFASignInResponse.self, FinalizeMFAEnrollmentResponse.self,
+        ProviderUserInfo.self,
     ]
 
     @Test("each type names a message of the discovery document", arguments: types.map { String(describing: $0) })

@@ -31,14 +31,14 @@ struct SecondFactorKindsTests {
     }
 
     @Test("a phone factor shows its number masked to a first factor and whole to lookup; a TOTP factor an empty totpInfo")
-    func hints() {
+    func hints() throws {
         let phone = Enrollment(mfaEnrollmentId: "p", kind: "phone", displayName: "Work", phoneNumber: "+15550100", enrolledAt: "t")
-        #expect(MFAInfo.entry(phone, masked: true)["phoneInfo"] == "+****0100")
-        #expect(MFAInfo.entry(phone, masked: true)["unobfuscatedPhoneInfo"] == nil)
-        #expect(MFAInfo.entry(phone, masked: false)["unobfuscatedPhoneInfo"] == "+15550100")
-        #expect(MFAInfo.entry(phone, masked: false)["displayName"] == "Work")
+        #expect(MFAInfo.entry(phone, masked: true).phoneInfo == "+****0100")
+        #expect(MFAInfo.entry(phone, masked: true).unobfuscatedPhoneInfo == nil)
+        #expect(MFAInfo.entry(phone, masked: false).unobfuscatedPhoneInfo == "+15550100")
+        #expect(MFAInfo.entry(phone, masked: false).displayName == "Work")
         let totp = Enrollment(mfaEnrollmentId: "t", kind: "totp", displayName: nil, phoneNumber: nil, enrolledAt: "t")
-        #expect(MFAInfo.entry(totp, masked: true)["totpInfo"] == [:])
-        #expect(MFAInfo.entry(totp, masked: true)["phoneInfo"] == nil)
+        #expect(try JSONCoding.value(of: MFAInfo.entry(totp, masked: true))["totpInfo"] == [:])
+        #expect(MFAInfo.entry(totp, masked: true).phoneInfo == nil)
     }
 }

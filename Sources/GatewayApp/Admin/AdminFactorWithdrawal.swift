@@ -36,7 +36,7 @@ struct AdminFactorWithdrawal: Sendable {
         )
         return [
             "localId": .string(localId),
-            "mfaInfo": .array((remaining.mfaInfo ?? []).map { MFAInfo.entry($0, masked: false) }),
+            "mfaInfo": try JSONCoding.value(of: MFAInfo.entries(remaining.mfaInfo ?? [], masked: false)),
         ]
     }
 }

@@ -19,7 +19,7 @@ protocol SecondFactorKind: Sendable {
     /// The enrollment session a finalize finishes (its verification member's `sessionInfo`).
     static func session(of body: FinalizeMFAEnrollmentRequest) -> String?
     /// This kind's own members of an `mfaInfo` entry; `masked` for first-factor answers (§3.2).
-    static func hint(_ enrollment: Enrollment, masked: Bool) -> [String: JSONValue]
+    static func hint(_ enrollment: Enrollment, masked: Bool, in entry: inout MFAEnrollment)
     /// The factor as the new-factor notice names it (challenge-issuer words it in the email's language).
     static func newFactor(_ enrollment: Enrollment) -> NewSecondFactor
 

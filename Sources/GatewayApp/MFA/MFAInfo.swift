@@ -3,24 +3,22 @@ import JSONRPC
 
 /// `mfaInfo` entries as the contract shows them (§2.2, §2.3, §3.2).
 enum MFAInfo {
-    /// Lookup and admin answers: the real number in both `phoneInfo` and `unobfuscatedPhoneInfo`.
-    static func full(_ enrollments: [Enrollment]) -> JSONValue {
-        .array(enrollments.map { entry($0, masked: false) })
+    /// `masked`: first-factor answers (the MFA branch) mask phone numbers and have no
+    /// `unobfuscatedPhoneInfo`; lookup and admin answers show the real number in both.
+    static func entries(_ enrollments: [Enrollment], masked: Bool) -> [MFAEnrollment] {
+        enrollments.map { entry($0, masked: masked) }
     }
 
-    /// First-factor answers (the MFA branch): phone numbers masked, no `unobfuscatedPhoneInfo`.
-    static func hints(_ enrollments: [Enrollment]) -> JSONValue {
-        .array(enrollments.map { entry($0, masked: true) })
+    /// The first-factor answers' `mfaInfo`, as JSON for their hand-made answers.
+    static func hints(_ enrollments: [Enrollment]) throws -> JSONValue {
+        try JSONCoding.value(of: entries(enrollments, masked: true))
     }
 
-    static func entry(_ enrollment: Enrollment, masked: Bool) -> JSONValue {
-        var members: [String: JSONValue] = [
-            "mfaEnrollmentId": .string(enrollment.mfaEnrollmentId), "enrolledAt": .string(enrollment.enrolledAt),
-        ]
-        if let name = enrollment.displayName { members["displayName"] = .string(name) }
-        if let kind = SecondFactorKinds.named(enrollment.kind) {
-            members.merge(kind.hint(enrollment, masked: masked)) { _, own in own }
-        }
-        return .object(members)
+    static func entry(_ enrollment: Enrollment, masked: Bool) -> MFAEnrollment {
+        var entry = MFAEnrollment(
+            mfaEnrollmentId: enrollment.mfaEnrollmentId, displayName: enrollment.displayName, enrolledAt: enrollment.enrolledAt
+        )
+        SecondFactorKinds.named(enrollment.kind)?.hint(enrollment, masked: masked, in: &entry)
+        return entry
     }
 }

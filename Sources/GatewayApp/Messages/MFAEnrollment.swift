@@ -4,12 +4,15 @@ struct MFAEnrollmentList: DiscoveryMessage {
     var enrollments: [MFAEnrollment]?
 }
 
-/// One second factor as an admin gives it (`mfa.enrollments`, an imported user's `mfaInfo`).
+/// One second factor: as an admin gives it (`mfa.enrollments`, an imported user's `mfaInfo`), and
+/// as an answer shows it (`mfaInfo`, contract §3.2).
 struct MFAEnrollment: DiscoveryMessage {
     static let schema = "GoogleCloudIdentitytoolkitV1MfaEnrollment"
     var mfaEnrollmentId: String?
     var displayName: String?
     var phoneInfo: String?
+    /// The whole number, in lookup and admin answers (whose `phoneInfo` shows it whole too).
+    var unobfuscatedPhoneInfo: String?
     var enrolledAt: String?
     /// Present for a TOTP factor.
     var totpInfo: TOTPInfo?

@@ -11,24 +11,3 @@ struct UploadAccountRequest: DiscoveryMessage {
     var allowOverwrite: Bool?
     var sanityCheck: Bool?
 }
-
-/// One imported account.
-struct UserInfo: DiscoveryMessage {
-    static let schema = "GoogleCloudIdentitytoolkitV1UserInfo"
-    var localId: String?
-    var tenantId: String?
-    var email: String?
-    var emailVerified: Bool?
-    var displayName: String?
-    var disabled: Bool?
-    var phoneNumber: String?
-    var customAttributes: String?
-    /// Base64, as the hash and salt are stored.
-    var passwordHash: String?
-    var salt: String?
-    var rawPassword: String?
-    /// Milliseconds since the epoch (int64 as a string).
-    var createdAt: String?
-    var lastLoginAt: String?
-    var mfaInfo: [MFAEnrollment]?
-}

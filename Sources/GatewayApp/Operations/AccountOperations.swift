@@ -18,7 +18,9 @@ struct AccountOperations: Sendable {
         let body = try request.decode(GetAccountInfoRequest.self)
         if request.caller == .admin, body.idToken == nil { return try await admin.lookup(body, request) }
         let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
-        return ["kind": "identitytoolkit#GetAccountInfoResponse", "users": [Self.userInfo(user.account, tenantId: user.token.tenantId)]]
+        return [
+            "kind": "identitytoolkit#GetAccountInfoResponse", "users": [try Self.userInfo(user.account, tenantId: user.token.tenantId)],
+        ]
     }
 
     func delete(_ request: PublicRequest, admin: AdminAccountOperations) async throws -> JSONValue {
@@ -77,7 +79,7 @@ struct AccountOperations: Sendable {
             "kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(account.localId),
             "emailVerified": .bool(account.emailVerified),
         ]
-        let info = Self.userInfo(account, tenantId: user.token.tenantId)
+        let info = try Self.userInfo(account, tenantId: user.token.tenantId)
         for key in ["email", "displayName", "photoUrl", "providerUserInfo", "passwordHash"] { response[key] = info[key] }
         if let email, let previous = user.account.email, EmailAddressText.differ(previous, email) {
             try await codes.noticeEmailChange(
@@ -120,39 +122,13 @@ struct AccountOperations: Sendable {
             "kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(applied.account.localId),
             "emailVerified": .bool(applied.account.emailVerified),
         ]
-        let info = Self.userInfo(applied.account, tenantId: tenantId)
+        let info = try Self.userInfo(applied.account, tenantId: tenantId)
         for key in ["email", "displayName", "photoUrl", "providerUserInfo", "passwordHash"] { response[key] = info[key] }
         return .object(response)
     }
 
     /// The `UserInfo` shape of lookup responses. The password hash is redacted as production does.
-    static func userInfo(_ account: Account, tenantId: String?) -> JSONValue {
-        var info: [String: JSONValue] = [
-            "localId": .string(account.localId), "emailVerified": .bool(account.emailVerified),
-            "disabled": .bool(account.disabled), "createdAt": .string(account.createdAt), "providerUserInfo": [],
-        ]
-        if let email = account.email {
-            info["email"] = .string(email)
-            info["passwordHash"] = "UkVEQUNURUQ="
-            var provider: [String: JSONValue] = [
-                "providerId": "password", "federatedId": .string(email), "email": .string(email), "rawId": .string(email),
-            ]
-            if let name = account.displayName { provider["displayName"] = .string(name) }
-            if let photo = account.photoUrl { provider["photoUrl"] = .string(photo) }
-            info["providerUserInfo"] = [.object(provider)]
-        }
-        if let name = account.displayName { info["displayName"] = .string(name) }
-        if let photo = account.photoUrl { info["photoUrl"] = .string(photo) }
-        if let phone = account.phoneNumber {
-            info["phoneNumber"] = .string(phone)
-            let entry: JSONValue = ["providerId": "phone", "phoneNumber": .string(phone), "rawId": .string(phone)]
-            if case .array(let providers)? = info["providerUserInfo"] { info["providerUserInfo"] = .array(providers + [entry]) }
-        }
-        if let validSince = account.validSince { info["validSince"] = .string(String(validSince)) }
-        if let lastLoginAt = account.lastLoginAt { info["lastLoginAt"] = .string(lastLoginAt) }
-        if let tenantId { info["tenantId"] = .string(tenantId) }
-        if let claims = account.customAttributes { info["customAttributes"] = .string(claims) }
-        if let factors = account.mfaInfo { info["mfaInfo"] = MFAInfo.full(factors) }
-        return .object(info)
+    static func userInfo(_ account: Account, tenantId: String?) throws -> JSONValue {
+        try JSONCoding.value(of: UserInfo(account, tenantId: tenantId))
     }
 }

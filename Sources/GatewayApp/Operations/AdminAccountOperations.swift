@@ -66,7 +66,7 @@ struct AdminAccountOperations: Sendable {
         )
         var response: [String: JSONValue] = ["kind": "identitytoolkit#GetAccountInfoResponse"]
         if !found.accounts.isEmpty {
-            response["users"] = .array(found.accounts.map { AccountOperations.userInfo($0, tenantId: scope.tenantId) })
+            response["users"] = .array(try found.accounts.map { try AccountOperations.userInfo($0, tenantId: scope.tenantId) })
         }
         return .object(response)
     }
@@ -143,7 +143,7 @@ struct AdminAccountOperations: Sendable {
             "kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(account.localId),
             "emailVerified": .bool(account.emailVerified),
         ]
-        let info = AccountOperations.userInfo(account, tenantId: scope.tenantId)
+        let info = try AccountOperations.userInfo(account, tenantId: scope.tenantId)
         for key in ["email", "displayName", "photoUrl", "providerUserInfo", "passwordHash"] { response[key] = info[key] }
         return .object(response)
     }
@@ -164,7 +164,7 @@ struct AdminAccountOperations: Sendable {
         )
         var response: [String: JSONValue] = [
             "kind": "identitytoolkit#DownloadAccountResponse",
-            "users": .array(page.accounts.map { AccountOperations.userInfo($0, tenantId: scope.tenantId) }),
+            "users": .array(try page.accounts.map { try AccountOperations.userInfo($0, tenantId: scope.tenantId) }),
         ]
         if let next = page.nextPageToken { response["nextPageToken"] = .string(next) }
         return .object(response)

@@ -29,7 +29,7 @@ struct ResetPasswordOperation: Sendable {
             response["requestType"] = .string(info.requestType)
             response["email"] = .string(info.email)
             if let newEmail = info.newEmail { response["newEmail"] = .string(newEmail) }
-            if let factor = info.enrollment { response["mfaInfo"] = MFAInfo.entry(factor, masked: true) }
+            if let factor = info.enrollment { response["mfaInfo"] = try JSONCoding.value(of: MFAInfo.entry(factor, masked: true)) }
             return .object(response)
         }
         let applied = try await codes.apply(

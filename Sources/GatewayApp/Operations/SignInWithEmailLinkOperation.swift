@@ -46,7 +46,7 @@ struct SignInWithEmailLinkOperation: Sendable {
                 requestID: request.requestID
             )
             response["mfaPendingCredential"] = .string(pending.mfaPendingCredential)
-            response["mfaInfo"] = MFAInfo.hints(account.mfaInfo ?? [])
+            response["mfaInfo"] = try MFAInfo.hints(account.mfaInfo ?? [])
             return .object(response)
         }
         // A link keeps the sign-in it was made in (its first and second factor), so linking never

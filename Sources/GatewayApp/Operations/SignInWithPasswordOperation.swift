@@ -59,7 +59,7 @@ struct SignInWithPasswordOperation: Sendable {
             var response: [String: JSONValue] = [
                 "kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": .string(account.localId),
                 "email": .string(account.email ?? email), "mfaPendingCredential": .string(pending.mfaPendingCredential),
-                "mfaInfo": MFAInfo.hints(account.mfaInfo ?? []),
+                "mfaInfo": try MFAInfo.hints(account.mfaInfo ?? []),
             ]
             if let name = account.displayName { response["displayName"] = .string(name) }
             return .object(response)

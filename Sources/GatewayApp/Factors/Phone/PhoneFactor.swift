@@ -17,10 +17,10 @@ struct PhoneFactor: SecondFactorKind {
     let pendingSignIns: PendingSignIns
 
     /// Lookup and admin answers show the real number in both members; first-factor answers a masked one.
-    static func hint(_ enrollment: Enrollment, masked: Bool) -> [String: JSONValue] {
+    static func hint(_ enrollment: Enrollment, masked: Bool, in entry: inout MFAEnrollment) {
         let number = enrollment.phoneNumber ?? ""
-        if masked { return ["phoneInfo": .string(PhoneNumber.masked(number))] }
-        return ["phoneInfo": .string(number), "unobfuscatedPhoneInfo": .string(number)]
+        entry.phoneInfo = masked ? PhoneNumber.masked(number) : number
+        if !masked { entry.unobfuscatedPhoneInfo = number }
     }
 
     static func newFactor(_ enrollment: Enrollment) -> NewSecondFactor {

@@ -16,7 +16,7 @@ struct TOTPFactor: SecondFactorKind {
     let challenges: RPCClient
     let pendingSignIns: PendingSignIns
 
-    static func hint(_ enrollment: Enrollment, masked: Bool) -> [String: JSONValue] { ["totpInfo": [:]] }
+    static func hint(_ enrollment: Enrollment, masked: Bool, in entry: inout MFAEnrollment) { entry.totpInfo = TOTPInfo() }
 
     static func newFactor(_ enrollment: Enrollment) -> NewSecondFactor { .authenticator }
 

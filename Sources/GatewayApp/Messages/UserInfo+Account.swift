@@ -1,0 +1,30 @@
+import Contracts
+
+extension UserInfo {
+    /// The account as lookups answer with it (contract §2.3): its password sign-in as a provider
+    /// with a redacted hash, its number as another, every second factor unmasked.
+    init(_ account: Account, tenantId: String?) {
+        self.init(
+            localId: account.localId, tenantId: tenantId, email: account.email, emailVerified: account.emailVerified,
+            displayName: account.displayName, photoUrl: account.photoUrl, disabled: account.disabled,
+            phoneNumber: account.phoneNumber, customAttributes: account.customAttributes,
+            passwordHash: account.email.map { _ in Self.redactedHash }, createdAt: account.createdAt,
+            lastLoginAt: account.lastLoginAt, validSince: account.validSince.map(String.init), providerUserInfo: [],
+            mfaInfo: account.mfaInfo.map { MFAInfo.entries($0, masked: false) }
+        )
+        if let email = account.email {
+            providerUserInfo?.append(
+                ProviderUserInfo(
+                    providerId: "password", federatedId: email, rawId: email, email: email, displayName: account.displayName,
+                    photoUrl: account.photoUrl
+                )
+            )
+        }
+        if let phone = account.phoneNumber {
+            providerUserInfo?.append(ProviderUserInfo(providerId: "phone", rawId: phone, phoneNumber: phone))
+        }
+    }
+
+    /// "REDACTED", base64: what production shows for every stored hash.
+    static let redactedHash = "UkVEQUNURUQ="
+}
