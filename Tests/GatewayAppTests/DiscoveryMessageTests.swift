@@ -22,7 +22,9 @@ struct DiscoveryMessageTests {
         ResumeSMSRegionRequest.self, StartMFAEnrollmentResponse.self, StartMFASignInResponse.self,
         StartMFAPhoneResponseInfo.self, StartMFATOTPEnrollmentResponseInfo.self, VerifyIosClientResponse.self,
         SendVerificationCodeResponse.self, FinalizeMFASignInResponse.self, FinalizeMFAEnrollmentResponse.self,
-        ProviderUserInfo.self,
+        ProviderUserInfo.self, SignUpResponse.self, SignInWithPasswordResponse.self, SignInWithEmailLinkResponse.self,
+        SignInWithCustomTokenResponse.self, SignInWithPhoneNumberResponse.self, DeleteAccountResponse.self,
+        GetOOBCodeResponse.self, GetAccountInfoResponse.self,
     ]
 
     @Test("each type names a message of the discovery document", arguments: types.map { String(describing: $0) })

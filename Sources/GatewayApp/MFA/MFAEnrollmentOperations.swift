@@ -148,7 +148,9 @@ struct MFAEnrollmentOperations: Sendable {
             ),
             requestID: request.requestID
         )
-        return tokens.answer()
+        // The contract's answer (§2.10) has `expiresIn` beside the two tokens, which the discovery
+        // document's WithdrawMfaResponse lacks: written by hand, not as that message.
+        return ["idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken), "expiresIn": .string(tokens.expiresIn)]
     }
 
     // MARK: shared

@@ -18,9 +18,7 @@ struct AccountOperations: Sendable {
         let body = try request.decode(GetAccountInfoRequest.self)
         if request.caller == .admin, body.idToken == nil { return try await admin.lookup(body, request) }
         let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
-        return [
-            "kind": "identitytoolkit#GetAccountInfoResponse", "users": [try Self.userInfo(user.account, tenantId: user.token.tenantId)],
-        ]
+        return try request.answer(GetAccountInfoResponse(users: [UserInfo(user.account, tenantId: user.token.tenantId)]))
     }
 
     func delete(_ request: PublicRequest, admin: AdminAccountOperations) async throws -> JSONValue {
@@ -36,7 +34,7 @@ struct AccountOperations: Sendable {
                 requestID: request.requestID
             )
         }
-        return ["kind": "identitytoolkit#DeleteAccountResponse"]
+        return try request.answer(DeleteAccountResponse())
     }
 
     /// `v1/accounts:update` (§2.4). With an admin credential and no `idToken` it is the Admin SDK's

@@ -43,10 +43,7 @@ struct AdminAccountOperations: Sendable {
                 requestID: request.requestID
             )
         }
-        var response: [String: JSONValue] = ["kind": "identitytoolkit#SignupNewUserResponse", "localId": .string(account.localId)]
-        if let email = account.email { response["email"] = .string(email) }
-        if let name = account.displayName { response["displayName"] = .string(name) }
-        return .object(response)
+        return try request.answer(SignUpResponse(account))
     }
 
     /// `POST …/accounts:lookup`: `users` is omitted when nothing matched (the SDKs rely on it).
@@ -64,11 +61,8 @@ struct AdminAccountOperations: Sendable {
             ),
             requestID: request.requestID
         )
-        var response: [String: JSONValue] = ["kind": "identitytoolkit#GetAccountInfoResponse"]
-        if !found.accounts.isEmpty {
-            response["users"] = .array(try found.accounts.map { try AccountOperations.userInfo($0, tenantId: scope.tenantId) })
-        }
-        return .object(response)
+        let users = found.accounts.map { UserInfo($0, tenantId: scope.tenantId) }
+        return try request.answer(GetAccountInfoResponse(users: users.isEmpty ? nil : users))
     }
 
     /// `POST …/accounts:delete` (deleteUser).
@@ -88,7 +82,7 @@ struct AdminAccountOperations: Sendable {
                 requestID: request.requestID
             )
         }
-        return ["kind": "identitytoolkit#DeleteAccountResponse"]
+        return try request.answer(DeleteAccountResponse())
     }
 
     /// `POST …/accounts:update` (updateUser, revokeRefreshTokens): `MISSING_LOCAL_ID`, then the

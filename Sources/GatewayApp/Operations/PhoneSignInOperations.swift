@@ -94,7 +94,7 @@ struct PhoneSignInOperations: Sendable {
             let proof = try await PeerCall.call(
                 challenges, IssuePhoneProof.self, .init(projectId: projectId, phoneNumber: number), requestID: request.requestID
             )
-            return ["temporaryProof": .string(proof.temporaryProof), "phoneNumber": .string(number)]
+            return try request.answer(SignInWithPhoneNumberResponse(phoneNumber: number, temporaryProof: proof.temporaryProof))
         }
         return try await answer(
             linked, number: number, isNewUser: false, authTime: user.token.authTime, projectId: projectId, request: request)
@@ -108,10 +108,8 @@ struct PhoneSignInOperations: Sendable {
             .init(projectId: projectId, localId: account.localId, signInProvider: "phone", authTime: authTime, user: SessionUser(account)),
             requestID: request.requestID
         )
-        return tokens.answer([
-            "kind": "identitytoolkit#VerifyPhoneNumberResponse", "localId": .string(account.localId), "isNewUser": .bool(isNewUser),
-            "phoneNumber": .string(number),
-        ])
+        let answer = SignInWithPhoneNumberResponse(localId: account.localId, isNewUser: isNewUser, phoneNumber: number)
+        return try request.answer(answer.carrying(tokens))
     }
 
     /// `PROJECT_DISABLED` first, then the tenant refusal.

@@ -72,25 +72,20 @@ struct SendOOBCodeOperation: Sendable {
         } catch let error as IdentityToolkitError where error.code == .userNotFound && requestType == "PASSWORD_RESET" {
             // Email enumeration protection: an unknown address is answered like a known one, and mailed nothing.
             if request.caller != .admin, target.settings.improvedEmailPrivacy ?? emailPrivacyByDefault {
-                return ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(target.email ?? "")]
+                return try request.answer(GetOOBCodeResponse(email: target.email ?? ""))
             }
             throw IdentityToolkitError(.emailNotFound)
         }
-        var response: [String: JSONValue] = [
-            "kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(made.code.email),
-        ]
         if returnOobLink {
             // The admin delivers the link itself (Admin SDK generate…Link).
-            response["oobCode"] = .string(made.code.oobCode)
-            response["oobLink"] = .string(made.link)
-            return .object(response)
+            return try request.answer(GetOOBCodeResponse(email: made.code.email, oobCode: made.code.oobCode, oobLink: made.link))
         }
         // An email change is confirmed from the new address; everything else goes to the account's.
         try await mail.send(
             made, requestType: requestType, to: newEmail ?? made.code.email, projectId: target.projectId, tenantId: target.tenantId,
             locale: request.locale, requestID: request.requestID
         )
-        return .object(response)
+        return try request.answer(GetOOBCodeResponse(email: made.code.email))
     }
 
     private func target(of body: GetOOBCodeRequest, _ request: PublicRequest, requestType: String) async throws -> Target {

@@ -41,7 +41,7 @@ struct SignInWithCustomTokenOperation: Sendable {
             ),
             requestID: request.requestID
         )
-        return tokens.answer(["kind": "identitytoolkit#VerifyCustomTokenResponse", "isNewUser": .bool(isNewUser)])
+        return try request.answer(SignInWithCustomTokenResponse(isNewUser: isNewUser).carrying(tokens))
     }
 
     /// The token's user, created on first sign-in. Two first sign-ins at once both succeed: the

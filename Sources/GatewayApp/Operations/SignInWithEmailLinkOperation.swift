@@ -35,19 +35,16 @@ struct SignInWithEmailLinkOperation: Sendable {
         )
         await mail.forget(oobCode, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         let account = signIn.account
-        var response: [String: JSONValue] = [
-            "kind": "identitytoolkit#EmailLinkSigninResponse", "localId": .string(account.localId),
-            "email": .string(account.email ?? email), "isNewUser": .bool(signIn.isNewUser),
-        ]
+        var answer = SignInWithEmailLinkResponse(localId: account.localId, email: account.email ?? email, isNewUser: signIn.isNewUser)
         if signIn.secondFactorRequired == true {
             let pending = try await PeerCall.call(
                 sessions, IssuePendingCredential.self,
                 .init(projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: "password"),
                 requestID: request.requestID
             )
-            response["mfaPendingCredential"] = .string(pending.mfaPendingCredential)
-            response["mfaInfo"] = try MFAInfo.hints(account.mfaInfo ?? [])
-            return .object(response)
+            answer.mfaPendingCredential = pending.mfaPendingCredential
+            answer.mfaInfo = MFAInfo.entries(account.mfaInfo ?? [], masked: true)
+            return try request.answer(answer)
         }
         // A link keeps the sign-in it was made in (its first and second factor), so linking never
         // makes a session that a factor's withdrawal would not end.
@@ -61,9 +58,6 @@ struct SignInWithEmailLinkOperation: Sendable {
             ),
             requestID: request.requestID
         )
-        response["idToken"] = .string(tokens.idToken)
-        response["refreshToken"] = .string(tokens.refreshToken)
-        response["expiresIn"] = .string(tokens.expiresIn)
-        return .object(response)
+        return try request.answer(answer.carrying(tokens))
     }
 }

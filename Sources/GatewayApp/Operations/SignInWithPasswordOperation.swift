@@ -56,13 +56,11 @@ struct SignInWithPasswordOperation: Sendable {
                 .init(projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: "password"),
                 requestID: request.requestID
             )
-            var response: [String: JSONValue] = [
-                "kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": .string(account.localId),
-                "email": .string(account.email ?? email), "mfaPendingCredential": .string(pending.mfaPendingCredential),
-                "mfaInfo": try MFAInfo.hints(account.mfaInfo ?? []),
-            ]
-            if let name = account.displayName { response["displayName"] = .string(name) }
-            return .object(response)
+            let answer = SignInWithPasswordResponse(
+                localId: account.localId, email: account.email ?? email, displayName: account.displayName,
+                mfaPendingCredential: pending.mfaPendingCredential, mfaInfo: MFAInfo.entries(account.mfaInfo ?? [], masked: true)
+            )
+            return try request.answer(answer)
         }
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
@@ -73,12 +71,8 @@ struct SignInWithPasswordOperation: Sendable {
             ),
             requestID: request.requestID
         )
-        var members: [String: JSONValue] = [
-            "kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": .string(account.localId),
-            "email": .string(account.email ?? email),
-        ]
-        if let name = account.displayName { members["displayName"] = .string(name) }
-        return tokens.answer(members)
+        let answer = SignInWithPasswordResponse(localId: account.localId, email: account.email ?? email, displayName: account.displayName)
+        return try request.answer(answer.carrying(tokens))
     }
 }
 

@@ -55,7 +55,7 @@ struct SignUpOperation: Sendable {
             ),
             requestID: request.requestID
         )
-        return Self.answer(account, tokens)
+        return try request.answer(SignUpResponse(account).carrying(tokens))
     }
 
     /// `signUp` with an `idToken`: the signed-in anonymous user gets an email and password and
@@ -85,14 +85,6 @@ struct SignUpOperation: Sendable {
             ),
             requestID: request.requestID
         )
-        return Self.answer(account, tokens)
-    }
-
-    /// Both kinds of sign-up answer alike: the new account's id, its email and name where it has them.
-    private static func answer(_ account: Account, _ tokens: IssueSession.Result) -> JSONValue {
-        var members: [String: JSONValue] = ["kind": "identitytoolkit#SignupNewUserResponse", "localId": .string(account.localId)]
-        if let email = account.email { members["email"] = .string(email) }
-        if let name = account.displayName { members["displayName"] = .string(name) }
-        return tokens.answer(members)
+        return try request.answer(SignUpResponse(account).carrying(tokens))
     }
 }
