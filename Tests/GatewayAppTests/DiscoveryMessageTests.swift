@@ -24,7 +24,8 @@ struct DiscoveryMessageTests {
         SendVerificationCodeResponse.self, FinalizeMFASignInResponse.self, FinalizeMFAEnrollmentResponse.self,
         ProviderUserInfo.self, SignUpResponse.self, SignInWithPasswordResponse.self, SignInWithEmailLinkResponse.self,
         SignInWithCustomTokenResponse.self, SignInWithPhoneNumberResponse.self, DeleteAccountResponse.self,
-        GetOOBCodeResponse.self, GetAccountInfoResponse.self,
+        GetOOBCodeResponse.self, GetAccountInfoResponse.self, SetAccountInfoResponse.self, ResetPasswordResponse.self,
+        DownloadAccountResponse.self,
     ]
 
     @Test("each type names a message of the discovery document", arguments: types.map { String(describing: $0) })

@@ -73,12 +73,7 @@ struct AccountOperations: Sendable {
             ),
             requestID: request.requestID
         )
-        var response: [String: JSONValue] = [
-            "kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(account.localId),
-            "emailVerified": .bool(account.emailVerified),
-        ]
-        let info = try Self.userInfo(account, tenantId: user.token.tenantId)
-        for key in ["email", "displayName", "photoUrl", "providerUserInfo", "passwordHash"] { response[key] = info[key] }
+        var answer = SetAccountInfoResponse(account)
         if let email, let previous = user.account.email, EmailAddressText.differ(previous, email) {
             try await codes.noticeEmailChange(
                 localId: account.localId, from: previous, to: email, projectId: user.token.projectId, tenantId: user.token.tenantId,
@@ -95,11 +90,9 @@ struct AccountOperations: Sendable {
                 ),
                 requestID: request.requestID
             )
-            response["idToken"] = .string(tokens.idToken)
-            response["refreshToken"] = .string(tokens.refreshToken)
-            response["expiresIn"] = .string(tokens.expiresIn)
+            answer = answer.carrying(tokens)
         }
-        return .object(response)
+        return try request.answer(answer)
     }
 
     /// The codes `{oobCode}` alone applies (the SDKs' `applyActionCode`). No tokens (§2.4).
@@ -116,17 +109,6 @@ struct AccountOperations: Sendable {
             oobCode, requestTypes: Self.appliedByUpdate, projectId: projectId, tenantId: tenantId, apiKey: request.apiKey,
             locale: request.locale, requestID: request.requestID
         )
-        var response: [String: JSONValue] = [
-            "kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(applied.account.localId),
-            "emailVerified": .bool(applied.account.emailVerified),
-        ]
-        let info = try Self.userInfo(applied.account, tenantId: tenantId)
-        for key in ["email", "displayName", "photoUrl", "providerUserInfo", "passwordHash"] { response[key] = info[key] }
-        return .object(response)
-    }
-
-    /// The `UserInfo` shape of lookup responses. The password hash is redacted as production does.
-    static func userInfo(_ account: Account, tenantId: String?) throws -> JSONValue {
-        try JSONCoding.value(of: UserInfo(account, tenantId: tenantId))
+        return try request.answer(SetAccountInfoResponse(applied.account))
     }
 }

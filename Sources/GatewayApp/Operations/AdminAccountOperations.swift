@@ -133,13 +133,7 @@ struct AdminAccountOperations: Sendable {
                 localId: localId, requestID: request.requestID
             )
         }
-        var response: [String: JSONValue] = [
-            "kind": "identitytoolkit#SetAccountInfoResponse", "localId": .string(account.localId),
-            "emailVerified": .bool(account.emailVerified),
-        ]
-        let info = try AccountOperations.userInfo(account, tenantId: scope.tenantId)
-        for key in ["email", "displayName", "photoUrl", "providerUserInfo", "passwordHash"] { response[key] = info[key] }
-        return .object(response)
+        return try request.answer(SetAccountInfoResponse(account))
     }
 
     /// `GET …/accounts:batchGet?maxResults=&nextPageToken=` (listUsers): ordered by `localId`.
@@ -156,12 +150,8 @@ struct AdminAccountOperations: Sendable {
             .init(projectId: scope.projectId, tenantId: scope.tenantId, maxResults: maxResults, pageToken: token),
             requestID: request.requestID
         )
-        var response: [String: JSONValue] = [
-            "kind": "identitytoolkit#DownloadAccountResponse",
-            "users": .array(try page.accounts.map { try AccountOperations.userInfo($0, tenantId: scope.tenantId) }),
-        ]
-        if let next = page.nextPageToken { response["nextPageToken"] = .string(next) }
-        return .object(response)
+        let users = page.accounts.map { UserInfo($0, tenantId: scope.tenantId) }
+        return try request.answer(DownloadAccountResponse(users: users, nextPageToken: page.nextPageToken))
     }
 
     /// `POST …/accounts:batchDelete` (deleteUsers): `{}` when all went, else `errors` per kept id.

@@ -20,24 +20,23 @@ struct ResetPasswordOperation: Sendable {
         guard let oobCode = body.oobCode.nonEmpty else {
             throw IdentityToolkitError(.missingOOBCode)
         }
-        var response: [String: JSONValue] = ["kind": "identitytoolkit#ResetPasswordResponse"]
         guard let newPassword = body.newPassword else {
             let info = try await PeerCall.call(
                 registry, InspectOOBCode.self, .init(projectId: projectId, tenantId: tenantId, oobCode: oobCode),
                 requestID: request.requestID
             )
-            response["requestType"] = .string(info.requestType)
-            response["email"] = .string(info.email)
-            if let newEmail = info.newEmail { response["newEmail"] = .string(newEmail) }
-            if let factor = info.enrollment { response["mfaInfo"] = try JSONCoding.value(of: MFAInfo.entry(factor, masked: true)) }
-            return .object(response)
+            let answer = ResetPasswordResponse(
+                requestType: info.requestType, email: info.email, newEmail: info.newEmail,
+                mfaInfo: info.enrollment.map { MFAInfo.entry($0, masked: true) }
+            )
+            return try request.answer(answer)
         }
         let applied = try await codes.apply(
             oobCode, requestTypes: ["PASSWORD_RESET"], newPassword: newPassword, projectId: projectId, tenantId: tenantId,
             apiKey: request.apiKey, locale: request.locale, requestID: request.requestID
         )
-        response["requestType"] = "PASSWORD_RESET"
-        response["email"] = .string(applied.info?.email ?? applied.account.email ?? "")
-        return .object(response)
+        return try request.answer(
+            ResetPasswordResponse(requestType: "PASSWORD_RESET", email: applied.info?.email ?? applied.account.email ?? "")
+        )
     }
 }
