@@ -25,7 +25,8 @@ struct DiscoveryMessageTests {
         ProviderUserInfo.self, SignUpResponse.self, SignInWithPasswordResponse.self, SignInWithEmailLinkResponse.self,
         SignInWithCustomTokenResponse.self, SignInWithPhoneNumberResponse.self, DeleteAccountResponse.self,
         GetOOBCodeResponse.self, GetAccountInfoResponse.self, SetAccountInfoResponse.self, ResetPasswordResponse.self,
-        DownloadAccountResponse.self,
+        DownloadAccountResponse.self, GrantTokenResponse.self, BatchDeleteAccountsResponse.self, BatchDeleteErrorInfo.self,
+        UploadAccountResponse.self, ErrorInfo.self,
     ]
 
     @Test("each type names a message of the discovery document", arguments: types.map { String(describing: $0) })

@@ -189,12 +189,8 @@ struct AdminAccountOperations: Sendable {
                 )
             }
         }
-        guard !outcome.errors.isEmpty else { return .object([:]) }
-        return [
-            "errors": .array(
-                outcome.errors.map { ["index": .int(Int64($0.index)), "localId": .string($0.localId), "message": .string($0.message)] }
-            )
-        ]
+        let kept = outcome.errors.map { BatchDeleteErrorInfo(index: $0.index, localId: $0.localId, message: $0.message) }
+        return try request.answer(BatchDeleteAccountsResponse(errors: kept.isEmpty ? nil : kept))
     }
 
     /// `POST …/accounts:batchCreate` (importUsers): `error` lists the accounts not imported.
@@ -228,10 +224,7 @@ struct AdminAccountOperations: Sendable {
             ),
             requestID: request.requestID
         )
-        return [
-            "kind": "identitytoolkit#UploadAccountResponse",
-            "error": .array(outcome.errors.map { ["index": .int(Int64($0.index)), "message": .string($0.message)] }),
-        ]
+        return try request.answer(UploadAccountResponse(error: outcome.errors.map { ErrorInfo(index: $0.index, message: $0.message) }))
     }
 
     /// Factors as an admin gives them: the phone factors of an update's `mfa.enrollments` (§2.4),

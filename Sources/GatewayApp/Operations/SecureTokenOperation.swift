@@ -77,7 +77,7 @@ struct SecureTokenOperation: Sendable {
             ),
             requestID: request.requestID
         )
-        return answer(tokens)
+        return try answer(tokens, request)
     }
 
     private func inspect(_ refreshToken: String, request: PublicRequest) async throws -> InspectRefreshToken.Result {
@@ -88,11 +88,12 @@ struct SecureTokenOperation: Sendable {
     }
 
     /// The token endpoint answers in snake_case.
-    private func answer(_ tokens: RefreshSession.Result) -> JSONValue {
-        [
-            "id_token": .string(tokens.idToken), "access_token": .string(tokens.idToken),
-            "expires_in": .string(tokens.expiresIn), "refresh_token": .string(tokens.refreshToken),
-            "token_type": "Bearer", "user_id": .string(tokens.localId), "project_id": .string(projectNumber),
-        ]
+    private func answer(_ tokens: RefreshSession.Result, _ request: PublicRequest) throws -> JSONValue {
+        try request.answer(
+            GrantTokenResponse(
+                idToken: tokens.idToken, accessToken: tokens.idToken, expiresIn: tokens.expiresIn, refreshToken: tokens.refreshToken,
+                userId: tokens.localId, projectId: projectNumber
+            )
+        )
     }
 }
