@@ -115,14 +115,8 @@ public final class Database: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ closure: (PostgresConnection) async throws -> sending Result
     ) async throws -> sending Result {
-        let client = try await client()
-        do {
-            return try await client.withConnection(isolation: isolation) { connection in
-                try await connection.transaction(logger: logger, isolation: isolation, closure)
-            }
-        } catch {
-            noteFailure(error)
-            throw error
+        try await withConnection(isolation: isolation) { connection in
+            try await connection.transaction(logger: logger, isolation: isolation, closure)
         }
     }
 

@@ -110,7 +110,7 @@ public struct TenantMigrator: Sendable {
         return schemas
     }
 
-    /// Runs `body` in a transaction and reports the body's own error (PostgresNIO wraps it, with
+    /// Runs `body` in a transaction and reports the body's own error (the transaction wraps it, with
     /// rollback details, in a `TransactionError`; a failed rollback is still reported as such).
     private func transaction<T: Sendable>(
         _ body: (PostgresConnection) async throws -> sending T

@@ -1,7 +1,7 @@
 import Logging
 import PostgresNIO
 
-/// A transaction that failed (``Database/withTransaction(logger:file:line:isolation:_:)``): at
+/// A transaction that failed (``Database/withTransaction(logger:isolation:_:)``): at
 /// `BEGIN`, in its body (then rolled back, unless the rollback failed too), or at `COMMIT`.
 public struct TransactionError: Error, CustomStringConvertible {
     public var beginError: (any Error)?

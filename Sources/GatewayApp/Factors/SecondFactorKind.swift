@@ -4,8 +4,9 @@ import JSONRPC
 
 /// One kind of second factor as the gateway serves it (contract §2.8-§2.12): which request members
 /// carry it (its own messages, in its folder), whether a scope enables it, how an enrollment starts
-/// and is proved, how a sign-in's code is checked, and how it shows in `mfaInfo`. The operations (`MFAEnrollmentOperations`,
-/// `MFASignInOperations`) hold what every kind shares: the user's checks, the session, the record.
+/// and is proved, how a sign-in's code is checked, and how it shows in `mfaInfo`. The operations
+/// (`MFAEnrollmentOperations`, `MFASignInOperations`) hold what every kind shares: the user's
+/// checks, the session, the record.
 ///
 /// Adding a kind means adding a folder beside `Phone/` and `TOTP/` with one type conforming to this,
 /// and listing it in ``SecondFactorKinds``.

@@ -62,9 +62,8 @@ struct MFASignInOperations: Sendable {
             throw IdentityToolkitError.mfaProviderNotSupported
         }
         let sessionInfo = try await phone.start(
-            number: number, purpose: "signIn", localId: account.localId, proof: (body.phoneSignInInfo ?? StartMFAPhoneRequestInfo()).proof,
-            settings: settings,
-            projectId: pending.facts.projectId, tenantId: pending.facts.tenantId, request: request
+            number: number, purpose: "signIn", localId: account.localId, proof: (body.phoneSignInInfo ?? .init()).proof,
+            settings: settings, projectId: pending.facts.projectId, tenantId: pending.facts.tenantId, request: request
         )
         return try request.answer(StartMFASignInResponse(phoneResponseInfo: .init(sessionInfo: sessionInfo)))
     }

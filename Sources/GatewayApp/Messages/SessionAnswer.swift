@@ -18,3 +18,14 @@ extension SessionAnswer {
         return answer
     }
 }
+
+/// The v2 finalize answers: the session's two tokens alone, no `expiresIn` (contract §2.9, §2.12).
+protocol SessionTokensAnswer: DiscoveryMessage {
+    init(idToken: String, refreshToken: String)
+}
+
+extension SessionTokensAnswer {
+    init(_ session: IssueSession.Result) {
+        self.init(idToken: session.idToken, refreshToken: session.refreshToken)
+    }
+}
