@@ -2,7 +2,8 @@
 code's time step, the factor, the account's validSince, the session); when an outage cuts it short
 after some of them, or its answer is lost, the client retries the same request, and that retry must
 reach the outcome the first would have: signed in, the factor saved once. Only the same attempt may:
-another sign-in with the same code is still a replay.
+another sign-in with the same code is still a replay (and decision 22's other limits are in
+test_single_use.py).
 
 The outage is real: the test holds a lock on session-token's session table, so the finalize's last
 step waits in PostgreSQL, then ends that backend (as a database restart does) or lets it finish after
@@ -193,7 +194,7 @@ def test_a_retried_enrollment_needs_the_right_code_the_same_user_and_no_later_re
     enrollment_id = v1(stack, "lookup", idToken=enrolled.json()["idToken"]).json()["users"][0]["mfaInfo"][0]["mfaEnrollmentId"]
     wrong = "000000" if body["verificationCode"] != "000000" else "111111"
     assert error(v2(stack, "mfaEnrollment:finalize", idToken=user["idToken"],
-                    totpVerificationInfo={**body, "verificationCode": wrong})) == "INVALID_CODE"
+                    totpVerificationInfo={**body, "verificationCode": wrong})) == "INVALID_SESSION_INFO"
     stranger = verified_user(stack)
     assert error(v2(stack, "mfaEnrollment:finalize", idToken=stranger["idToken"], totpVerificationInfo=body)) == \
         "INVALID_SESSION_INFO"
@@ -222,6 +223,7 @@ def test_an_sms_enrollment_retried_after_its_answer_was_lost_saves_one_factor(re
     assert retried.status_code == 200, retried.text
     factors = v1(stack, "lookup", idToken=retried.json()["idToken"]).json()["users"][0]["mfaInfo"]
     assert [factor["phoneInfo"] for factor in factors] == [number]
-    # The first answer's session was the retry's to replace: one live session of this enrollment.
-    assert error(requests.post(f"{stack.gateway}/securetoken.googleapis.com/v1/token?key=k", timeout=30, data={
-        "grant_type": "refresh_token", "refresh_token": first.json()["refreshToken"]})) == "TOKEN_EXPIRED"
+    # Decision 22: the retry gets the first answer's session, which stays valid; nothing new began.
+    assert retried.json()["refreshToken"] == first.json()["refreshToken"]
+    assert requests.post(f"{stack.gateway}/securetoken.googleapis.com/v1/token?key=k", timeout=30, data={
+        "grant_type": "refresh_token", "refresh_token": first.json()["refreshToken"]}).status_code == 200

@@ -64,25 +64,26 @@ def test_racing_totp_guesses_learn_no_more_than_the_budget(production_odds):
 
 
 def test_sms_checks_are_budgeted_per_number_across_sessions(production_odds):
-    """One accepted code per check: 49 checks per number and per account a day. Here the odds are
-    lowered to 1 in 10^5 (4 checks a day) so the test stays short."""
+    """One accepted code per check: 49 checks per number and per account a day, for each purpose
+    (sign-in, enrollment, phone sign-in). Here the odds are lowered to 1 in 10^5 (4 checks a day) so
+    the test stays short."""
     with another_stack(production_odds, "sms-odds", mode="development",
                        extra_env={"GUESSING_MAXIMUM_DAILY_ODDS": "0.00001"}) as running:
         user = verified_user(running)
         number = unique_phone()
-        enroll_phone(running, user, number)  # the enrollment's good code was check 1
+        enroll_phone(running, user, number)  # the enrollment's code counts in the enrollment's budget only
         answers = []
-        for _ in range(2):  # two sign-ins, two sessions
+        for guesses in (2, 3):  # two sign-ins, two sessions
             pending = pending_sign_in(running, user)
             started = v2(running, "mfaSignIn:start", mfaPendingCredential=pending["mfaPendingCredential"],
                          mfaEnrollmentId=pending["mfaInfo"][0]["mfaEnrollmentId"], phoneSignInInfo={"recaptchaToken": RECAPTCHA})
             assert started.status_code == 200, started.text
             session = started.json()["phoneResponseInfo"]["sessionInfo"]
             code = sms_code(running, session)
-            for _ in range(2):
+            for _ in range(guesses):
                 answers.append(v2(running, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
                                   phoneVerificationInfo={"sessionInfo": session, "code": wrong(code)}))
-        assert [error(a) for a in answers] == ["INVALID_CODE"] * 3 + [TOO_MANY]
+        assert [error(a) for a in answers] == ["INVALID_CODE"] * 4 + [TOO_MANY]
         # The right code of the open session is refused too: the budget, not the session, decides.
         right = v2(running, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
                    phoneVerificationInfo={"sessionInfo": session, "code": code})

@@ -239,8 +239,8 @@ def test_enrollment_refusals_in_contract_order(stack):
     again = finalize(sessionInfo=info["sessionInfo"], verificationCode=right)
     assert again.status_code == 200, again.text
     assert len(v1(stack, "lookup", idToken=again.json()["idToken"]).json()["users"][0]["mfaInfo"]) == 1
-    # Another session's code, or another user's token, still finds the used session unknown.
-    assert error(finalize(sessionInfo=info["sessionInfo"], verificationCode=wrong)) == "INVALID_CODE"
+    # Decision 22: any other use of the finished session (here a wrong code) finds it unknown.
+    assert error(finalize(sessionInfo=info["sessionInfo"], verificationCode=wrong)) == "INVALID_SESSION_INFO"
 
 
 def test_at_most_five_factors(stack):

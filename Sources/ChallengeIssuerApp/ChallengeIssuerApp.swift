@@ -26,10 +26,11 @@ public enum ChallengeIssuerApp {
             sender: try EmailSenders.configured(reader, mode: host.settings.mode, logger: logger), outbox: outbox,
             appName: settings.appName, logger: logger
         )
+        let finished = FinishedSignIns(client: database, logger: logger)
         let totp = TOTPFactors(
             provider: providers.totp, client: database, sealer: sealer, logger: logger,
             enrollmentLifetime: settings.totpEnrollmentLifetime, maximumFailures: settings.totpMaximumFailures,
-            failureWindow: settings.totpFailureWindow, budget: budget, events: events
+            failureWindow: settings.totpFailureWindow, budget: budget, events: events, finished: finished
         )
         let limiter = RateLimiter(client: database, logger: logger)
         let phone = PhoneVerifications(
@@ -55,7 +56,8 @@ public enum ChallengeIssuerApp {
                 ),
                 events: events, logger: logger
             ),
-            events: events, outbox: outbox, lifetime: settings.smsSessionLifetime, maximumAttempts: settings.smsMaximumAttempts,
+            events: events, finished: finished, outbox: outbox, lifetime: settings.smsSessionLifetime,
+            maximumAttempts: settings.smsMaximumAttempts,
             appName: settings.smsAppName, logger: logger
         )
         let receipts = IosReceipts(
@@ -81,6 +83,7 @@ public enum ChallengeIssuerApp {
             rules: [
                 ChallengeRetention.expiredSessions(settings.expiredSessionRetention), ChallengeRetention.expiredReceipts,
                 RateLimiter.fullBuckets, ChallengeRetention.smsSends, ChallengeRetention.smsDays, SecurityEventLog.retentionDays(reader),
+                FinishedSignIns.retention,
             ] + (settings.development ? [ChallengeRetention.developmentOutbox(settings.developmentOutboxRetention)] : []),
             logger: logger
         )

@@ -10,6 +10,11 @@ public enum SessionTokenApp {
     public static func build(_ host: ServiceHost) async throws -> ServiceHost.Parts {
         guard let database = host.database else { preconditionFailure("session-token needs PostgreSQL") }
         let settings = SessionTokenSettings(host)
+        // challenge-issuer remembers a finished sign-in this long (decision 22); a credential that
+        // outlived that memory could pass a second time.
+        guard (1...3600).contains(settings.pendingCredentialLifetime.components.seconds) else {
+            throw InvalidSetting(key: "mfa.pendingCredentialLifetimeSeconds", reason: "must be 1-3600 seconds")
+        }
         let logger = host.logger
         let masterKey = try SecretSealer.masterKey(base64: settings.masterKeyBase64, file: settings.masterKeyFile)
         let keyring = SigningKeyring(

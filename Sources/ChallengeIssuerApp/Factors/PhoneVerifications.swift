@@ -29,6 +29,8 @@ struct PhoneVerifications: Sendable {
     let defense: SMSDefense
     /// The audit trail: a sign-in code's outcome is recorded with its session's change.
     let events: SecurityEventLog
+    /// Decision 22: what each pending credential's sign-in was finished with.
+    let finished: FinishedSignIns
     /// Present in development mode only.
     let outbox: DevelopmentOutbox?
     let lifetime: Duration
@@ -119,69 +121,108 @@ struct PhoneVerifications: Sendable {
         case rejected(RPCError)
     }
 
+    /// Checks a code in one transaction under the session's row lock. Decision 22: a session used
+    /// by a flow that can be retried (`attempt`) passes again only for an exact retry (the same
+    /// attempt, this session, its code) and writes nothing; a second-factor sign-in's attempt
+    /// (its pending credential) that finished with another session is refused as spent. Anything
+    /// else after success changes nothing.
     func verify(_ params: VerifyPhoneCode.Params) async throws -> VerifyPhoneCode.Result {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         guard let key = SessionInfo.key(params.sessionInfo) else { throw ChallengeRejection.invalidSession }
         let sessions = schema.qualified("verification_sessions")
         guard let provider else { throw Self.disabled }
-        let (logger, maximumAttempts) = (self.logger, self.maximumAttempts)
-        let outcome: Outcome = try await client.withTransaction(logger: logger) { connection in
-            let rows = try await connection.query(
-                cached: """
-                    SELECT code_hash, salt, phone_number, local_id, purpose, expires_at, consumed_at IS NOT NULL, attempts, consumed_by
-                    FROM \(unescaped: sessions) WHERE session_id = \(key) AND kind = 'phone' FOR UPDATE
-                    """,
-                logger: logger
-            )
-            var found: (ByteBuffer?, ByteBuffer?, String?, String?, String?, Date, Bool, Int32, String?)?
-            for try await row in rows.decode((ByteBuffer?, ByteBuffer?, String?, String?, String?, Date, Bool, Int32, String?).self) {
-                found = row
-            }
-            guard let (hash, salt, number, owner, purpose, expiresAt, consumed, attempts, consumedBy) = found, let hash, let salt,
-                let number, owner == params.localId, purpose == params.purpose
-            else { return .rejected(ChallengeRejection.invalidSession) }
-            // A used session is unknown, except to a retry of the attempt that used it.
-            let retry = consumed && consumedBy != nil && consumedBy == params.attempt
-            if consumed && !retry { return .rejected(ChallengeRejection.invalidSession) }
-            if Int(attempts) >= maximumAttempts { return .rejected(ChallengeRejection.tooManyAttempts) }
-            // Every check spends a token of the number's and the account's daily budget, in this
-            // transaction: guesses spread over many sessions stay below the odds too.
-            let daily = budget.rule(acceptedCodes: 1)
-            guard try await limiter.take("sms-checks:number:\(number)", rule: daily, on: connection),
-                try await limiter.take("sms-checks:account:\(schema.name):\(params.localId)", rule: daily, on: connection)
-            else { return .rejected(ChallengeRejection.tooManyAttempts) }
-            let challenge = SMSChallenge(
-                expiresAt: expiresAt, codeHash: Array(hash.readableBytesView), salt: Array(salt.readableBytesView)
-            )
-            switch provider.verify(params.code, against: challenge, now: Date()) {
-            case .accepted:
-                if retry { return .verified(number) }
-                try await defense.verified(sessionKey: key, scope: schema, on: connection)
-                try await record(passed: true, purpose: purpose, localId: params.localId, in: schema, on: connection)
-                // Used up. A flow that names its attempt may be retried, so its session stays,
-                // marked, until it expires; otherwise nothing of it is kept.
-                if let attempt = params.attempt {
-                    try await connection.query(
-                        cached: """
-                            UPDATE \(unescaped: sessions) SET consumed_at = now(), consumed_by = \(attempt) WHERE session_id = \(key)
-                            """,
-                        logger: logger
-                    )
-                } else {
-                    try await connection.query(
-                        cached: "DELETE FROM \(unescaped: sessions) WHERE session_id = \(key)", logger: logger
-                    )
-                }
-                return .verified(number)
-            case .expired:
-                return .rejected(ChallengeRejection.sessionExpired)
-            case .wrongCode, .replayed:
-                try await connection.query(
-                    cached: "UPDATE \(unescaped: sessions) SET attempts = attempts + 1 WHERE session_id = \(key)", logger: logger
+        let (logger, maximumAttempts, finished) = (self.logger, self.maximumAttempts, self.finished)
+        // Only a second-factor sign-in finishes a pending credential; '' finds nothing.
+        let signInAttempt = params.purpose == "signIn" ? (params.attempt ?? "") : ""
+        let outcome: Outcome
+        do {
+            outcome = try await client.withTransaction(logger: logger) { connection in
+                let rows = try await connection.query(
+                    cached: """
+                        SELECT code_hash, salt, phone_number, local_id, purpose, expires_at, consumed_at IS NOT NULL, attempts, consumed_by,
+                               (SELECT proof FROM \(unescaped: schema.qualified(FinishedSignIns.table))
+                                WHERE attempt = \(signInAttempt) AND expires_at > now())
+                        FROM \(unescaped: sessions) WHERE session_id = \(key) AND kind = 'phone' FOR UPDATE
+                        """,
+                    logger: logger
                 )
-                try await record(passed: false, purpose: purpose, localId: params.localId, in: schema, on: connection)
-                return .rejected(ChallengeRejection.invalidCode)
+                var found: (ByteBuffer?, ByteBuffer?, String?, String?, String?, Date, Bool, Int32, String?, String?)?
+                for try await row in rows.decode(
+                    (ByteBuffer?, ByteBuffer?, String?, String?, String?, Date, Bool, Int32, String?, String?).self
+                ) {
+                    found = row
+                }
+                guard let (hash, salt, number, owner, purpose, expiresAt, consumed, attempts, consumedBy, finishedProof) = found,
+                    let hash, let salt, let number, owner == params.localId, purpose == params.purpose
+                else { return .rejected(ChallengeRejection.invalidSession) }
+                let challenge = SMSChallenge(
+                    expiresAt: expiresAt, codeHash: Array(hash.readableBytesView), salt: Array(salt.readableBytesView)
+                )
+                // The exact retry of a finished flow passes again and writes nothing; anything
+                // else from it is refused, also without writing.
+                let spent = signInAttempt.isEmpty ? ChallengeRejection.invalidSession : FinishedSignIns.spent
+                if let finishedProof {
+                    guard FinishedSignIns.Proof(text: finishedProof) == .phone(sessionKey: key),
+                        case .accepted = provider.verify(params.code, against: challenge, now: Date())
+                    else { return .rejected(spent) }
+                    return .verified(number)
+                }
+                if consumed {
+                    guard consumedBy != nil, consumedBy == params.attempt,
+                        case .accepted = provider.verify(params.code, against: challenge, now: Date())
+                    else { return .rejected(ChallengeRejection.invalidSession) }
+                    return .verified(number)
+                }
+                if Int(attempts) >= maximumAttempts { return .rejected(ChallengeRejection.tooManyAttempts) }
+                // Every check spends a token of the number's and the account's daily budget for its
+                // purpose, in this transaction: guesses spread over many sessions stay below the
+                // odds too. A first-factor phone sign-in has no account yet, so only its number's
+                // budget counts (a shared empty account would let strangers lock everyone out).
+                let daily = budget.rule(acceptedCodes: 1)
+                let checks = "sms-checks:\(params.purpose)"
+                guard try await limiter.take("\(checks):number:\(number)", rule: daily, on: connection) else {
+                    return .rejected(ChallengeRejection.tooManyAttempts)
+                }
+                if !params.localId.isEmpty,
+                    !(try await limiter.take("\(checks):account:\(schema.name):\(params.localId)", rule: daily, on: connection))
+                {
+                    return .rejected(ChallengeRejection.tooManyAttempts)
+                }
+                switch provider.verify(params.code, against: challenge, now: Date()) {
+                case .accepted:
+                    try await defense.verified(sessionKey: key, scope: schema, on: connection)
+                    try await record(passed: true, purpose: purpose, localId: params.localId, in: schema, on: connection)
+                    if !signInAttempt.isEmpty {
+                        try await finished.record(signInAttempt, proof: .phone(sessionKey: key), in: schema, on: connection)
+                    }
+                    // Used up. A flow that names its attempt may be retried, so its session stays,
+                    // marked, until it expires; otherwise nothing of it is kept.
+                    if let attempt = params.attempt {
+                        try await connection.query(
+                            cached: """
+                                UPDATE \(unescaped: sessions) SET consumed_at = now(), consumed_by = \(attempt) WHERE session_id = \(key)
+                                """,
+                            logger: logger
+                        )
+                    } else {
+                        try await connection.query(
+                            cached: "DELETE FROM \(unescaped: sessions) WHERE session_id = \(key)", logger: logger
+                        )
+                    }
+                    return .verified(number)
+                case .expired:
+                    return .rejected(ChallengeRejection.sessionExpired)
+                case .wrongCode, .replayed:
+                    try await connection.query(
+                        cached: "UPDATE \(unescaped: sessions) SET attempts = attempts + 1 WHERE session_id = \(key)", logger: logger
+                    )
+                    try await record(passed: false, purpose: purpose, localId: params.localId, in: schema, on: connection)
+                    return .rejected(ChallengeRejection.invalidCode)
+                }
             }
+        } catch  where UniqueViolation.matches(error) && !signInAttempt.isEmpty {
+            // The same pending credential finished with another session meanwhile.
+            throw FinishedSignIns.spent
         }
         switch outcome {
         case .verified(let number):

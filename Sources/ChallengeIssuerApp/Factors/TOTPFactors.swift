@@ -27,6 +27,8 @@ struct TOTPFactors: Sendable {
     let budget: GuessingBudget
     /// The audit trail: each sign-in code's outcome is recorded by the statement that decides it.
     let events: SecurityEventLog
+    /// Decision 22: what each pending credential's sign-in was finished with.
+    let finished: FinishedSignIns
 
     static let disabled = ChallengeRejection.error(.totpMFADisabled)
 
@@ -70,31 +72,38 @@ struct TOTPFactors: Sendable {
         let outcome: Outcome = try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 cached: """
-                    SELECT local_id, secret_sealed, expires_at, consumed_at IS NOT NULL, attempts, consumed_by
+                    SELECT local_id, secret_sealed, expires_at, consumed_at IS NOT NULL, attempts, consumed_by, consumed_step
                     FROM \(unescaped: sessions) WHERE session_id = \(key) AND kind = 'totp' FOR UPDATE
                     """,
                 logger: logger
             )
-            var found: (String?, ByteBuffer?, Date, Bool, Int32, String?)?
-            for try await row in rows.decode((String?, ByteBuffer?, Date, Bool, Int32, String?).self) { found = row }
-            guard let (owner, sealedBuffer, expiresAt, consumed, attempts, consumedBy) = found, owner == params.localId,
-                let sealedBuffer
+            var found: (String?, ByteBuffer?, Date, Bool, Int32, String?, Int64?)?
+            for try await row in rows.decode((String?, ByteBuffer?, Date, Bool, Int32, String?, Int64?).self) { found = row }
+            guard let (owner, sealedBuffer, expiresAt, consumed, attempts, consumedBy, consumedStep) = found,
+                owner == params.localId, let sealedBuffer
             else { return .rejected(ChallengeRejection.invalidSession) }
-            // A used session is unknown, except to a retry of the enrollment that used it.
-            let retry = consumed && consumedBy == params.mfaEnrollmentId
-            if consumed && !retry { return .rejected(ChallengeRejection.invalidSession) }
-            if Int(attempts) >= maximumFailures { return .rejected(ChallengeRejection.tooManyAttempts) }
             let secret = try sealer.open(Data(sealedBuffer.readableBytesView), keyID: key)
             let challenge = TOTPChallenge(expiresAt: expiresAt, secret: Array(secret), adjacentIntervals: params.adjacentIntervals)
+            // Decision 22: a used session is unknown, except to an exact retry of the enrollment
+            // that used it (the same session and the code of the step it was finished with), which
+            // passes again and writes nothing. Anything else changes nothing either.
+            if consumed {
+                guard consumedBy == params.mfaEnrollmentId, let consumedStep,
+                    case .accepted(let step) = provider.verify(params.verificationCode, against: challenge, now: Date()),
+                    step == consumedStep
+                else { return .rejected(ChallengeRejection.invalidSession) }
+                return .accepted
+            }
+            if Int(attempts) >= maximumFailures { return .rejected(ChallengeRejection.tooManyAttempts) }
             switch provider.verify(params.verificationCode, against: challenge, now: Date()) {
             case .accepted(let step):
-                if retry { return .accepted }
-                // Used up, and kept (marked with the enrollment) until it expires, so a retry of
-                // this enrollment is answered again; rows earlier versions marked `consumed_at`
-                // without an enrollment stay refused above.
+                // Used up, and kept (marked with the enrollment and its step) until it expires, so
+                // an exact retry of this enrollment is answered again; rows earlier versions marked
+                // without a step stay refused above.
                 try await connection.query(
                     cached: """
-                        UPDATE \(unescaped: sessions) SET consumed_at = now(), consumed_by = \(params.mfaEnrollmentId)
+                        UPDATE \(unescaped: sessions)
+                        SET consumed_at = now(), consumed_by = \(params.mfaEnrollmentId), consumed_step = \(step ?? 0)
                         WHERE session_id = \(key)
                         """,
                     logger: logger
@@ -121,17 +130,21 @@ struct TOTPFactors: Sendable {
     }
 
     /// Checks a sign-in code with one commit:
-    /// 1. read the secret, the last accepted step and whether the factor is throttled (a read,
-    ///    so nothing to commit);
+    /// 1. read the secret, the last accepted step, whether the factor is throttled and whether the
+    ///    sign-in (`attempt`) was finished already (a read, so nothing to commit);
     /// 2. check the code here;
     /// 3. one UPDATE decides and records the outcome under the row's lock. It applies only while
     ///    the factor has fewer than `maximumFailures` failures in the window, and then either
-    ///    accepts the step by compare-and-set (`last_step < step`, failures cleared) or counts a
-    ///    failure.
+    ///    accepts the step by compare-and-set (`last_step < step`, failures cleared, the sign-in
+    ///    recorded as finished with that step) or counts a failure.
     /// The answer is what the UPDATE did, never what step 2 found: however many guesses arrive at
     /// once and get checked, at most `maximumFailures` outcomes per window reach anyone, and of
     /// two requests with the same code only one can move the step past it. A crash before the
     /// UPDATE answers nothing and records nothing.
+    ///
+    /// Decision 22: a finished sign-in passes again only as an exact retry (this factor, the code
+    /// of the step it spent), writing nothing; anything else from its credential is refused
+    /// (`INVALID_MFA_PENDING_CREDENTIAL`) before anything is written.
     func verify(_ params: VerifyTOTP.Params) async throws {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         let factors = schema.qualified("totp_factors")
@@ -140,19 +153,32 @@ struct TOTPFactors: Sendable {
         let maximumFailures = Int32(self.maximumFailures)
         let daily = budget.rule(acceptedCodes: 2 * max(0, params.adjacentIntervals) + 1)
         let (capacity, refill) = (daily.capacity, daily.refillPerSecond)
+        // An attempt is never empty; '' finds no finished sign-in.
+        let attempt = params.attempt ?? ""
         // `left` below: the budget as it stands now (what was left, refilled by the time since, capped).
         let read = try await client.query(
             cached: """
-                SELECT secret_sealed, last_step, last_step_attempt,
+                SELECT secret_sealed, last_step,
                        (failure_window_start > now() - make_interval(secs => \(window)) AND failures >= \(maximumFailures))
-                       OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) < 1
+                       OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) < 1,
+                       (SELECT proof FROM \(unescaped: schema.qualified(FinishedSignIns.table))
+                        WHERE attempt = \(attempt) AND expires_at > now())
                 FROM \(unescaped: factors) WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
                 """,
             logger: logger
         )
-        var found: (ByteBuffer, Int64, String?, Bool?)?
-        for try await row in read.decode((ByteBuffer, Int64, String?, Bool?).self) { found = row }
-        guard let (sealedBuffer, lastStep, lastStepAttempt, throttled) = found else { throw ChallengeRejection.enrollmentNotFound }
+        var found: (ByteBuffer, Int64, Bool?, String?)?
+        for try await row in read.decode((ByteBuffer, Int64, Bool?, String?).self) { found = row }
+        guard let (sealedBuffer, lastStep, throttled, finishedProof) = found else {
+            // No such factor of this user; a finished sign-in is refused as such first.
+            if !attempt.isEmpty, try await finished.proof(of: attempt, in: schema) != nil { throw FinishedSignIns.spent }
+            throw ChallengeRejection.enrollmentNotFound
+        }
+        let secret = try sealer.open(Data(sealedBuffer.readableBytesView), keyID: params.mfaEnrollmentId)
+        if let finishedProof {
+            try retry(params, finishedWith: FinishedSignIns.Proof(text: finishedProof), secret: secret)
+            return
+        }
         if throttled == true {
             try await events.record(
                 .rateLimitTripped, localId: params.localId,
@@ -160,21 +186,6 @@ struct TOTPFactors: Sendable {
                 in: schema
             )
             throw ChallengeRejection.tooManyAttempts
-        }
-        let secret = try sealer.open(Data(sealedBuffer.readableBytesView), keyID: params.mfaEnrollmentId)
-        // The sign-in that recorded the last step, retried with that step's code: it passed
-        // already, and passes again without writing anything. Any other step, or another
-        // attempt, is checked below as always (a replay there).
-        if let attempt = params.attempt, attempt == lastStepAttempt {
-            let again = TOTPChallenge(
-                expiresAt: .distantFuture, secret: Array(secret), adjacentIntervals: params.adjacentIntervals,
-                lastAcceptedStep: lastStep - 1
-            )
-            if case .accepted(let matched) = provider.verify(params.verificationCode, against: again, now: Date()),
-                matched == lastStep
-            {
-                return
-            }
         }
         let challenge = TOTPChallenge(
             expiresAt: .distantFuture, secret: Array(secret), adjacentIntervals: params.adjacentIntervals, lastAcceptedStep: lastStep
@@ -187,50 +198,89 @@ struct TOTPFactors: Sendable {
         if case .accepted(let matched) = provider.verify(params.verificationCode, against: challenge, now: Date()) {
             (good, step, bound) = (true, matched ?? lastStep, matched ?? lastStep + 1)
         }
-        // The outcome and its audit record in one statement: the same commit, no extra round trip.
+        let proof = FinishedSignIns.Proof.totp(enrollmentId: params.mfaEnrollmentId, step: step).text
+        let kept = Double(FinishedSignIns.kept.components.seconds)
+        // The outcome, its audit record and the finished sign-in in one statement: the same commit,
+        // no extra round trip. The row is left alone (no outcome) when a parallel exact retry
+        // recorded this very step for this attempt first; the finished sign-in's primary key fails
+        // the statement when another success of the same attempt committed first.
         let (actor, address, agent) = (SecurityEventLog.actor, SecurityEventLog.clientAddress, SecurityEventLog.userAgent)
-        let outcome = try await client.query(
-            cached: """
-                WITH updated AS (
-                UPDATE \(unescaped: factors) SET
-                    last_step = CASE WHEN \(good) AND last_step < \(bound) THEN \(step) ELSE last_step END,
-                    failures = CASE WHEN \(good) AND last_step < \(bound) THEN 0
-                                    WHEN failure_window_start > now() - make_interval(secs => \(window)) THEN failures + 1
-                                    ELSE 1 END,
-                    failure_window_start = CASE WHEN \(good) AND last_step < \(bound) THEN NULL
-                                                WHEN failure_window_start > now() - make_interval(secs => \(window))
-                                                THEN failure_window_start
-                                                ELSE now() END,
-                    budget = CASE WHEN \(good) AND last_step < \(bound) THEN budget ELSE least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) - 1 END,
-                    budget_updated_at = CASE WHEN \(good) AND last_step < \(bound) THEN budget_updated_at ELSE now() END,
-                    last_step_attempt = CASE WHEN \(good) AND last_step < \(bound) THEN \(params.attempt) ELSE last_step_attempt END
-                WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
-                  AND (failure_window_start IS NULL OR failure_window_start <= now() - make_interval(secs => \(window))
-                       OR failures < \(maximumFailures))
-                  AND ((\(good) AND last_step < \(bound)) OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) >= 1)
-                RETURNING failure_window_start IS NULL AS ok
-                ), recorded AS (
-                    INSERT INTO \(unescaped: schema.qualified("security_events")) (type, local_id, actor, client_address, user_agent, details)
-                    SELECT CASE WHEN ok THEN 'secondFactor.succeeded' ELSE 'secondFactor.failed' END, \(params.localId), \(actor),
-                           \(address), \(agent), jsonb_build_object('kind', 'totp', 'enrollmentId', \(params.mfaEnrollmentId)::text)
-                    FROM updated
-                )
-                SELECT ok FROM updated
-                """,
-            logger: logger
-        )
         var accepted: Bool?
-        for try await row in outcome.decode(Bool.self) { accepted = row }
+        do {
+            let outcome = try await client.query(
+                cached: """
+                    WITH updated AS (
+                    UPDATE \(unescaped: factors) SET
+                        last_step = CASE WHEN \(good) AND last_step < \(bound) THEN \(step) ELSE last_step END,
+                        failures = CASE WHEN \(good) AND last_step < \(bound) THEN 0
+                                        WHEN failure_window_start > now() - make_interval(secs => \(window)) THEN failures + 1
+                                        ELSE 1 END,
+                        failure_window_start = CASE WHEN \(good) AND last_step < \(bound) THEN NULL
+                                                    WHEN failure_window_start > now() - make_interval(secs => \(window))
+                                                    THEN failure_window_start
+                                                    ELSE now() END,
+                        budget = CASE WHEN \(good) AND last_step < \(bound) THEN budget ELSE least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) - 1 END,
+                        budget_updated_at = CASE WHEN \(good) AND last_step < \(bound) THEN budget_updated_at ELSE now() END,
+                        last_step_attempt = CASE WHEN \(good) AND last_step < \(bound) THEN \(params.attempt) ELSE last_step_attempt END
+                    WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
+                      AND (failure_window_start IS NULL OR failure_window_start <= now() - make_interval(secs => \(window))
+                           OR failures < \(maximumFailures))
+                      AND ((\(good) AND last_step < \(bound)) OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) >= 1)
+                      AND NOT (\(good) AND \(attempt) <> '' AND last_step = \(step) AND last_step_attempt = \(attempt))
+                    RETURNING failure_window_start IS NULL AS ok
+                    ), recorded AS (
+                        INSERT INTO \(unescaped: schema.qualified("security_events")) (type, local_id, actor, client_address, user_agent, details)
+                        SELECT CASE WHEN ok THEN 'secondFactor.succeeded' ELSE 'secondFactor.failed' END, \(params.localId), \(actor),
+                               \(address), \(agent), jsonb_build_object('kind', 'totp', 'enrollmentId', \(params.mfaEnrollmentId)::text)
+                        FROM updated
+                    ), finished AS (
+                        INSERT INTO \(unescaped: schema.qualified(FinishedSignIns.table)) (attempt, proof, expires_at)
+                        SELECT \(attempt), \(proof), now() + make_interval(secs => \(kept)) FROM updated WHERE ok AND \(attempt) <> ''
+                    )
+                    SELECT ok FROM updated
+                    """,
+                logger: logger
+            )
+            for try await row in outcome.decode(Bool.self) { accepted = row }
+        } catch  where UniqueViolation.matches(error) {
+            try await retryAfterRace(params, secret: secret, in: schema)
+            return
+        }
         if let accepted { events.count(accepted ? .secondFactorSucceeded : .secondFactorFailed, schema) }
         events.countSecondFactorCheck(kind: "totp", outcome: accepted.map { $0 ? .accepted : .rejected } ?? .throttled)
         switch accepted {
         case true?: return
         // A wrong code, or a good one whose step another request recorded first (a replay).
         case false?: throw ChallengeRejection.invalidCode
-        // Throttled since the read (other guesses were counted first), or withdrawn meanwhile.
+        // A parallel exact retry finished this sign-in first, or throttled since the read (other
+        // guesses were counted first), or withdrawn meanwhile.
         case nil:
+            if !attempt.isEmpty, try await finished.proof(of: attempt, in: schema) != nil {
+                try await retryAfterRace(params, secret: secret, in: schema)
+                return
+            }
             throw try await exists(params, in: factors) ? ChallengeRejection.tooManyAttempts : ChallengeRejection.enrollmentNotFound
         }
+    }
+
+    /// Decision 22: a sign-in already finished passes again only with the same factor and the code
+    /// of the step it spent (compared in constant time, at any time while it is remembered).
+    private func retry(_ params: VerifyTOTP.Params, finishedWith proof: FinishedSignIns.Proof?, secret: Data) throws {
+        guard case .totp(let enrollmentId, let step)? = proof, enrollmentId == params.mfaEnrollmentId, let provider,
+            case .accepted = provider.verify(
+                params.verificationCode,
+                against: TOTPChallenge(expiresAt: .distantFuture, secret: Array(secret), adjacentIntervals: 0),
+                now: Date(timeIntervalSince1970: Double(step * TOTPFactorProvider.period))
+            )
+        else { throw FinishedSignIns.spent }
+    }
+
+    /// Another request of the same attempt finished the sign-in while this one was checked.
+    private func retryAfterRace(_ params: VerifyTOTP.Params, secret: Data, in schema: TenantSchema) async throws {
+        guard let attempt = params.attempt, let proof = try await finished.proof(of: attempt, in: schema) else {
+            throw FinishedSignIns.spent
+        }
+        try retry(params, finishedWith: proof, secret: secret)
     }
 
     private func exists(_ params: VerifyTOTP.Params, in factors: String) async throws -> Bool {

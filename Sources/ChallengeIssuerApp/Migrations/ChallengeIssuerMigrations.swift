@@ -153,5 +153,16 @@ enum ChallengeIssuerMigrations {
         ),
         // The audit trail (SecurityEventLog): the same table in every data service.
         SecurityEventLog.migration,
+        // Decision 22, single use: the sign-ins each pending credential finished, with what passed
+        // them (FinishedSignIns), and the time step a TOTP enrollment session was finished with, so
+        // only an exact retry passes again.
+        TenantMigration(
+            "CreateFinishedSignIns",
+            [
+                "CREATE TABLE finished_sign_ins (attempt text PRIMARY KEY, proof text NOT NULL, expires_at timestamptz NOT NULL)",
+                "CREATE INDEX finished_sign_ins_expiry ON finished_sign_ins (expires_at)",
+                "ALTER TABLE verification_sessions ADD COLUMN consumed_step bigint",
+            ]
+        ),
     ]
 }

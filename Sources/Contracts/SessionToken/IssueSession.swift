@@ -27,12 +27,19 @@ public enum IssueSession: RPCMethod {
         public var consumePendingCredential: String?
         /// Ends every other session of the user first (a new second factor, decision 3).
         public var revokeOtherSessions: Bool?
+        /// Completes an enrollment (`secondFactorIdentifier` is the new factor): the session's
+        /// refresh token is derived from the enrollment, so an exact retry of its finalize gets
+        /// this session back and ends nothing (decision 22), while that token was never used and
+        /// the session stands; otherwise `INVALID_SESSION_INFO`.
+        public var finishesEnrollment: Bool?
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String, signInProvider: String,
             secondFactor: String? = nil, secondFactorIdentifier: String? = nil, authTime: Int64, user: SessionUser,
-            sessionClaims: [String: JSONValue]? = nil, consumePendingCredential: String? = nil, revokeOtherSessions: Bool? = nil
+            sessionClaims: [String: JSONValue]? = nil, consumePendingCredential: String? = nil, revokeOtherSessions: Bool? = nil,
+            finishesEnrollment: Bool? = nil
         ) {
+            self.finishesEnrollment = finishesEnrollment
             self.consumePendingCredential = consumePendingCredential
             self.revokeOtherSessions = revokeOtherSessions
             self.sessionClaims = sessionClaims

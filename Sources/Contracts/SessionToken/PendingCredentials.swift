@@ -104,4 +104,7 @@ public enum RevokeFactorSessions: RPCMethod {
 extension RPCErrorCode {
     /// `INVALID_MFA_PENDING_CREDENTIAL`.
     public static let invalidPendingCredential = RPCErrorCode(1203)
+    /// `INVALID_SESSION_INFO`: an enrollment's session was finished, and this is no exact retry
+    /// whose session still stands (decision 22).
+    public static let finishedEnrollment = RPCErrorCode(1204)
 }

@@ -42,8 +42,9 @@ struct MFAEnrollmentOperations: Sendable {
         let settings = try await prelude(body, request)
         let kind = kinds.kind { $0.isNamed(by: body) }
         try kind.requireEnabled(settings)
-        // The enrollment this session becomes, the same on a retry (FinalizeAttempt); a retry finds
-        // it already saved and passes the checks of a new factor.
+        // The enrollment this session becomes, the same on a retry (FinalizeAttempt); an exact retry
+        // (decision 22: the same session and code) finds it already saved, passes the checks of a
+        // new factor and gets the first answer's session again; anything else is refused.
         let enrollmentId = type(of: kind).session(of: body).map(FinalizeAttempt.enrollmentId(finishing:)) ?? RandomIdentifier.make()
         let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, retrying: enrollmentId)
         try SecondFactorPolicy.checkFirstFactor(user.token.signInProvider)
@@ -76,7 +77,7 @@ struct MFAEnrollmentOperations: Sendable {
             .init(
                 projectId: projectId, tenantId: tenantId, localId: localId, signInProvider: user.token.signInProvider,
                 secondFactor: enrollment.kind, secondFactorIdentifier: enrollmentId, authTime: user.token.authTime,
-                user: SessionUser(revoked), revokeOtherSessions: true
+                user: SessionUser(revoked), revokeOtherSessions: true, finishesEnrollment: true
             ),
             requestID: request.requestID
         )

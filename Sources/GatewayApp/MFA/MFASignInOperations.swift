@@ -51,7 +51,8 @@ struct MFASignInOperations: Sendable {
         )
         // A code costs money: the credential must be unused before one is sent, so it is asked
         // beside the account read (session-token has already said so for an unsealed credential).
-        async let live = Result.capturing { try await pendingSignIns.requireLive(pending, request: request) }
+        // A credential that finished its sign-in is used, even while its finalize may be retried.
+        async let live = Result.capturing { try await pendingSignIns.requireLive(pending, finishing: false, request: request) }
         let read = await Result.capturing { try await pendingSignIns.account(of: pending, request: request) }
         try await live.get()
         let account = try read.get()

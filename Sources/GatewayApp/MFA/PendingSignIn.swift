@@ -49,9 +49,11 @@ struct PendingSignIns: Sendable {
 
     /// A credential used up or unknown to session-token is refused as such. Asked only when the
     /// answer is a refusal anyway (or before a code is sent), never on a sign-in that succeeds.
-    func requireLive(_ pending: PendingSignIn, request: PublicRequest) async throws {
+    /// `finishing`: a finalize asks, whose credential may have finished a sign-in whose answer was
+    /// lost; before a code is sent nothing may pass a used credential (decision 22).
+    func requireLive(_ pending: PendingSignIn, finishing: Bool = true, request: PublicRequest) async throws {
         guard !pending.confirmedLive else { return }
-        _ = try await inspect(pending.credential, finishing: true, request: request)
+        _ = try await inspect(pending.credential, finishing: finishing, request: request)
     }
 
     /// The pending sign-in's account; a credential whose account is gone is no longer valid.

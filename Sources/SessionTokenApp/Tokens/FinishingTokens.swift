@@ -23,7 +23,22 @@ struct FinishingTokens: Sendable {
     /// The token sealed like every refresh token (`SealedRefreshToken`), its secret bytes and nonce
     /// taken from the HMAC instead of the random generator.
     func token(finishing credential: String, projectId: String, tenantId: String?, localId: String) throws -> RefreshToken {
-        let secret = HMAC<SHA256>.authenticationCode(for: Data(credential.utf8), using: key)
+        try token(derivedFrom: Data(credential.utf8), projectId: projectId, tenantId: tenantId, localId: localId)
+    }
+
+    /// The first refresh token of the session an enrollment's finalize starts (decision 22: its
+    /// exact retry gets this session back). Derived from the new factor's id, which is itself a
+    /// digest of the enrollment session; a label keeps it apart from any credential's.
+    func token(finishingEnrollment enrollmentId: String, projectId: String, tenantId: String?, localId: String) throws
+        -> RefreshToken
+    {
+        try token(
+            derivedFrom: Data("enrollment \(enrollmentId)".utf8), projectId: projectId, tenantId: tenantId, localId: localId
+        )
+    }
+
+    private func token(derivedFrom input: Data, projectId: String, tenantId: String?, localId: String) throws -> RefreshToken {
+        let secret = HMAC<SHA256>.authenticationCode(for: input, using: key)
         return RefreshToken(
             value: try SealedRefreshToken(projectId: projectId, tenantId: tenantId, localId: localId)
                 .seal(with: sealKey, derivedFrom: Data(secret))

@@ -10,15 +10,18 @@ struct SessionIssuance: Sendable {
     let sealKey: TokenSealKey
 
     func issue(_ params: IssueSession.Params) async throws -> IssueSession.Result {
-        // A finalize retried with the same credential gets the same token (FinishingTokens).
-        let token =
-            try params.consumePendingCredential.map {
-                try finishing.token(finishing: $0, projectId: params.projectId, tenantId: params.tenantId, localId: params.localId)
-            }
-            ?? RefreshToken(
-                value: SealedRefreshToken(projectId: params.projectId, tenantId: params.tenantId, localId: params.localId)
-                    .seal(with: sealKey)
+        // A finalize retried exactly gets the same token (FinishingTokens, decision 22).
+        let (projectId, tenantId, localId) = (params.projectId, params.tenantId, params.localId)
+        let token: RefreshToken
+        if let credential = params.consumePendingCredential {
+            token = try finishing.token(finishing: credential, projectId: projectId, tenantId: tenantId, localId: localId)
+        } else if params.finishesEnrollment == true, let enrollmentId = params.secondFactorIdentifier {
+            token = try finishing.token(finishingEnrollment: enrollmentId, projectId: projectId, tenantId: tenantId, localId: localId)
+        } else {
+            token = RefreshToken(
+                value: try SealedRefreshToken(projectId: projectId, tenantId: tenantId, localId: localId).seal(with: sealKey)
             )
+        }
         var answered = params
         answered.authTime = try await sessions.startFamily(params, token: token)
         let idToken = try issuer.sign(issuer.claims(for: answered))

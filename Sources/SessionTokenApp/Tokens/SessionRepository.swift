@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import IdentityToolkit
 import JSONRPC
 import Logging
 import PostgresNIO
@@ -13,27 +14,37 @@ struct SessionRepository: Sendable {
     /// How long after a pending credential was used its finalize may be retried (its lifetime).
     let retryWindow: Duration
 
+    static let finishedEnrollment = RPCError(code: .finishedEnrollment, business: IdentityToolkitError(.invalidSessionInfo))
+
     /// Starts a family for one sign-in and records its first refresh token (by hash only). Returns
-    /// the `auth_time` (seconds) of the session the token belongs to: the new one, or, for a
-    /// retried finalize, the one its first attempt started.
+    /// the `auth_time` (seconds) of the session the token belongs to: the new one, or, for an exact
+    /// retry of a finalize (its token derived, FinishingTokens), the one its first attempt started;
+    /// such a retry starts, revokes and uses up nothing (decision 22).
     func startFamily(_ params: IssueSession.Params, token: RefreshToken) async throws -> Int64 {
         let schema = try TenantSchemaCatalog.schema(for: TenantScope(projectId: params.projectId, tenantId: params.tenantId))
         let familyID = UUID().uuidString.lowercased()
         let authTime = Date(timeIntervalSince1970: Double(params.authTime))
         let tokenHash = token.hash
         let logger = self.logger
+        let derived = params.consumePendingCredential != nil || params.finishesEnrollment == true
+        let refusal = params.consumePendingCredential != nil ? PendingCredentials.invalid : Self.finishedEnrollment
         do {
-            if try await insert(
-                schema: schema, familyID: familyID, params: params, authTime: authTime, tokenHash: tokenHash, logger: logger
-            ) {
-                return params.authTime
+            let started: Bool
+            do {
+                started = try await insert(
+                    schema: schema, familyID: familyID, params: params, authTime: authTime, tokenHash: tokenHash, logger: logger
+                )
+            } catch  where derived && UniqueViolation.matches(error) {
+                // A parallel exact retry started the session first.
+                started = false
             }
-            if params.consumePendingCredential != nil, let earlier = try await finished(by: tokenHash, in: schema),
+            if started { return params.authTime }
+            if derived, let earlier = try await finished(by: tokenHash, in: schema),
                 earlier.localId == params.localId, earlier.secondFactorIdentifier == params.secondFactorIdentifier
             {
                 return earlier.authTime
             }
-            throw PendingCredentials.invalid
+            throw refusal
         } catch let error as RPCError {
             throw error
         } catch {
@@ -45,8 +56,9 @@ struct SessionRepository: Sendable {
 
     /// One statement (one round trip, one commit): uses the pending credential up, revokes the
     /// user's other sessions when asked, starts the family and records its first refresh token.
-    /// Each step after the first runs only if the credential was usable, so a used, expired or
-    /// foreign credential changes nothing.
+    /// Each step after the first runs only if the credential was usable and the token is new (a
+    /// derived token already there is an exact retry's), so a used, expired or foreign credential
+    /// or a retry changes nothing.
     ///
     /// A used credential is deleted, not marked: the mark wrote a new row version (one in eight
     /// left its page, a write to both indexes), the statement costs a seventh less without it, and
@@ -70,7 +82,8 @@ struct SessionRepository: Sendable {
                       AND consumed_at IS NULL AND expires_at > now()
                     RETURNING 1
                 ), allowed AS (
-                    SELECT 1 WHERE NOT \(consume) OR EXISTS (SELECT 1 FROM consumed)
+                    SELECT 1 WHERE (NOT \(consume) OR EXISTS (SELECT 1 FROM consumed))
+                      AND NOT EXISTS (SELECT 1 FROM \(unescaped: tokens) WHERE token_hash = \(tokenHash))
                 ), revoked AS (
                     UPDATE \(unescaped: families) SET revoked_at = now(), revoked_reason = 'enrollment'
                     WHERE \(revoke) AND local_id = \(params.localId) AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM allowed)
