@@ -82,6 +82,21 @@ def test_a_change_is_confirmed_from_the_new_address_and_undone_from_the_old(stac
     assert accounts.signUp(body={"email": new, "password": "secret-pw"}).execute()["localId"] != user["localId"]
 
 
+def test_the_first_addresss_recovery_link_restores_it_after_two_changes(stack, accounts, user):
+    """Issue 39, L-3: after A→B→C the recovery link mailed to A was refused, so whoever changed it twice
+    kept the account."""
+    first, second, third = user["email"], unique_email("second"), unique_email("third")
+    accounts.update(body={"oobCode": request_change(stack, accounts, user, second)["oobCode"]}).execute()
+    moved = accounts.signInWithPassword(body={"email": second, "password": "secret-pw"}).execute()
+    accounts.update(body={"oobCode": request_change(stack, accounts, {**user, **moved, "email": second}, third)["oobCode"]}).execute()
+    recovered = accounts.update(body={"oobCode": last_mail(stack, first, "RECOVER_EMAIL")["oobCode"]}).execute()
+    assert recovered["email"] == first and recovered["localId"] == user["localId"]
+    assert admin_lookup(stack, user["localId"])["email"] == first
+    # B's link (mailed to the address the taker chose) died with the recovery: it cannot take it again.
+    assert failure(accounts.update(body={"oobCode": last_mail(stack, second, "RECOVER_EMAIL")["oobCode"]})) == \
+        (400, "INVALID_OOB_CODE")
+
+
 def test_change_refusals(stack, accounts, user):
     other = accounts.signUp(body={"email": unique_email("taken"), "password": "secret-pw"}).execute()
     change = {"requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": user["idToken"]}

@@ -141,3 +141,11 @@ def test_a_password_guesser_is_stopped_after_ten_failures_by_default(production)
     answers = [call(production, "signInWithPassword", email=user["email"], password=f"guess-{n}") for n in range(11)]
     assert [error(a) for a in answers[:10]] == ["INVALID_LOGIN_CREDENTIALS"] * 10
     assert error(answers[10]) == "TOO_MANY_ATTEMPTS_TRY_LATER"
+
+
+def test_a_production_project_starts_without_anonymous_sign_up(production):
+    """Issue 39, L-6: anonymous sign-up minted accounts and sessions for anyone with the public key."""
+    config = requests.get(f"{production.gateway}/v2/projects/demo-project/config", headers=admin(production), timeout=30)
+    assert config.json()["signIn"]["anonymous"]["enabled"] is False
+    refused = call(production, "signUp", returnSecureToken=True)
+    assert refused.status_code == 400 and error(refused).startswith("ADMIN_ONLY_OPERATION"), refused.text

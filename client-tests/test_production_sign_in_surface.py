@@ -46,6 +46,8 @@ def production_surface():
         }
         try:
             with running(extra_env={"challenge-issuer": challenge_issuer}) as stack:
+                # Phone sign-in is off in production until an operator turns it on (issue 39, M-3).
+                assert set_phone_sign_in(stack, True)["signIn"]["phoneNumber"]["enabled"] is True
                 yield stack, inbox
         finally:
             relay.stop()
@@ -59,6 +61,13 @@ def call(stack, operation, **body):
 
 def admin(stack):
     return {"Authorization": f"Bearer {stack.admin_token}"}
+
+
+def set_phone_sign_in(stack, enabled):
+    config = f"{stack.gateway}/v2/projects/demo-project/config?updateMask=signIn.phoneNumber.enabled"
+    answer = requests.patch(config, headers=admin(stack), json={"signIn": {"phoneNumber": {"enabled": enabled}}}, timeout=30)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
 
 
 def mailed_code(inbox, recipient, mode):
@@ -103,6 +112,21 @@ def test_a_direct_email_change_is_refused_and_a_verified_one_works(production_su
     assert restored.json()["email"] == email
 
 
+def test_phone_sign_in_sends_nothing_and_creates_nothing_while_the_project_has_it_off(production_surface):
+    stack, _ = production_surface
+    number = f"+1555{free_port():07d}"
+    assert set_phone_sign_in(stack, False)["signIn"]["phoneNumber"]["enabled"] is False
+    try:
+        sends = len(ProviderAPI.received)
+        refused = call(stack, "sendVerificationCode", phoneNumber=number, recaptchaToken="good")
+        assert refused.status_code == 400 and refused.json()["error"]["message"] == "OPERATION_NOT_ALLOWED"
+        assert call(stack, "signInWithPhoneNumber", sessionInfo="x" * 40, code="123456").json()["error"]["message"] == \
+            "OPERATION_NOT_ALLOWED"
+        assert len(ProviderAPI.received) == sends
+    finally:
+        assert set_phone_sign_in(stack, True)["signIn"]["phoneNumber"]["enabled"] is True
+
+
 def test_phone_sign_in_sends_its_sms_over_https_after_a_recaptcha_check(production_surface):
     stack, _ = production_surface
     number = f"+1555{free_port():07d}"
@@ -128,6 +152,28 @@ def test_email_link_sign_in_works_once_the_project_enables_it(production_surface
         assert call(stack, "sendOobCode", **body).status_code == 200
         signed_in = call(stack, "signInWithEmailLink", email=email, oobCode=mailed_code(inbox, email, "signIn")).json()
         assert signed_in["isNewUser"] is True and "idToken" in signed_in
+    finally:
+        requests.patch(config, headers=admin(stack), json={"signIn": {"email": {"passwordRequired": True}}}, timeout=30)
+
+
+def test_a_signed_in_email_link_never_replaces_the_accounts_address(production_surface):
+    """Issue 39, H-1: a stolen session plus a sign-in link mailed to the attacker's own address took
+    the account (its address replaced, verified, with no recent login and no notice)."""
+    stack, inbox = production_surface
+    victim_email, attacker_email = f"victim-{free_port()}@example.com", f"attacker-{free_port()}@example.com"
+    victim = call(stack, "signUp", email=victim_email, password="secret-pw", returnSecureToken=True).json()
+    config = f"{stack.gateway}/v2/projects/demo-project/config?updateMask=signIn.email.passwordRequired"
+    enabled = requests.patch(config, headers=admin(stack), json={"signIn": {"email": {"passwordRequired": False}}}, timeout=30)
+    assert enabled.status_code == 200, enabled.text
+    try:
+        assert call(stack, "sendOobCode", requestType="EMAIL_SIGNIN", email=attacker_email,
+                    continueUrl="http://localhost/finish", canHandleCodeInApp=True).status_code == 200
+        code = mailed_code(inbox, attacker_email, "signIn")
+        taken = call(stack, "signInWithEmailLink", idToken=victim["idToken"], email=attacker_email, oobCode=code)
+        assert taken.status_code == 400 and taken.json()["error"]["message"] == "PROVIDER_ALREADY_LINKED"
+        looked_up = requests.post(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:lookup",
+                                  headers=admin(stack), json={"localId": [victim["localId"]]}, timeout=30)
+        assert looked_up.json()["users"][0]["email"] == victim_email
     finally:
         requests.patch(config, headers=admin(stack), json={"signIn": {"email": {"passwordRequired": True}}}, timeout=30)
 

@@ -19,7 +19,8 @@ public enum FactorRegistryApp {
         let settingsCache = SettingsCache()
         let events = SecurityEventLog(source: "factor-registry", client: database, registry: host.metrics.registry, logger: logger)
         let projects = TenantRepository(
-            client: database, logger: logger, events: events, activeProjects: activeProjects, cache: settingsCache
+            client: database, logger: logger, events: events, activeProjects: activeProjects, cache: settingsCache,
+            projectDefaults: host.settings.mode == .production ? .productionProjectDefaults : .projectDefaults
         )
         let registry = TenantRegistry(
             repository: projects, catalog: catalog, peers: [host.client(for: .challengeIssuer), host.client(for: .sessionToken)],

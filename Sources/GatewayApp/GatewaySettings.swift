@@ -19,8 +19,10 @@ struct GatewaySettings: Sendable {
     let apiKeys: [String]
     let recentLogin: RecentLogin
     let clientAddress: ClientAddress
+    /// The scopes' switches while no operator has set them.
+    let modeDefaults: ModeDefaults
     /// Improved email privacy (decision 19) when a scope has not set it: on in production.
-    let emailPrivacyByDefault: Bool
+    var emailPrivacyByDefault: Bool { modeDefaults.improvedEmailPrivacy }
 
     init(_ host: ServiceHost) throws {
         let reader = host.settings.reader
@@ -36,6 +38,6 @@ struct GatewaySettings: Sendable {
         apiKeys = reader.stringArray(forKey: "api.keys", isSecret: true, default: [])
         recentLogin = try RecentLogin(reader: reader)
         clientAddress = try ClientAddress(reader: reader)
-        emailPrivacyByDefault = host.settings.mode == .production
+        modeDefaults = ModeDefaults(mode: host.settings.mode)
     }
 }

@@ -47,8 +47,12 @@ struct PublicOperations: Sendable {
             registry: registry, sessions: sessions, challenges: challenges, kinds: mfaSignIn.kinds,
             recentLogin: settings.recentLogin, mail: mail, logger: host.logger
         )
-        let phoneSignIn = PhoneSignInOperations(registry: registry, sessions: sessions, challenges: challenges, phone: phone)
-        let projectConfig = ProjectConfigOperations(registry: registry, emailPrivacyByDefault: privacy)
+        let linking = AccountLinking(recentLogin: settings.recentLogin)
+        let phoneSignIn = PhoneSignInOperations(
+            registry: registry, sessions: sessions, challenges: challenges, phone: phone, linking: linking,
+            enabledByDefault: settings.modeDefaults.phoneSignIn
+        )
+        let projectConfig = ProjectConfigOperations(registry: registry, defaults: settings.modeDefaults)
         let tenants = TenantOperations(registry: registry)
         let smsDefense = SMSDefenseOperations(challenges: challenges, settings: cachedSettings)
         let securityEvents = SecurityEventOperations(peers: [registry, challenges, sessions], settings: cachedSettings)
@@ -66,7 +70,9 @@ struct PublicOperations: Sendable {
         }
 
         let client: [String: PublicOperationHandler] = [
-            "identitytoolkit.accounts.signUp": SignUpOperation(registry: registry, sessions: sessions, admin: admin).handle,
+            "identitytoolkit.accounts.signUp": SignUpOperation(
+                registry: registry, sessions: sessions, admin: admin, linking: linking
+            ).handle,
             "identitytoolkit.accounts.signInWithPassword": SignInWithPasswordOperation(
                 registry: registry, sessions: sessions, emailPrivacyByDefault: privacy
             ).handle,
@@ -84,7 +90,7 @@ struct PublicOperations: Sendable {
             "identitytoolkit.accounts.signInWithPhoneNumber": phoneSignIn.signInWithPhoneNumber,
             "identitytoolkit.accounts.resetPassword": ResetPasswordOperation(registry: registry, codes: codes).handle,
             "identitytoolkit.accounts.signInWithEmailLink": SignInWithEmailLinkOperation(
-                registry: registry, sessions: sessions, mail: mail
+                registry: registry, sessions: sessions, mail: mail, linking: linking
             ).handle,
             "identitytoolkit.accounts.signInWithCustomToken": SignInWithCustomTokenOperation(registry: registry, sessions: sessions)
                 .handle,

@@ -49,6 +49,8 @@ public enum SecurityEventType: String, Sendable, CaseIterable, Codable {
     case factorWithdrawn = "factor.withdrawn"
     case passwordChanged = "password.changed"
     case emailChanged = "email.changed"
+    /// The account's phone number (a first factor) was set, replaced or removed.
+    case phoneNumberChanged = "phoneNumber.changed"
     /// A refresh token was used twice: its whole family was revoked.
     case tokenFamilyRevoked = "tokenFamily.revoked"
     /// A send the SMS pumping defence refused (`details.reason`, `details.region`).

@@ -21,6 +21,10 @@ public struct AuthSettings: Codable, Sendable, Hashable {
     public var notification: NotificationConfig?
     /// Limits on SMS sends against toll fraud; `nil`: the deployment's defaults.
     public var smsDefense: SMSDefenseConfig?
+    /// Projects only: `signIn.phoneNumber.enabled`, the phone as a first factor
+    /// (`sendVerificationCode`, `signInWithPhoneNumber`); `nil` until an operator sets it, which
+    /// means off in production (each code costs money) and on in development.
+    public var phoneSignIn: Bool?
 
     public init(
         allowPasswordSignup: Bool, enableEmailLinkSignin: Bool, enableAnonymousUser: Bool, disableAuth: Bool,
@@ -51,6 +55,15 @@ public struct AuthSettings: Codable, Sendable, Hashable {
         ),
         authorizedDomains: ["localhost"]
     )
+
+    /// A project of a production deployment until an operator sets its config: as
+    /// ``projectDefaults`` but without anonymous sign-up, which mints accounts (and sessions) for
+    /// anyone with the public API key (issue 39, L-6).
+    public static let productionProjectDefaults: AuthSettings = {
+        var settings = projectDefaults
+        settings.enableAnonymousUser = false
+        return settings
+    }()
 
     /// A new tenant, as Identity Platform creates one (contract §2.16): everything off until set.
     public static let tenantDefaults = AuthSettings(

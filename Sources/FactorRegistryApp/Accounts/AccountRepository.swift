@@ -242,7 +242,7 @@ extension AccountRepository {
     }
 
     /// Applies `changes` and reads the account back in one statement, in a transaction that also
-    /// records a password or email change in the audit trail; `nil` when it does not exist.
+    /// records a password, email or phone number change in the audit trail; `nil` when it does not exist.
     func update(in schema: TenantSchema, localId: String, _ changes: Changes) async throws -> Account? {
         do {
             return try await client.withTransaction(logger: logger) { connection in
@@ -252,6 +252,9 @@ extension AccountRepository {
                 }
                 if changes.email != nil {
                     try await events.record(.emailChanged, localId: localId, in: schema, on: connection)
+                }
+                if changes.phoneNumber != nil || changes.deletePhoneNumber {
+                    try await events.record(.phoneNumberChanged, localId: localId, in: schema, on: connection)
                 }
                 return account
             }

@@ -39,35 +39,39 @@ struct AccountService: Sendable {
         }
     }
 
-    /// §2.2: the credentials, in the contract's order. An unknown email still costs one hash, so the
-    /// answer's timing does not tell which emails exist.
+    /// §2.2: the credentials, in the contract's order. An unknown email, a disabled or a
+    /// passwordless account still cost one hash, so the answer's timing does not tell which
+    /// emails exist or how.
     func verifyPassword(_ params: VerifyPassword.Params) async throws -> VerifyPassword.Result {
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         let budget: String
         do {
             try await limits.admit(address: params.clientAddress)
-            budget = try await limits.failureBudget(schema, email: params.email, address: params.clientAddress)
+            budget = try await limits.takeFailure(schema, email: params.email, address: params.clientAddress)
         } catch let error as RPCError where error.business?.code == .tooManyAttemptsTryLater {
             try await accounts.events.record(.rateLimitTripped, localId: nil, details: ["limit": "password sign-in"], in: schema)
             throw error
         }
-        guard params.password.utf8.count <= PasswordHasher.maximumPasswordBytes else {
-            await limits.spendFailure(budget)
-            throw Self.rejected(.invalidPassword)
-        }
+        guard params.password.utf8.count <= PasswordHasher.maximumPasswordBytes else { throw Self.rejected(.invalidPassword) }
         guard let stored = try await accounts.credentials(in: schema, email: params.email) else {
             _ = try await hashers.standard.verify(params.password, against: hashers.decoy(for: params.projectId))
-            await limits.spendFailure(budget)
             try await signInFailed(nil, reason: .emailNotFound, in: schema)
             throw Self.rejected(.emailNotFound)
         }
         let localId = stored.account.localId
+        let right: Bool
+        if let hash = stored.passwordHash {
+            right = try await hashers.standard.verify(params.password, against: hash)
+        } else {
+            _ = try await hashers.standard.verify(params.password, against: hashers.decoy(for: params.projectId))
+            right = false
+        }
+        if right { await limits.refund(budget) }
         if stored.account.disabled {
             try await signInFailed(localId, reason: .userDisabled, in: schema)
             throw Self.rejected(.userDisabled)
         }
-        guard let hash = stored.passwordHash, try await hashers.standard.verify(params.password, against: hash) else {
-            await limits.spendFailure(budget)
+        guard right else {
             try await signInFailed(localId, reason: .invalidPassword, in: schema)
             throw Self.rejected(.invalidPassword)
         }

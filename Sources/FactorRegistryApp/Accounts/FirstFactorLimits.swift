@@ -9,9 +9,10 @@ import TenantStore
 ///
 /// - every password sign-in, sign-up and out-of-band mail takes a token of its client address's
 ///   bucket (`firstFactor.perAddress`); an IPv6 address counts by its /64 (the gateway says so);
-/// - wrong passwords are budgeted per account **and** client address (`firstFactor.failures`): the
-///   budget is looked at before the hash and spent only on a failure, so a victim's correct password
-///   from any client the attacker is not on still works (no lock-out by strangers);
+/// - wrong passwords are budgeted per account **and** client address (`firstFactor.failures`): a
+///   token is taken before the hash and given back when the password was right, so parallel
+///   guesses cannot outrun the budget, and a victim's correct password from any client the
+///   attacker is not on still works (no lock-out by strangers);
 /// - new accounts per project or tenant (`signUp.perScope`), which bounds bot sign-ups from many
 ///   addresses;
 /// - out-of-band mails per account (`oobCodes.mailsPerAccount`), so nobody's inbox is flooded.
@@ -44,15 +45,18 @@ struct FirstFactorLimits: Sendable {
         guard try await limiter.take("first-factor:\(address)", rule: perAddress) else { throw Self.tooMany }
     }
 
-    /// The key of the failure budget of `email` from `address`, after checking it has room.
-    func failureBudget(_ schema: TenantSchema, email: String, address: String?) async throws -> String {
+    /// Takes a token of the failure budget of `email` from `address` before the password is
+    /// checked (so parallel guesses cannot all pass a look that none of them spent yet), and
+    /// returns its key; the token goes back when the password was right (`refund`).
+    func takeFailure(_ schema: TenantSchema, email: String, address: String?) async throws -> String {
         let key = "password-failures:\(schema.name):\(email.lowercased()):\(address ?? "-")"
-        guard try await limiter.hasToken(key, rule: failures) else { throw Self.tooMany }
+        guard try await limiter.take(key, rule: failures) else { throw Self.tooMany }
         return key
     }
 
-    func spendFailure(_ key: String) async {
-        _ = try? await limiter.take(key, rule: failures)
+    /// A right password costs no failure.
+    func refund(_ key: String) async {
+        try? await limiter.giveBack(key, rule: failures)
     }
 
     func admitSignUp(_ schema: TenantSchema) async throws {

@@ -54,11 +54,13 @@ struct OOBCodeEffects: Sendable {
                 WHERE local_id = \(localId) AND email_normalized IS NOT DISTINCT FROM \(codeEmail) RETURNING local_id
                 """
         case "RECOVER_EMAIL":
-            let undone = code.newEmail.map(EmailAddress.normalized)
+            // The address the link was mailed to comes back whatever the account's address is now:
+            // after A→B→C, A's link still undoes the takeover (issue 39, L-3). The code is the
+            // account's, single use and expiring; another account that took A meanwhile refuses it.
             query = """
                 UPDATE \(unescaped: accounts) SET email = \(code.email), email_normalized = \(codeEmail),
                     email_verified = true, valid_since = date_trunc('second', now()) + interval '1 second'
-                WHERE local_id = \(localId) AND email_normalized = \(undone) RETURNING local_id
+                WHERE local_id = \(localId) RETURNING local_id
                 """
         case "REVERT_SECOND_FACTOR_ADDITION":
             let removed = try await revert(code, localId: localId, on: connection)
@@ -81,7 +83,18 @@ struct OOBCodeEffects: Sendable {
             switch code.requestType {
             case "PASSWORD_RESET" where applied:
                 try await events.record(.passwordChanged, localId: localId, details: ["via": code.requestType], in: schema, on: connection)
-            case "VERIFY_AND_CHANGE_EMAIL" where applied, "RECOVER_EMAIL" where applied:
+            case "VERIFY_AND_CHANGE_EMAIL" where applied:
+                try await events.record(.emailChanged, localId: localId, details: ["via": code.requestType], in: schema, on: connection)
+            case "RECOVER_EMAIL" where applied:
+                // The owner took the account back: the recovery links of later changes (mailed to
+                // addresses the taker chose) must not take it again.
+                try await connection.query(
+                    """
+                    DELETE FROM \(unescaped: schema.qualified("oob_codes"))
+                    WHERE local_id = \(localId) AND request_type = 'RECOVER_EMAIL'
+                    """,
+                    logger: logger
+                )
                 try await events.record(.emailChanged, localId: localId, details: ["via": code.requestType], in: schema, on: connection)
             default:
                 break
@@ -149,7 +162,8 @@ struct OOBCodeEffects: Sendable {
     }
 
     /// An email link's sign-in: the account with the address has it verified (and the sign-in
-    /// recorded unless a second factor must follow); without one, an account is created.
+    /// recorded unless a second factor must follow); without one, an account is created. An
+    /// unverified account's password is cleared and its sessions end (issue 39, M-7).
     func signIn(email: String, secondFactorKinds: Set<String>, on connection: PostgresConnection) async throws -> SignedIn {
         let accounts = schema.qualified("accounts")
         let enrollments = schema.qualified("mfa_enrollments")
@@ -165,9 +179,16 @@ struct OOBCodeEffects: Sendable {
         for try await (localId, disabled, kinds) in found.decode((String, Bool, [String]).self) {
             if disabled { throw AccountService.rejected(.userDisabled) }
             let required = kinds.contains { secondFactorKinds.contains($0) }
+            // Pre-hijacking: whoever signed the address up with a password before its owner proved
+            // it may still hold that password and a session. The owner's first proof of the
+            // address clears the password and ends every earlier session (tokens from this
+            // second on stay valid, so the answer's own do).
             let rows = try await connection.query(
                 """
                 UPDATE \(unescaped: accounts) SET email_verified = true,
+                    password_hash = CASE WHEN email_verified THEN password_hash END,
+                    valid_since = CASE WHEN email_verified OR password_hash IS NULL THEN valid_since
+                                       ELSE date_trunc('second', now()) END,
                     last_login_at = CASE WHEN \(required) THEN last_login_at ELSE now() END
                 WHERE local_id = \(localId) RETURNING coalesce(floor(extract(epoch FROM last_login_at))::bigint, 0)
                 """,

@@ -15,6 +15,8 @@ struct TenantRepository: Sendable {
     let activeProjects: ActiveProjects
     /// Shared by every repository of the process; every write below drops what it changed.
     let cache: SettingsCache
+    /// A project's settings until an operator sets them (AuthSettings: production's or development's).
+    let projectDefaults: AuthSettings
 
     enum ProjectState: String { case provisioning, active }
 
@@ -246,7 +248,7 @@ struct TenantRepository: Sendable {
         )
         for try await (settings, version, apiKey) in rows.decode((String?, Int64, String?).self) {
             let config = ProjectConfig(
-                projectId: projectId, settings: SettingsJSON.decode(settings) ?? .projectDefaults, version: version, apiKey: apiKey
+                projectId: projectId, settings: SettingsJSON.decode(settings) ?? projectDefaults, version: version, apiKey: apiKey
             )
             cache.store(.project(config), for: .project(projectId), ticket: ticket)
             return config

@@ -6,13 +6,13 @@ import ServiceKit
 /// `GET|PATCH /v2/projects/{p}/config` (and `/admin/v2/…`), contract §2.15 and decision 6.
 struct ProjectConfigOperations: Sendable {
     let registry: RPCClient
-    let emailPrivacyByDefault: Bool
+    let defaults: ModeDefaults
 
     func get(_ request: PublicRequest) async throws -> JSONValue {
         let scope = try AdminScope(request)
         return SettingsDocument.project(
             try await PeerCall.call(registry, GetProjectConfig.self, .init(projectId: scope.projectId), requestID: request.requestID),
-            emailPrivacyByDefault: emailPrivacyByDefault
+            defaults: defaults
         )
     }
 
@@ -30,7 +30,7 @@ struct ProjectConfigOperations: Sendable {
                 mask.isEmpty
                 ? request.body
                 : mask.apply(
-                    request.body, to: SettingsDocument.project(current, emailPrivacyByDefault: emailPrivacyByDefault)
+                    request.body, to: SettingsDocument.project(current, defaults: defaults)
                 )
             let settings = try SettingsDocument.projectSettings(document, base: current.settings)
             do {
@@ -39,7 +39,7 @@ struct ProjectConfigOperations: Sendable {
                     .init(projectId: scope.projectId, settings: settings, expectedVersion: current.version),
                     requestID: request.requestID
                 )
-                return SettingsDocument.project(updated, emailPrivacyByDefault: emailPrivacyByDefault)
+                return SettingsDocument.project(updated, defaults: defaults)
             } catch let error as RPCError where error.code == .settingsConflict {
                 continue
             }

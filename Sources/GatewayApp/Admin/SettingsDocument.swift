@@ -48,16 +48,18 @@ enum SettingsDocument {
 
     // MARK: project config
 
-    /// `emailPrivacyByDefault`: what `emailPrivacyConfig` says while no operator has set it (decision
-    /// 19: on in production).
-    static func project(_ config: ProjectConfig, emailPrivacyByDefault: Bool) -> JSONValue {
+    /// `defaults`: what `emailPrivacyConfig` and `signIn.phoneNumber.enabled` say while no operator
+    /// has set them (decision 19: privacy on in production; phone sign-in off in production).
+    static func project(_ config: ProjectConfig, defaults: ModeDefaults) -> JSONValue {
         let settings = config.settings
         var members: [String: JSONValue] = [
             "name": .string("projects/\(config.projectId)/config"),
             "signIn": [
                 "email": ["enabled": .bool(settings.allowPasswordSignup), "passwordRequired": .bool(!settings.enableEmailLinkSignin)],
                 "anonymous": ["enabled": .bool(settings.enableAnonymousUser)],
-                "phoneNumber": ["enabled": false, "testPhoneNumbers": numbers(settings.testPhoneNumbers)],
+                "phoneNumber": [
+                    "enabled": .bool(settings.phoneSignIn ?? defaults.phoneSignIn), "testPhoneNumbers": numbers(settings.testPhoneNumbers),
+                ],
                 "allowDuplicateEmails": false,
             ],
             "mfa": mfa(settings.mfaConfig),
@@ -65,7 +67,7 @@ enum SettingsDocument {
             "subtype": "IDENTITY_PLATFORM",
             "multiTenant": ["allowTenants": true],
             "emailPrivacyConfig": [
-                "enableImprovedEmailPrivacy": .bool(settings.improvedEmailPrivacy ?? emailPrivacyByDefault)
+                "enableImprovedEmailPrivacy": .bool(settings.improvedEmailPrivacy ?? defaults.improvedEmailPrivacy)
             ],
             "blockingFunctions": [:],
         ]
@@ -84,6 +86,7 @@ enum SettingsDocument {
         settings.enableEmailLinkSignin = !(signIn?["email"]?["passwordRequired"]?.boolValue ?? true)
         settings.enableAnonymousUser = signIn?["anonymous"]?["enabled"]?.boolValue ?? false
         settings.testPhoneNumbers = try numbers(signIn?["phoneNumber"]?["testPhoneNumbers"])
+        settings.phoneSignIn = signIn?["phoneNumber"]?["enabled"]?.boolValue
         settings.mfaConfig = try mfa(document["mfa"]) ?? MultiFactorConfig(state: "DISABLED", enabledProviders: [], providerConfigs: [])
         settings.smsRegionConfig = try smsRegions(document["smsRegionConfig"])
         settings.improvedEmailPrivacy = document["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"]?.boolValue

@@ -14,6 +14,9 @@ struct PhoneSignInOperations: Sendable {
     let sessions: RPCClient
     let challenges: RPCClient
     let phone: PhoneChallenges
+    let linking: AccountLinking
+    /// `signIn.phoneNumber.enabled` while a project has not set it (ModeDefaults).
+    let enabledByDefault: Bool
 
     /// What the phone session's check is for; it has no user yet.
     static let purpose = "phoneSignIn"
@@ -77,13 +80,15 @@ struct PhoneSignInOperations: Sendable {
         )
     }
 
-    /// The verified number becomes the signed-in user's. Another account's number is not taken:
+    /// The verified number becomes the signed-in user's, after a recent sign-in unless the account
+    /// is anonymous, and never in place of another number (AccountLinking). Another account's number is not taken:
     /// the answer is a `temporaryProof` with which the client may sign in to that account instead
     /// (the SDKs raise "credential already in use" with it).
     private func link(_ number: String, _ body: SignInWithPhoneNumberRequest, _ request: PublicRequest) async throws -> JSONValue {
         let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
         let (projectId, localId) = (user.token.projectId, user.account.localId)
         if user.account.mfaInfo?.isEmpty == false { throw IdentityToolkitError.phoneFirstFactorOnMFAUser }
+        try linking.requireAllowed(user, adding: .phoneNumber(number))
         let linked: Account
         do {
             linked = try await PeerCall.call(
@@ -112,12 +117,14 @@ struct PhoneSignInOperations: Sendable {
         return try request.answer(answer.carrying(tokens))
     }
 
-    /// `PROJECT_DISABLED` first, then the tenant refusal.
+    /// `PROJECT_DISABLED` first, then the tenant refusal, then the project's switch
+    /// (`signIn.phoneNumber.enabled`): nothing is sent or created while it is off.
     private func prelude(tenantId: String?, _ request: PublicRequest) async throws -> AuthSettings {
         let settings = try await ScopeSettings.enabled(
             registry, projectId: request.callerProjectId, tenantId: tenantId, requestID: request.requestID
         )
         if tenantId != nil { throw IdentityToolkitError(.unsupportedTenantOperation) }
+        guard settings.phoneSignIn ?? enabledByDefault else { throw IdentityToolkitError(.operationNotAllowed) }
         return settings
     }
 }

@@ -41,11 +41,12 @@ enum ScopeSettings {
 
     /// Decision 21: a continue URL is mailed only if its host is one of the scope's authorized
     /// domains (exactly, as Firebase matches them), so a link of ours never forwards to a stranger.
+    /// It must be plain http(s) with one reading (ContinueURL) → else `INVALID_CONTINUE_URI`.
     static func requireAuthorized(
         continueUrl: String?, _ registry: RPCClient, projectId: String, tenantId: String?, requestID: String
     ) async throws {
         guard let continueUrl else { return }
-        let host = URL(string: continueUrl)?.host?.lowercased() ?? ""
+        guard let host = ContinueURL.host(of: continueUrl) else { throw IdentityToolkitError(.invalidContinueURI) }
         let domains = try await authorizedDomains(registry, projectId: projectId, tenantId: tenantId, requestID: requestID)
         guard domains.contains(where: { $0.lowercased() == host }) else {
             throw IdentityToolkitError(.unauthorizedDomain, detail: "Domain not allowlisted by project")

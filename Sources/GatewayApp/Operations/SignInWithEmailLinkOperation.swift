@@ -11,6 +11,7 @@ struct SignInWithEmailLinkOperation: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
     let mail: OutOfBandMail
+    let linking: AccountLinking
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         let body = try request.decode(SignInWithEmailLinkRequest.self)
@@ -23,8 +24,10 @@ struct SignInWithEmailLinkOperation: Sendable {
         guard let oobCode = body.oobCode.nonEmpty else {
             throw IdentityToolkitError(.missingOOBCode)
         }
-        // With `idToken` the address is linked to that user (an anonymous account's upgrade).
+        // With `idToken` the address is linked to that user (an anonymous account's upgrade), if
+        // the sign-in is recent and the account has no other address (AccountLinking).
         let user = body.idToken != nil ? try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions) : nil
+        if let user { try linking.requireAllowed(user, adding: .email(email)) }
         let signIn = try await PeerCall.call(
             registry, SignInWithEmailLink.self,
             .init(

@@ -10,6 +10,7 @@ struct SignUpOperation: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
     let admin: AdminAccountOperations
+    let linking: AccountLinking
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         // With an admin credential it is createUser, as on /v1/projects/{p}/accounts.
@@ -60,7 +61,8 @@ struct SignUpOperation: Sendable {
 
     /// `signUp` with an `idToken`: the signed-in anonymous user gets an email and password and
     /// keeps their `localId` (the JS SDK's `linkWithCredential` for email/password). Earlier tokens
-    /// end; the answer carries new ones whose first factor is `password`.
+    /// end; the answer carries new ones whose first factor is `password`. Any other account needs
+    /// a recent sign-in for it (AccountLinking).
     private func upgrade(_ body: SignUpRequest, _ request: PublicRequest, settings: AuthSettings) async throws -> JSONValue {
         let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
         guard let email = body.email.nonEmpty else { throw IdentityToolkitError(.missingEmail) }
@@ -69,6 +71,7 @@ struct SignUpOperation: Sendable {
         }
         if !settings.allowPasswordSignup { throw IdentityToolkitError(.operationNotAllowed) }
         if user.account.email != nil { throw IdentityToolkitError(.providerAlreadyLinked) }
+        try linking.requireAllowed(user, adding: .email(email))
         let account = try await PeerCall.call(
             registry, UpdateAccount.self,
             .init(

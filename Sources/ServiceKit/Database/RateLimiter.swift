@@ -71,18 +71,22 @@ public struct RateLimiter: Sendable {
             """
     }
 
-    /// Whether the bucket of `key` holds a token, without taking it: a failure budget is looked at
-    /// before an attempt and spent only when the attempt fails.
-    public func hasToken(_ key: String, rule: Rule) async throws -> Bool {
-        let rows = try await client.query(
+    /// Puts back the token a `take` of `key` took (an attempt that was budgeted as a failure
+    /// succeeded), never above the bucket's capacity.
+    public func giveBack(_ key: String, rule: Rule) async throws {
+        let perToken = rule.refillPerSecond > 0 ? 1 / rule.refillPerSecond : 1e12
+        try await client.query(
             cached: """
-                SELECT least(\(rule.capacity), tokens + extract(epoch FROM now() - updated_at) * \(rule.refillPerSecond)) >= 1
-                FROM control.rate_buckets WHERE bucket_key = \(Self.hash(key))
+                UPDATE control.rate_buckets SET
+                    tokens = least(\(rule.capacity), tokens + extract(epoch FROM now() - updated_at) * \(rule.refillPerSecond) + 1),
+                    updated_at = now(),
+                    full_at = now() + make_interval(secs => greatest(0, \(rule.capacity)
+                        - least(\(rule.capacity), tokens + extract(epoch FROM now() - updated_at) * \(rule.refillPerSecond) + 1))
+                        * \(perToken))
+                WHERE bucket_key = \(Self.hash(key))
                 """,
             logger: logger
         )
-        for try await available in rows.decode(Bool.self) { return available }
-        return true
     }
 
     static func hash(_ key: String) -> String {

@@ -1,0 +1,161 @@
+"""Issue 39's takeover and lockout paths, each written as the attack that worked before its fix, in a
+development stack of its own (its mail and SMS sink show the codes an attacker would receive) with a
+recent-login window of seconds, the daily guessing odds lowered so a budget runs out in a few checks,
+and production's wrong-password budget. The production-mode cases are in
+test_production_sign_in_surface.py (phone sign-in off by default, H-1 over SMTP)."""
+
+import concurrent.futures
+import time
+
+import pytest
+import requests
+
+from conftest import another_stack
+from mfa_helpers import ADMIN, RECAPTCHA, error, sms_code, unique_phone, v1
+from rest_client import admin_lookup, claims, failure, identitytoolkit, last_mail, project_config_url, refresh, unique_email
+
+WINDOW = 3
+TOO_MANY = "TOO_MANY_ATTEMPTS_TRY_LATER"
+
+
+@pytest.fixture(scope="module")
+def attacked(stack):
+    with another_stack(stack, "takeover", mode="development", extra_env={
+            "RECENT_LOGIN_WINDOW_SECONDS": str(WINDOW), "GUESSING_MAXIMUM_DAILY_ODDS": "0.00001",
+            "FIRST_FACTOR_FAILURES_BURST": "10", "FIRST_FACTOR_FAILURES_PER_HOUR": "20"}) as running:
+        answer = requests.patch(f"{project_config_url(running)}?updateMask=signIn.email.passwordRequired", headers=ADMIN,
+                                json={"signIn": {"email": {"passwordRequired": False}}}, timeout=30)
+        assert answer.status_code == 200, answer.text
+        yield running
+
+
+def accounts(stack):
+    return identitytoolkit(stack).accounts()
+
+
+def stale_token(stack, refresh_token):
+    """What a stolen refresh token gives once the sign-in it came from is older than the window."""
+    time.sleep(WINDOW + 1.5)
+    refreshed = refresh(stack, refresh_token)
+    assert refreshed.status_code == 200, refreshed.text
+    return refreshed.json()["id_token"]
+
+
+def email_link_code(stack, email):
+    accounts(stack).sendOobCode(body={"requestType": "EMAIL_SIGNIN", "email": email,
+                                      "continueUrl": "http://localhost/finish", "canHandleCodeInApp": True}).execute()
+    return last_mail(stack, email, "EMAIL_SIGNIN")["oobCode"]
+
+
+def phone_session(stack, number):
+    sent = accounts(stack).sendVerificationCode(body={"phoneNumber": number, "recaptchaToken": RECAPTCHA}).execute()
+    return sent["sessionInfo"], sms_code(stack, sent["sessionInfo"])
+
+
+def test_h1_a_stolen_refresh_token_cannot_put_the_attackers_address_on_the_account(attacked):
+    victim_email = unique_email("victim")
+    victim = accounts(attacked).signUp(body={"email": victim_email, "password": "secret-pw"}).execute()
+    stolen = stale_token(attacked, victim["refreshToken"])
+    attacker_email = unique_email("attacker")
+    code = email_link_code(attacked, attacker_email)
+    link = {"idToken": stolen, "email": attacker_email, "oobCode": code}
+    assert failure(accounts(attacked).signInWithEmailLink(body=link)) == (400, "PROVIDER_ALREADY_LINKED")
+    # Not with a fresh sign-in either: a link never replaces an address (that is an email change).
+    fresh = v1(attacked, "signInWithPassword", email=victim_email, password="secret-pw").json()
+    assert failure(accounts(attacked).signInWithEmailLink(body={**link, "idToken": fresh["idToken"]})) == \
+        (400, "PROVIDER_ALREADY_LINKED")
+    assert admin_lookup(attacked, victim["localId"])["email"] == victim_email
+    # The attacker's code was not used up by the refusals: it still signs the attacker's own address in.
+    assert accounts(attacked).signInWithEmailLink(body={"email": attacker_email, "oobCode": code}).execute()["isNewUser"]
+
+
+def test_m6_a_stolen_refresh_token_cannot_link_a_phone_or_upgrade_a_phone_account(attacked):
+    victim = accounts(attacked).signUp(body={"email": unique_email("victim"), "password": "secret-pw"}).execute()
+    number = unique_phone()
+    session, code = phone_session(attacked, number)
+    phone_user = accounts(attacked).signInWithPhoneNumber(body={"sessionInfo": session, "code": code}).execute()
+    stolen = stale_token(attacked, victim["refreshToken"])
+    stolen_phone_user = refresh(attacked, phone_user["refreshToken"]).json()["id_token"]
+    attacker_number = unique_phone()
+    session, code = phone_session(attacked, attacker_number)
+    linked = {"idToken": stolen, "sessionInfo": session, "code": code}
+    assert failure(accounts(attacked).signInWithPhoneNumber(body=linked)) == (400, "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+    assert "phoneNumber" not in admin_lookup(attacked, victim["localId"])
+    upgrade = {"idToken": stolen_phone_user, "email": unique_email("attacker"), "password": "attacker-pw"}
+    assert failure(accounts(attacked).signUp(body=upgrade)) == (400, "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+    assert "email" not in admin_lookup(attacked, phone_user["localId"])
+    # The owner, just signed in, links a number; the trail says so.
+    fresh = v1(attacked, "signInWithPassword", email=admin_lookup(attacked, victim["localId"])["email"],
+               password="secret-pw").json()
+    session, code = phone_session(attacked, unique_phone())
+    assert "idToken" in accounts(attacked).signInWithPhoneNumber(
+        body={"idToken": fresh["idToken"], "sessionInfo": session, "code": code}).execute()
+    events = requests.get(f"{attacked.gateway}/v2/projects/demo-project/securityEvents", headers=ADMIN, timeout=30,
+                          params={"localId": victim["localId"], "eventTypes": "phoneNumber.changed"}).json()
+    assert len(events["events"]) == 1, events
+
+
+def test_m6_an_anonymous_account_is_still_upgraded_with_its_only_credential(attacked):
+    anonymous = accounts(attacked).signUp(body={}).execute()
+    old = stale_token(attacked, anonymous["refreshToken"])
+    assert claims(old)["firebase"]["sign_in_provider"] == "anonymous"
+    upgraded = accounts(attacked).signUp(body={"idToken": old, "email": unique_email("upgrade"), "password": "secret-pw"})
+    assert upgraded.execute()["localId"] == anonymous["localId"]
+
+
+def test_m7_the_owners_email_link_ends_a_pre_hijackers_password_and_sessions(attacked):
+    email = unique_email("prehijack")
+    hijacker = accounts(attacked).signUp(body={"email": email, "password": "hijacker-pw"}).execute()
+    time.sleep(1.1)  # the owner comes later; sessions from earlier seconds end
+    owner = accounts(attacked).signInWithEmailLink(body={"email": email, "oobCode": email_link_code(attacked, email)})
+    owner = owner.execute()
+    assert owner["localId"] == hijacker["localId"] and owner["isNewUser"] is False
+    assert error(v1(attacked, "signInWithPassword", email=email, password="hijacker-pw")) in \
+        {"INVALID_PASSWORD", "INVALID_LOGIN_CREDENTIALS"}
+    assert error(refresh(attacked, hijacker["refreshToken"])) == "TOKEN_EXPIRED"
+    assert v1(attacked, "lookup", idToken=owner["idToken"]).status_code == 200
+    # A link to an address already proved keeps its password: nobody could have planted it.
+    again = accounts(attacked).signInWithEmailLink(body={"email": email, "oobCode": email_link_code(attacked, email)})
+    assert again.execute()["localId"] == owner["localId"]
+    assert refresh(attacked, owner["refreshToken"]).status_code == 200
+
+
+def test_h4_wrong_phone_sign_in_codes_for_other_numbers_never_lock_a_stranger_out(attacked):
+    """Four checks a day per number here. Before the fix every first-factor phone check of the project
+    also spent one shared 'account' budget, so these six wrong codes locked everyone's phone sign-in."""
+    for _ in range(3):
+        number = unique_phone()
+        for _ in range(2):
+            session, code = phone_session(attacked, number)
+            wrong = f"{(int(code) + 1) % 1_000_000:06d}"
+            assert failure(accounts(attacked).signInWithPhoneNumber(body={"sessionInfo": session, "code": wrong})) == \
+                (400, "INVALID_CODE")
+    victim = unique_phone()
+    session, code = phone_session(attacked, victim)
+    assert accounts(attacked).signInWithPhoneNumber(body={"sessionInfo": session, "code": code}).execute()["isNewUser"]
+
+
+def test_l1_forty_parallel_wrong_passwords_get_no_more_checks_than_the_budget(attacked):
+    email = unique_email("guessed")
+    accounts(attacked).signUp(body={"email": email, "password": "secret-pw"}).execute()
+    with concurrent.futures.ThreadPoolExecutor(40) as pool:
+        answers = list(pool.map(lambda n: error(v1(attacked, "signInWithPassword", email=email, password=f"guess-{n}")),
+                                range(40)))
+    assert answers.count("INVALID_PASSWORD") <= 10, answers
+    assert set(answers) <= {"INVALID_PASSWORD", TOO_MANY} and answers.count(TOO_MANY) >= 30, answers
+
+
+def test_m4_a_continue_url_a_browser_would_read_otherwise_is_refused(attacked):
+    """`https://evil.example\\@localhost/` was Foundation's `localhost` and a browser's evil.example; other
+    schemes than http(s) ran script from the link."""
+    email = unique_email("continue")
+    for hostile in ("https://evil.example\\@localhost/finish", "https://evil.example%40@localhost/", "javascript://localhost/%0Aalert(1)",
+                    "data:text/html,<script>alert(1)</script>//localhost", "https://user@localhost/", " https://localhost/",
+                    "https:/localhost/", "https://localhost\t.evil.example/"):
+        answer = v1(attacked, "sendOobCode", requestType="EMAIL_SIGNIN", email=email, continueUrl=hostile,
+                    canHandleCodeInApp=True)
+        assert answer.status_code == 400 and error(answer).startswith("INVALID_CONTINUE_URI"), (hostile, answer.text)
+    assert error(v1(attacked, "sendOobCode", requestType="EMAIL_SIGNIN", email=email, continueUrl="https://evil.example/")) == \
+        "UNAUTHORIZED_DOMAIN : Domain not allowlisted by project"
+    assert v1(attacked, "sendOobCode", requestType="EMAIL_SIGNIN", email=email, continueUrl="HTTPS://LOCALHOST:8443/finish?x=1",
+              canHandleCodeInApp=True).status_code == 200
