@@ -11,7 +11,7 @@ import pytest
 import requests
 
 from conftest import another_stack
-from mfa_helpers import ADMIN, RECAPTCHA, error, sms_code, unique_phone, v1
+from mfa_helpers import ADMIN, RECAPTCHA, error, sms_code, unique_phone, v1, v2, verified_user
 from rest_client import admin_lookup, claims, failure, identitytoolkit, last_mail, project_config_url, refresh, unique_email
 
 WINDOW = 3
@@ -22,7 +22,8 @@ TOO_MANY = "TOO_MANY_ATTEMPTS_TRY_LATER"
 def attacked(stack):
     with another_stack(stack, "takeover", mode="development", extra_env={
             "RECENT_LOGIN_WINDOW_SECONDS": str(WINDOW), "GUESSING_MAXIMUM_DAILY_ODDS": "0.00001",
-            "FIRST_FACTOR_FAILURES_BURST": "10", "FIRST_FACTOR_FAILURES_PER_HOUR": "20"}) as running:
+            "FIRST_FACTOR_FAILURES_BURST": "10", "FIRST_FACTOR_FAILURES_PER_HOUR": "20",
+            "SMS_RATE_LIMIT_PER_NUMBER_BURST": "4", "SMS_RATE_LIMIT_PER_NUMBER_PER_HOUR": "4"}) as running:
         answer = requests.patch(f"{project_config_url(running)}?updateMask=signIn.email.passwordRequired", headers=ADMIN,
                                 json={"signIn": {"email": {"passwordRequired": False}}}, timeout=30)
         assert answer.status_code == 200, answer.text
@@ -159,3 +160,36 @@ def test_m4_a_continue_url_a_browser_would_read_otherwise_is_refused(attacked):
         "UNAUTHORIZED_DOMAIN : Domain not allowlisted by project"
     assert v1(attacked, "sendOobCode", requestType="EMAIL_SIGNIN", email=email, continueUrl="HTTPS://LOCALHOST:8443/finish?x=1",
               canHandleCodeInApp=True).status_code == 200
+
+
+def test_m2_strangers_sends_to_a_number_and_its_prefix_do_not_deny_its_owners_factor(attacked):
+    """Four sends an hour per number here, and the project's prefix hour lowered to three sends. A
+    stranger with app proofs used both up, and the owner's enrolled SMS factor was refused with them."""
+    config = f"{project_config_url(attacked)}?updateMask=smsDefenseConfig"
+    lowered = requests.patch(config, headers=ADMIN, json={"smsDefenseConfig": {"prefixHourlyLimit": 3}}, timeout=30)
+    assert lowered.status_code == 200, lowered.text
+    try:
+        owner, number = verified_user(attacked), unique_phone()
+        started = v2(attacked, "mfaEnrollment:start", idToken=owner["idToken"],
+                     phoneEnrollmentInfo={"phoneNumber": number, "recaptchaToken": RECAPTCHA}).json()
+        session = started["phoneSessionInfo"]["sessionInfo"]
+        enrolled = v2(attacked, "mfaEnrollment:finalize", idToken=owner["idToken"],
+                      phoneVerificationInfo={"sessionInfo": session, "code": sms_code(attacked, session)})
+        assert enrolled.status_code == 200, enrolled.text
+        refusals = []
+        for _ in range(6):
+            sent = v1(attacked, "sendVerificationCode", phoneNumber=number, recaptchaToken=RECAPTCHA)
+            if sent.status_code != 200:
+                refusals.append(error(sent))
+        assert refusals and set(refusals) <= {TOO_MANY, "QUOTA_EXCEEDED"}, refusals
+        # The owner's sign-in still gets its code, and finishes with it.
+        pending = v1(attacked, "signInWithPassword", email=owner["email"], password=owner["password"]).json()
+        start = v2(attacked, "mfaSignIn:start", mfaPendingCredential=pending["mfaPendingCredential"],
+                   mfaEnrollmentId=pending["mfaInfo"][0]["mfaEnrollmentId"], phoneSignInInfo={"recaptchaToken": RECAPTCHA})
+        assert start.status_code == 200, start.text
+        session = start.json()["phoneResponseInfo"]["sessionInfo"]
+        finished = v2(attacked, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
+                      phoneVerificationInfo={"sessionInfo": session, "code": sms_code(attacked, session)})
+        assert finished.status_code == 200, finished.text
+    finally:
+        requests.patch(config, headers=ADMIN, json={"smsDefenseConfig": {}}, timeout=30)

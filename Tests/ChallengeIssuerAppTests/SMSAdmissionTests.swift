@@ -43,6 +43,18 @@ struct SMSAdmissionTests {
         #expect(decide(counts) == nil)
     }
 
+    @Test("a code to an enrolled factor passes a pause, the prefix's hour and the brake, but not the country's hour or a cap")
+    func enrolledFactor() {
+        let denied = SMSAdmission.Counts(paused: true, regionLastHour: 19, prefixLastHour: 5, regionLastHourSinceResume: 19)
+        #expect(decide(denied) == .paused)
+        #expect(SMSAdmission.decide(denied, limits: limits, cost: 50_000, enrolledFactor: true) == nil)
+        var capped = denied
+        capped.spendToday = 10_000_000
+        #expect(SMSAdmission.decide(capped, limits: limits, cost: 50_000, enrolledFactor: true) == .dailySpendCap)
+        capped.regionLastHour = 100
+        #expect(SMSAdmission.decide(capped, limits: limits, cost: 50_000, enrolledFactor: true) == .countryVelocity)
+    }
+
     @Test("a cap is reached when the send would pass it, not after")
     func capsCountTheSend() {
         #expect(decide(.init(regionPreviousWeek: 10_000, spendToday: 9_950_000)) == nil)

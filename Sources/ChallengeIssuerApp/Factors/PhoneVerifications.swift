@@ -62,7 +62,11 @@ struct PhoneVerifications: Sendable {
                     phoneNumber: params.phoneNumber
                 )
             )
-            guard try await limiter.take("phone:\(params.phoneNumber)", rule: perNumber) else {
+            // A second-factor sign-in's code goes to the number the account enrolled: its budget is
+            // the account's, so strangers sending codes to that number (a phone sign-in, an
+            // enrollment) cannot use it up (issue 39, M-2).
+            let sends = params.purpose == "signIn" ? "phone:signIn:account:\(schema.name):\(params.localId)" : "phone:\(params.phoneNumber)"
+            guard try await limiter.take(sends, rule: perNumber) else {
                 try await tripped("SMS sends per number", localId: params.localId, in: schema)
             }
             if let address = params.clientAddress, !(try await limiter.take("address:\(address)", rule: perAddress)) {
@@ -83,7 +87,8 @@ struct PhoneVerifications: Sendable {
             try await defense.admit(
                 .init(
                     scope: schema, projectId: params.projectId, tenantId: params.tenantId, number: params.phoneNumber,
-                    localId: params.localId, segments: message.length.segments, sessionKey: key, config: params.smsDefense
+                    localId: params.localId, segments: message.length.segments, sessionKey: key, config: params.smsDefense,
+                    enrolledFactor: params.purpose == "signIn" && !params.localId.isEmpty
                 )
             )
         }

@@ -28,12 +28,16 @@ enum SMSAdmission {
         case anomaly
     }
 
-    static func decide(_ counts: Counts, limits: SMSDefenseLimits, cost: Int64) -> Refusal? {
-        if counts.paused { return .paused }
-        if counts.prefixLastHour >= limits.prefixHourlyLimit { return .prefixVelocity }
+    /// `enrolledFactor`: a code to the number an account enrolled as its second factor, which
+    /// strangers' sends must not be able to deny: a pause, the prefix's hour and the brake do not
+    /// apply to it (the country's hour and the spend caps do).
+    static func decide(_ counts: Counts, limits: SMSDefenseLimits, cost: Int64, enrolledFactor: Bool = false) -> Refusal? {
+        if counts.paused, !enrolledFactor { return .paused }
+        if counts.prefixLastHour >= limits.prefixHourlyLimit, !enrolledFactor { return .prefixVelocity }
         if counts.regionLastHour >= limits.countryHourlyLimit { return .countryVelocity }
         if let cap = limits.dailySpendCapMicros, counts.spendToday + cost > cap { return .dailySpendCap }
         if let cap = limits.monthlySpendCapMicros, counts.spendThisMonth + cost > cap { return .monthlySpendCap }
+        if enrolledFactor { return nil }
         let thisHour = counts.regionLastHourSinceResume + 1
         let hourlyAverage = Double(counts.regionPreviousWeek) / (7 * 24)
         if thisHour >= limits.anomalyMinimumHourlySends, Double(thisHour) > limits.anomalyFactor * hourlyAverage { return .anomaly }

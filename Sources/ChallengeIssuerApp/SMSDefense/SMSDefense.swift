@@ -32,6 +32,11 @@ struct SMSDefense: Sendable {
         let segments: Int
         let sessionKey: String
         let config: SMSDefenseConfig?
+        /// A second-factor sign-in's code to the number the account enrolled (proved then with a
+        /// code). Strangers' sends can fill a number's prefix or pause its country; the owner's own
+        /// factor must still work (issue 39, M-2), so only the country's hour and the spend caps
+        /// apply to it; it is counted like any send.
+        var enrolledFactor = false
     }
 
     /// Records the send, or throws `QUOTA_EXCEEDED` / `TOO_MANY_ATTEMPTS_TRY_LATER` and sends nothing.
@@ -80,7 +85,7 @@ struct SMSDefense: Sendable {
             for try await (today, month, week) in days.decode((Int64, Int64, Int64).self) {
                 (counts.spendToday, counts.spendThisMonth, counts.regionPreviousWeek) = (today, month, Int(week))
             }
-            let refusal = SMSAdmission.decide(counts, limits: limits, cost: cost)
+            let refusal = SMSAdmission.decide(counts, limits: limits, cost: cost, enrolledFactor: send.enrolledFactor)
             switch refusal {
             case nil:
                 try await connection.query(
