@@ -3,6 +3,7 @@
 development mode only, the user created on first sign-in, the token's claims in every ID token of the
 session, and each refusal."""
 
+import json
 import secrets
 import time
 
@@ -198,3 +199,19 @@ def test_production_mode_accepts_only_signed_tokens(production_stack):
         "INVALID_CUSTOM_TOKEN : Invalid assertion format"
     signed = sign_in(production_stack, custom_token(account, "prod-user"), key="prod-key")
     assert signed.status_code == 200, signed.text
+
+
+def test_a_key_signs_in_only_to_its_own_project(stack, tmp_path):
+    """Issue 39, L-4: a service-account key's `project_id` was never read, so another project's backend
+    key configured beside ours signed its users into our project."""
+    ours, theirs = make_service_account(), make_service_account("backend@other-project.iam.gserviceaccount.com")
+    theirs["project_id"] = "other-project"
+    files = []
+    for name, account in (("ours", ours), ("theirs", theirs)):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(account))
+        files.append(str(path))
+    with another_stack(stack, "key-projects", extra_env={"CUSTOM_TOKENS_SERVICE_ACCOUNT_FILES": ",".join(files)}) as running:
+        refused = sign_in(running, custom_token(theirs, "theirs"))
+        assert refused.status_code == 400 and error(refused).startswith("CREDENTIAL_MISMATCH"), refused.text
+        assert sign_in(running, custom_token(ours, "ours")).status_code == 200

@@ -23,6 +23,7 @@ extension IdentityToolkitError {
         public static let captchaCheckFailed = Code(.captchaCheckFailed)
         public static let claimsTooLarge = Code(.claimsTooLarge)
         public static let configurationNotFound = Code(.configurationNotFound)
+        public static let credentialMismatch = Code(.credentialMismatch)
         public static let credentialTooOldLoginAgain = Code(.credentialTooOldLoginAgain)
         public static let duplicateEmail = Code(.duplicateEmail)
         public static let duplicateLocalID = Code(.duplicateLocalID)
@@ -114,6 +115,8 @@ extension IdentityToolkitError {
             case captchaCheckFailed = "CAPTCHA_CHECK_FAILED"
             case claimsTooLarge = "CLAIMS_TOO_LARGE"
             case configurationNotFound = "CONFIGURATION_NOT_FOUND"
+            /// A custom token signed by another project's service account (the SDKs' `auth/custom-token-mismatch`).
+            case credentialMismatch = "CREDENTIAL_MISMATCH"
             case credentialTooOldLoginAgain = "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"
             case duplicateEmail = "DUPLICATE_EMAIL"
             case duplicateLocalID = "DUPLICATE_LOCAL_ID"

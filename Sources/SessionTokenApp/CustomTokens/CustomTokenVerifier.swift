@@ -24,7 +24,11 @@ struct CustomTokenVerifier: Sendable {
     }
 
     func verify(_ params: VerifyCustomToken.Params, now: Date = Date()) throws -> VerifyCustomToken.Result {
-        let payload = try payload(of: params.token, now: Int64(now.timeIntervalSince1970))
+        let (payload, signer) = try payload(of: params.token, now: Int64(now.timeIntervalSince1970))
+        // A key signs for its own project only: another project's service account is refused.
+        if let signer, signer.projectId != params.projectId {
+            throw Self.rejected(.credentialMismatch, detail: "The custom token corresponds to a different audience.")
+        }
         let tokenTenant = payload["tenant_id"]?.stringValue
         // Decision 17: a token opens accounts only where its signer meant it to. One without
         // `tenant_id` is for the project alone; a request naming no tenant takes the token's.
@@ -49,8 +53,9 @@ struct CustomTokenVerifier: Sendable {
         return .init(localId: uid, tenantId: params.tenantId ?? tokenTenant, claims: claims)
     }
 
-    /// The checked payload: form, audience, signature, lifetime.
-    private func payload(of token: String, now: Int64) throws -> [String: JSONValue] {
+    /// The checked payload (form, audience, signature, lifetime) and the key that signed it (`nil`
+    /// for the emulator's unsigned tokens, development mode only).
+    private func payload(of token: String, now: Int64) throws -> ([String: JSONValue], ServiceAccountKey?) {
         guard token.utf8.count <= 16384 else { throw Self.malformed }
         if token.hasPrefix("{") {
             // The emulator's convenience: a JSON object of claims instead of a JWT.
@@ -59,7 +64,7 @@ struct CustomTokenVerifier: Sendable {
                 throw Self.rejected(
                     .invalidCustomToken, detail: "((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
             }
-            return object
+            return (object, nil)
         }
         let segments = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard segments.count == 3, let headerData = Base64URL.decode(segments[0]), let payloadData = Base64URL.decode(segments[1]),
@@ -75,6 +80,7 @@ struct CustomTokenVerifier: Sendable {
                     "((Invalid aud (audience): \(audience) Note: Firebase ID Tokens / third-party tokens cannot be used with signInWithCustomToken.))"
             )
         }
+        var signer: ServiceAccountKey?
         switch header["alg"]?.stringValue {
         case "RS256":
             guard let issuer = payload["iss"]?.stringValue, let key = keys[issuer], payload["sub"]?.stringValue == issuer,
@@ -84,6 +90,7 @@ struct CustomTokenVerifier: Sendable {
                     padding: .insecurePKCS1v1_5
                 )
             else { throw Self.rejected(.invalidCustomToken, detail: "((The custom token's signature could not be verified.))") }
+            signer = key
         case "none" where acceptUnsigned && segments[2].isEmpty:
             break
         default:
@@ -95,7 +102,7 @@ struct CustomTokenVerifier: Sendable {
         guard issuedAt <= now + Self.leeway, expiresAt > now, expiresAt - issuedAt <= Self.maximumLifetime else {
             throw Self.rejected(.invalidCustomToken, detail: "((The custom token has expired or is not yet valid.))")
         }
-        return payload
+        return (payload, signer)
     }
 
     static func seconds(_ value: JSONValue?) -> Int64? {

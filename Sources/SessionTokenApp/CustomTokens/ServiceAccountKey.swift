@@ -7,6 +7,9 @@ import _CryptoExtras
 struct ServiceAccountKey: Sendable {
     let clientEmail: String
     let publicKey: _RSA.Signing.PublicKey
+    /// The project the key belongs to (`project_id`): its custom tokens sign in there and nowhere
+    /// else (issue 39, L-4). A file without one (a public half written by hand) must name it.
+    let projectId: String
 
     struct Unreadable: Error, CustomStringConvertible {
         let path: String
@@ -19,6 +22,10 @@ struct ServiceAccountKey: Sendable {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let email = object["client_email"] as? String, !email.isEmpty
         else { throw Unreadable(path: path, reason: "not a service-account key (no client_email)") }
+        guard let project = object["project_id"] as? String, !project.isEmpty else {
+            throw Unreadable(path: path, reason: "no project_id: a key signs custom tokens for its own project only")
+        }
+        projectId = project
         if let privateKey = object["private_key"] as? String {
             do {
                 publicKey = try _RSA.Signing.PrivateKey(pemRepresentation: privateKey).publicKey
