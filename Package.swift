@@ -345,7 +345,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "FactorRegistryTests", dependencies: ["FactorRegistryApp", "Contracts"], swiftSettings: swiftSettings),
-        .testTarget(name: "FactorProviderTests", dependencies: ["PluginKit", "FactorTOTP", "FactorSMS"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FactorProviderTests",
+            dependencies: ["PluginKit", "FactorTOTP", "FactorSMS", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "RS256SigningTests",
             dependencies: [

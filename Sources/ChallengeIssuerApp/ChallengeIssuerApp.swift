@@ -17,10 +17,9 @@ public enum ChallengeIssuerApp {
         )
         let outbox = settings.development ? DevelopmentOutbox(client: database, logger: logger) : nil
         let events = SecurityEventLog(source: "challenge-issuer", client: database, registry: host.metrics.registry, logger: logger)
-        let sealer = SecretSealer(
-            masterKey: try SecretSealer.masterKey(base64: settings.masterKeyBase64, file: settings.masterKeyFile)
-        )
-        let providers = FactorProviders(reader)
+        let masterKey = try SecretSealer.masterKey(base64: settings.masterKeyBase64, file: settings.masterKeyFile)
+        let sealer = SecretSealer(masterKey: masterKey)
+        let providers = FactorProviders(reader, masterKey: masterKey)
         let budget = try GuessingBudget(reader: reader, development: settings.development)
         let email = EmailDelivery(
             sender: try EmailSenders.configured(reader, mode: host.settings.mode, logger: logger), outbox: outbox,

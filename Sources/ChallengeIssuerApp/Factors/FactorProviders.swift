@@ -1,6 +1,8 @@
 import Configuration
+import Crypto
 import FactorSMS
 import FactorTOTP
+import Foundation
 import PluginKit
 
 /// The second-factor providers, each present when `factors.enabled` (default `phone,totp`) names
@@ -10,9 +12,13 @@ struct FactorProviders: Sendable {
     let phone: SMSFactorProvider?
     let totp: TOTPFactorProvider?
 
-    init(_ reader: ConfigReader) {
+    /// `masterKey`: the service's; SMS codes are hashed under a key derived from it.
+    init(_ reader: ConfigReader, masterKey: SymmetricKey) {
         let enabled = Set(reader.stringArray(forKey: "factors.enabled", default: ["phone", "totp"]))
-        let phone = SMSFactorProvider()
+        let codeKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: masterKey, info: Data("mfa-backend SMS code hashes".utf8), outputByteCount: 32
+        )
+        let phone = SMSFactorProvider(codeKey: codeKey)
         let totp = TOTPFactorProvider()
         self.phone = enabled.contains(phone.kind) ? phone : nil
         self.totp = enabled.contains(totp.kind) ? totp : nil
