@@ -235,6 +235,7 @@ let package = Package(
             name: "GatewayApp",
             dependencies: [
                 "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "QRCode",
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Configuration", package: "swift-configuration"),

@@ -131,6 +131,8 @@ class Stack:
                 # The default project's own parameters (per-project override), still cheap for a test.
                 "PASSWORDS_SCRYPT_PROJECTS": "demo-project=2048:8:1",
                 "CUSTOM_TOKENS_SERVICE_ACCOUNT_FILES": str(work / "service-account.json"),
+                # Production wants the operator's link base; here, this gateway's own page.
+                "OOB_LINK_BASE": f"http://127.0.0.1:{public_port}/emulator/action",
                 **(extra_env or {}),
             }
             for peer in SERVICES:

@@ -35,7 +35,8 @@ def test_production_accepts_the_projects_key_and_refuses_others(production):
     signed_up = requests.post(f"{url}?key={key}", json={"email": f"k-{secrets.token_hex(4)}@example.com",
                                                         "password": "secret-pw"}, timeout=30)
     assert signed_up.status_code == 200, signed_up.text
-    by_header = requests.post(url, json={}, headers={"x-goog-api-key": key}, timeout=30)
+    by_header = requests.post(url, json={"email": f"h-{secrets.token_hex(4)}@example.com", "password": "secret-pw"},
+                              headers={"x-goog-api-key": key}, timeout=30)
     assert by_header.status_code == 200, by_header.text
     for wrong in ["AIza" + "x" * 35, "k", "x" * 5000, "AIza%00x", "%F0%9F%98%80", "a%20b"]:
         refused = requests.post(f"{url}?key={wrong}", json={}, timeout=30)

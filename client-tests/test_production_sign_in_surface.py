@@ -4,6 +4,7 @@ stand-ins with their own CA (trusted through `email.smtp.trustRoots`, `sms.http.
 `appVerification.recaptcha.trustRoots`, as a deployment trusts a public one). No development route
 is there: every code is read from the message that was delivered."""
 
+import html
 import re
 import ssl
 import tempfile
@@ -176,6 +177,61 @@ def test_a_signed_in_email_link_never_replaces_the_accounts_address(production_s
         assert looked_up.json()["users"][0]["email"] == victim_email
     finally:
         requests.patch(config, headers=admin(stack), json={"signIn": {"email": {"passwordRequired": True}}}, timeout=30)
+
+
+def mailed_link(inbox, recipient, mode):
+    for message in reversed(inbox.messages):
+        if message["To"] == recipient:
+            link = re.search(r"https?://\S+", message.get_body(("plain",)).get_content()).group(0)
+            if urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)["mode"] == [mode]:
+                return link
+    raise AssertionError(f"no {mode} mail to {recipient}")
+
+
+def confirm(page, **extra):
+    """Submits the action page's form as a browser would: its hidden fields (and `extra`), posted back."""
+    fields = {name: html.unescape(value)
+              for name, value in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', page.text)}
+    return requests.post(page.url, data={**fields, **extra}, allow_redirects=False, timeout=30)
+
+
+def test_the_action_page_applies_a_code_only_when_the_user_confirms(production_surface):
+    """Issue 39, M-5: the page mailed links open applied codes on a plain GET (a mail scanner's fetch of the
+    new-factor notice removed the factor), took `newPassword` in the query string and redirected to
+    any `continueUrl`."""
+    stack, inbox = production_surface
+    email = f"action-{free_port()}@example.com"
+    user = call(stack, "signUp", email=email, password="secret-pw", returnSecureToken=True).json()
+    assert call(stack, "sendOobCode", requestType="VERIFY_EMAIL", idToken=user["idToken"]).status_code == 200
+    link = mailed_link(inbox, email, "verifyEmail")
+    assert link.startswith(f"{stack.gateway}/emulator/action?")
+    scanned = requests.get(link, timeout=30)
+    assert scanned.status_code == 200 and scanned.headers["content-type"].startswith("text/html")
+    assert "Verify my email address" in scanned.text and 'method="post"' in scanned.text
+    assert call(stack, "lookup", idToken=user["idToken"]).json()["users"][0]["emailVerified"] is False
+    confirmed = confirm(scanned)
+    assert confirmed.status_code == 200, confirmed.text
+    assert call(stack, "lookup", idToken=user["idToken"]).json()["users"][0]["emailVerified"] is True
+
+    # A new password never rides in a URL: one in the query is ignored; the form's body sets it.
+    assert call(stack, "sendOobCode", requestType="PASSWORD_RESET", email=email).status_code == 200
+    reset = mailed_link(inbox, email, "resetPassword")
+    page = requests.get(reset + "&newPassword=from-the-url", timeout=30)
+    assert page.status_code == 200 and 'name="newPassword"' in page.text and "from-the-url" not in page.text
+    assert call(stack, "signInWithPassword", email=email, password="secret-pw").status_code == 200
+    assert confirm(page, newPassword="from-the-form").status_code == 200
+    assert call(stack, "signInWithPassword", email=email, password="from-the-url").status_code == 400
+    assert call(stack, "signInWithPassword", email=email, password="from-the-form").status_code == 200
+
+    # A continueUrl is followed only to the scope's authorized domains, whatever the link says.
+    assert call(stack, "sendOobCode", requestType="PASSWORD_RESET", email=email).status_code == 200
+    tampered = mailed_link(inbox, email, "resetPassword") + "&continueUrl=" + urllib.parse.quote("https://evil.example/")
+    done = confirm(requests.get(tampered, timeout=30), newPassword="third-password")
+    assert done.status_code == 200 and "location" not in done.headers
+    assert call(stack, "sendOobCode", requestType="PASSWORD_RESET", email=email).status_code == 200
+    allowed = mailed_link(inbox, email, "resetPassword") + "&continueUrl=" + urllib.parse.quote("http://localhost/finish")
+    redirected = confirm(requests.get(allowed, timeout=30), newPassword="fourth-password")
+    assert redirected.status_code == 303 and redirected.headers["location"] == "http://localhost/finish"
 
 
 def test_messages_go_out_in_the_client_language_with_the_project_templates(production_surface):

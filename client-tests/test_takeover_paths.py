@@ -12,7 +12,8 @@ import requests
 
 from conftest import another_stack
 from mfa_helpers import ADMIN, RECAPTCHA, error, sms_code, unique_phone, v1, v2, verified_user
-from rest_client import admin_lookup, claims, failure, identitytoolkit, last_mail, project_config_url, refresh, unique_email
+from rest_client import (admin_lookup, claims, failure, follow, identitytoolkit, last_mail, project_config_url, refresh,
+                         unique_email)
 
 WINDOW = 3
 TOO_MANY = "TOO_MANY_ATTEMPTS_TRY_LATER"
@@ -193,3 +194,15 @@ def test_m2_strangers_sends_to_a_number_and_its_prefix_do_not_deny_its_owners_fa
         assert finished.status_code == 200, finished.text
     finally:
         requests.patch(config, headers=ADMIN, json={"smsDefenseConfig": {}}, timeout=30)
+
+
+def test_m5_the_development_page_follows_only_an_authorized_continue_url(attacked):
+    """The emulator's page (development) still applies a code on GET, but no longer sends the browser
+    to whatever `continueUrl` a link was given."""
+    email = unique_email("page")
+    user = accounts(attacked).signUp(body={"email": email, "password": "secret-pw"}).execute()
+    accounts(attacked).sendOobCode(body={"requestType": "VERIFY_EMAIL", "idToken": user["idToken"]}).execute()
+    link = last_mail(attacked, email, "VERIFY_EMAIL")["oobLink"]
+    answer = follow(attacked, link, continueUrl="https://evil.example/")
+    assert answer.status_code == 200 and "location" not in answer.headers, answer.text
+    assert answer.json()["authEmulator"]["success"] == "The email has been successfully verified."

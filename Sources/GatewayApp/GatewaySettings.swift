@@ -32,6 +32,15 @@ struct GatewaySettings: Sendable {
         tlsPort = reader.int(forKey: "public.tls.port", default: 0)
         tlsCertificateFile = reader.string(forKey: "public.tls.certificate", default: host.settings.tls.certificateFile)
         tlsPrivateKeyFile = reader.string(forKey: "public.tls.privateKey", default: host.settings.tls.privateKeyFile)
+        // Production mails links to users: where they point is the operator's to say (the gateway's
+        // own page at its public HTTPS name, `https://auth.example.com/emulator/action`, or the
+        // app's own action handler); a default naming this process's listener would mail links to
+        // an address users cannot reach, or to plain HTTP.
+        if host.settings.mode == .production, reader.string(forKey: "oob.linkBase") == nil {
+            throw InvalidSetting(
+                key: "oob.linkBase", reason: "must be set in production: the public URL of the page mailed links open"
+            )
+        }
         oobLinkBase = reader.string(forKey: "oob.linkBase", default: "http://\(publicHost):\(publicPort)/emulator/action")
         oobLinkAPIKey = reader.string(forKey: "oob.linkApiKey", default: "fake-api-key")
         projectNumber = reader.string(forKey: "project.number", default: "12345")

@@ -64,6 +64,8 @@ final class TestStack: @unchecked Sendable {
                 "CONTRACTS_DIRECTORY": TestEnvironment.contractsDirectory,
                 "RECONCILE_INTERVAL_MS": "200",
                 "SECRETS_MASTER_KEY": masterKey,
+                // Production wants the operator's link base; here, this gateway's own page.
+                "OOB_LINK_BASE": "http://127.0.0.1:\(publicPort)/emulator/action",
             ]
             for peer in ServiceName.allCases where peer != service {
                 environment["PEERS_\(peer.configKey.snakeUpper)_URL"] = "https://127.0.0.1:\(ports[peer]!.rpc)"

@@ -8,8 +8,9 @@ import ServiceKit
 /// The emulator's helper routes (contract §1.2, decision 12). In development mode:
 /// `GET /emulator/v1/projects/{p}[/tenants/{t}]/oobCodes` and `…/verificationCodes` (what the
 /// development sink received, with each message's rendered text and language) and
-/// `DELETE …/accounts` (wipe the accounts). In every mode: `GET /emulator/action`, the target of
-/// out-of-band links, which applies the code. No credential is needed, as in the emulator.
+/// `DELETE …/accounts` (wipe the accounts). In every mode: `/emulator/action`, the target of
+/// out-of-band links (OOBActionPage: in production a GET shows, a POST applies). No credential is
+/// needed, as in the emulator.
 struct EmulatorRoutes: Sendable {
     let mode: DeploymentMode
     let registry: RPCClient
@@ -22,8 +23,9 @@ struct EmulatorRoutes: Sendable {
     func respond(_ request: Request, path: String, requestID: String) async -> Response? {
         guard path.hasPrefix("/emulator/") else { return nil }
         if path == "/emulator/action" {
-            guard request.method == .get else { return PublicAPI.error(.notFound) }
-            return await OOBActionPage(codes: codes, credentials: credentials).respond(request, requestID: requestID)
+            guard request.method == .get || request.method == .post else { return PublicAPI.error(.notFound) }
+            return await OOBActionPage(codes: codes, credentials: credentials, registry: registry, confirmsFirst: mode == .production)
+                .respond(request, requestID: requestID)
         }
         guard mode == .development, let (scope, resource) = Self.scope(of: path) else { return nil }
         do {
