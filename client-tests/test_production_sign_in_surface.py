@@ -267,3 +267,15 @@ def test_messages_go_out_in_the_client_language_with_the_project_templates(produ
         assert "驗證碼" in text and "Demo App" in text and re.search(r"\d{6}", text) and len(text) <= 70
     finally:
         requests.patch(config, headers=admin(stack), timeout=30, json={"notification": {}})
+
+
+def test_password_reset_limits_answer_alike_for_known_and_unknown_addresses(production_surface):
+    """Issue 39, L-2: the mails-per-account limit tripped only for addresses with an account (an unknown
+    one was never counted), so its answer told which addresses exist despite enumeration protection."""
+    stack, _ = production_surface
+    known = f"known-{free_port()}@example.com"
+    assert call(stack, "signUp", email=known, password="secret-pw").status_code == 200
+    unknown = f"unknown-{free_port()}@example.com"
+    answers = {address: [call(stack, "sendOobCode", requestType="PASSWORD_RESET", email=address).status_code
+                         for _ in range(7)] for address in (known, unknown)}
+    assert answers[known] == answers[unknown] and answers[known][0] == 200 and answers[known][-1] == 400, answers

@@ -53,7 +53,15 @@ struct OOBCodeService: Sendable {
             guard let restored = params.email, let undone = params.newEmail else { throw AccountService.rejected(.missingEmail) }
             (email, newEmail) = (restored, undone)
         default:
-            guard let account else { throw AccountService.rejected(.userNotFound) }
+            guard let account else {
+                // An unknown address spends its mail budget like a known one, so the limit's answer
+                // (TOO_MANY_ATTEMPTS_TRY_LATER after a few) does not tell which addresses have
+                // accounts under email enumeration protection (issue 39, L-2).
+                if params.clientAddress != nil, let given = params.email, !given.isEmpty {
+                    try await accounts.limits.admitMail(schema, recipient: "email:\(EmailAddress.normalized(given))")
+                }
+                throw AccountService.rejected(.userNotFound)
+            }
             guard let current = account.email else { throw AccountService.rejected(.missingEmail) }
             email = current
             if params.requestType == "REVERT_SECOND_FACTOR_ADDITION" {
