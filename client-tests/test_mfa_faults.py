@@ -161,11 +161,14 @@ def test_a_factor_withdrawn_while_challenge_issuer_was_down_signs_nobody_in(faul
     restart(stack, "challenge-issuer")
     pending = v1(stack, "signInWithPassword", email=user["email"], password=user["password"]).json()
     assert [info["mfaEnrollmentId"] for info in pending["mfaInfo"]] == [factors["Kept"][1]]
-    # The orphan's right code grants nothing; the kept factor still signs in.
+    # The orphan's right code grants nothing; the kept factor still signs in. (A credential whose code
+    # passed challenge-issuer's check is spent even when the sign-in is then refused: a new one starts
+    # over, docs/security.md "What a retry may do".)
     totp, orphan = factors["Withdrawn"]
     sneaky = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"], mfaEnrollmentId=orphan,
                 totpVerificationInfo={"verificationCode": totp.at(time.time() + 30)})
     assert error(sneaky) == "MFA_ENROLLMENT_NOT_FOUND"
+    pending = v1(stack, "signInWithPassword", email=user["email"], password=user["password"]).json()
     totp, kept = factors["Kept"]
     signed_in = v2(stack, "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"], mfaEnrollmentId=kept,
                    totpVerificationInfo={"verificationCode": totp.at(time.time() + 30)})

@@ -103,7 +103,7 @@ def test_a_used_verification_session_is_kept_for_retries_until_it_expires(retent
     # Only a retry of that enrollment, with its code, may pass it again; then the sweep forgets it.
     signed_in = {**user, "idToken": finalized.json()["idToken"]}
     wrong = "000000" if code != "000000" else "111111"
-    assert error(finalize_sms_enrollment(stack, signed_in, session, wrong)) == "INVALID_CODE"
+    assert error(finalize_sms_enrollment(stack, signed_in, session, wrong)) == "INVALID_SESSION_INFO"
     wait_until_zero(stack, "challenge-issuer", stored_sessions(session), issued, LIFETIME + GRACE, "the used session")
     assert error(finalize_sms_enrollment(stack, signed_in, session, code)) == "INVALID_SESSION_INFO"
 
