@@ -14,6 +14,7 @@ import requests
 
 from mfa_helpers import RECAPTCHA, V2, enable_project_totp, error, sms_code, unique_phone, v1, v2, verified_user
 from rest_client import claims, failure, identitytoolkit, refresh
+from test_mfa_sms import enroll_phone
 
 SCHEMA = '"p_demo-project"'
 
@@ -88,13 +89,7 @@ def test_a_spent_totp_credential_is_refused_with_another_valid_code_and_spends_n
 
 def test_a_spent_credential_gets_no_sms_and_cannot_finish_with_another_session(stack):
     user = verified_user(stack)
-    number = unique_phone()
-    started = v2(stack, "mfaEnrollment:start", idToken=user["idToken"],
-                 phoneEnrollmentInfo={"phoneNumber": number, "recaptchaToken": RECAPTCHA}).json()
-    session = started["phoneSessionInfo"]["sessionInfo"]
-    enrolled = v2(stack, "mfaEnrollment:finalize", idToken=user["idToken"],
-                  phoneVerificationInfo={"sessionInfo": session, "code": sms_code(stack, session)})
-    assert enrolled.status_code == 200, enrolled.text
+    enroll_phone(stack, user, unique_phone())
     credential, enrollment_id = pending_sign_in(stack, user)
     start = {"mfaPendingCredential": credential, "mfaEnrollmentId": enrollment_id,
              "phoneSignInInfo": {"recaptchaToken": RECAPTCHA}}

@@ -14,6 +14,7 @@ from conftest import another_stack
 from mfa_helpers import ADMIN, RECAPTCHA, error, sms_code, unique_phone, v1, v2, verified_user
 from rest_client import (admin_lookup, claims, failure, follow, identitytoolkit, last_mail, project_config_url, refresh,
                          unique_email)
+from test_mfa_sms import enroll_phone
 
 WINDOW = 3
 TOO_MANY = "TOO_MANY_ATTEMPTS_TRY_LATER"
@@ -171,12 +172,7 @@ def test_m2_strangers_sends_to_a_number_and_its_prefix_do_not_deny_its_owners_fa
     assert lowered.status_code == 200, lowered.text
     try:
         owner, number = verified_user(attacked), unique_phone()
-        started = v2(attacked, "mfaEnrollment:start", idToken=owner["idToken"],
-                     phoneEnrollmentInfo={"phoneNumber": number, "recaptchaToken": RECAPTCHA}).json()
-        session = started["phoneSessionInfo"]["sessionInfo"]
-        enrolled = v2(attacked, "mfaEnrollment:finalize", idToken=owner["idToken"],
-                      phoneVerificationInfo={"sessionInfo": session, "code": sms_code(attacked, session)})
-        assert enrolled.status_code == 200, enrolled.text
+        enroll_phone(attacked, owner, number)
         refusals = []
         for _ in range(6):
             sent = v1(attacked, "sendVerificationCode", phoneNumber=number, recaptchaToken=RECAPTCHA)
