@@ -165,11 +165,10 @@ struct PhoneVerifications: Sendable {
                 )
                 // The exact retry of a finished flow passes again and writes nothing; anything
                 // else from it is refused, also without writing.
-                let spent = signInAttempt.isEmpty ? ChallengeRejection.invalidSession : FinishedSignIns.spent
                 if let finishedProof {
                     guard FinishedSignIns.Proof(text: finishedProof) == .phone(sessionKey: key),
                         case .accepted = provider.verify(params.code, against: challenge, now: Date())
-                    else { return .rejected(spent) }
+                    else { return .rejected(FinishedSignIns.spent) }
                     return .verified(number)
                 }
                 if consumed {

@@ -5,7 +5,8 @@ import JSONRPC
 import _CryptoExtras
 
 /// Checks custom tokens for `signInWithCustomToken` (contract §2.7), in this order: the token's
-/// form, its audience, its signature, its lifetime, its tenant, its user id, its claims.
+/// form, its audience, its signature, its lifetime, its signer's project, its tenant, its user id,
+/// its claims.
 struct CustomTokenVerifier: Sendable {
     /// Service-account keys by `client_email`.
     let keys: [String: ServiceAccountKey]
