@@ -4,6 +4,7 @@ a TOTP enrollment whose QR code is read back out of the terminal text by zbar.""
 
 import json
 import os
+import signal
 import subprocess
 import urllib.parse
 
@@ -196,3 +197,20 @@ def test_help_and_version(stack):
         assert f"\n  {command} " in helped
     assert "MFA_GATEWAY_URL" in helped
     assert mfa_admin(stack, "--version").stdout.strip()
+
+
+def test_a_reader_that_goes_away_ends_the_tool_quietly(stack):
+    """Issue 40, item 6: `mfa-admin users list | head -5` ended in `Fatal error: 'try!' … Broken pipe` and a
+    backtrace. Like `ls`, the tool now stops without a word: killed by SIGPIPE, or exiting 141 where the
+    networking libraries ignore that signal."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "MFA_GATEWAY_URL": stack.gateway,
+                       "MFA_ADMIN_TOKEN": "owner"}
+        done = subprocess.run([str(stack.bin_dir / "mfa-admin"), "tenants", "list"], env=environment, stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write_end)
+    assert done.returncode in (141, -signal.SIGPIPE), (done.returncode, done.stderr)
+    assert done.stderr == ""

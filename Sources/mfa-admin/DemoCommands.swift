@@ -92,7 +92,7 @@ struct DemoCommands: AsyncParsableCommand {
         }
 
         static func ask(_ prompt: String) throws -> String {
-            FileHandle.standardOutput.write(Data(prompt.utf8))
+            Output.write(prompt)
             guard let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces), !answer.isEmpty else {
                 throw CommandFailure.message("no code given")
             }

@@ -26,8 +26,18 @@ enum Output {
     }
 
     /// One line on standard output, written at once (a pipe would otherwise hold it back).
-    static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    static func line(_ text: String) { write(text + "\n") }
+
+    /// Writes to standard output. When the reader has gone (`mfa-admin users list | head -5`), the
+    /// tool stops quietly with the status a shell gives a process ended by SIGPIPE, as `ls` does:
+    /// the networking libraries ignore SIGPIPE, so the write fails with EPIPE instead, and
+    /// Foundation's non-throwing `write(_:)` would end the process with a backtrace (issue 40, item 6).
+    static func write(_ text: String) {
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+        } catch {
+            exit(128 + SIGPIPE)
+        }
     }
 
     static func text(_ value: JSONValue?) -> String {
