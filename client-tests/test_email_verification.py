@@ -210,3 +210,17 @@ def test_a_continue_url_off_the_authorized_domains_is_refused_before_any_mail(st
     # An authorized domain (localhost is one by default) goes through.
     sent = call(stack, "sendOobCode", requestType="VERIFY_EMAIL", idToken=user["idToken"], continueUrl="http://localhost:3000/x")
     assert sent.status_code == 200, sent.text
+
+
+def test_the_sinks_listing_stays_bounded_and_shows_the_newest_mail_last(stack, user):
+    """Issue 40, item 7: a listing that only grew outgrew an RPC answer's 4 MiB after some thousands of
+    mails, and every call answered 503. It now shows the newest 500 mails, oldest first."""
+    session = requests.Session()
+    for _ in range(510):
+        sent = session.post(f"{stack.gateway}{BASE}sendOobCode?key=k", json={"requestType": "VERIFY_EMAIL",
+                                                                            "idToken": user["idToken"]}, timeout=30)
+        assert sent.status_code == 200, sent.text
+    listed = oob_codes(stack)
+    assert len(listed) == 500
+    mine = [entry for entry in listed if entry["email"] == user["email"]]
+    assert len(mine) >= 490 and listed[-1]["email"] == user["email"]

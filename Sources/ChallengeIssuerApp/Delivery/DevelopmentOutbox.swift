@@ -10,6 +10,11 @@ struct DevelopmentOutbox: Sendable {
     let client: Database
     let logger: Logger
 
+    /// How many messages of a channel a listing shows: the newest, oldest first. A sink that only
+    /// grows (thousands of sign-ups) outgrew the 4 MiB an RPC answer may have, and every listing
+    /// answered 503 (issue 40, item 7); 500 messages with their HTML stay far below it.
+    static let listed = 500
+
     func recordEmail(in schema: TenantSchema, _ params: SendEmail.Params, message: RenderedEmail) async throws {
         let table = schema.qualified("development_outbox")
         try await client.query(
@@ -33,8 +38,10 @@ struct DevelopmentOutbox: Sendable {
         let table = schema.qualified("development_outbox")
         let rows = try await client.query(
             """
-            SELECT recipient, code, link, request_type, new_email, subject, text, html, locale
-            FROM \(unescaped: table) WHERE channel = 'email' ORDER BY id
+            SELECT recipient, code, link, request_type, new_email, subject, text, html, locale FROM (
+                SELECT id, recipient, code, link, request_type, new_email, subject, text, html, locale
+                FROM \(unescaped: table) WHERE channel = 'email' ORDER BY id DESC LIMIT \(Self.listed)
+            ) newest ORDER BY id
             """,
             logger: logger
         )
@@ -72,8 +79,10 @@ struct DevelopmentOutbox: Sendable {
     func verificationCodes(in schema: TenantSchema) async throws -> [OutboxVerificationCode] {
         let rows = try await client.query(
             """
-            SELECT code, recipient, link, text, locale FROM \(unescaped: schema.qualified("development_outbox"))
-            WHERE channel = 'sms' ORDER BY id
+            SELECT code, recipient, link, text, locale FROM (
+                SELECT id, code, recipient, link, text, locale FROM \(unescaped: schema.qualified("development_outbox"))
+                WHERE channel = 'sms' ORDER BY id DESC LIMIT \(Self.listed)
+            ) newest ORDER BY id
             """,
             logger: logger
         )

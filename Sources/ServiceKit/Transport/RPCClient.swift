@@ -20,6 +20,7 @@ public final class RPCClient: Sendable {
 
     /// The largest response body accepted from a peer.
     static let maximumResponseBytes = 4 << 20
+    static let logger = Logger(label: "mfa.rpc-client")
 
     enum Route: Sendable {
         /// `mode` is ours: sent with every call, and a peer answering in another mode is refused.
@@ -105,6 +106,13 @@ public final class RPCClient: Sendable {
         }
         do {
             return Data(buffer: try await response.body.collect(upTo: Self.maximumResponseBytes))
+        } catch is NIOTooManyBytesError {
+            // The caller answers 503 as for a peer that is down; the operator must see why (issue 40, item 7).
+            Self.logger.error(
+                "peer answer refused for its size",
+                metadata: ["rpc.peer": "\(peer.rawValue)", "rpc.method": "\(method)", "limit.bytes": "\(Self.maximumResponseBytes)"]
+            )
+            throw RPCTransportError(peer: peer, method: method, reason: "answer larger than \(Self.maximumResponseBytes) bytes")
         } catch {
             throw RPCTransportError(peer: peer, method: method, reason: "\(error)")
         }
