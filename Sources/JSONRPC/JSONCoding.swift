@@ -3,10 +3,10 @@ import Foundation
 /// The one place that turns bytes into JSON values and typed values into bytes, so every
 /// service encodes the same way (sorted keys: stable output for tests and logs).
 public enum JSONCoding {
-    /// Parses a JSON document. Foundation's parser bounds nesting depth, so hostile
-    /// `[[[[...` input fails with an error instead of exhausting the stack.
+    /// Parses a JSON document in one linear pass with bounded nesting (`JSONParser`), so hostile
+    /// `[[[[...` input is refused at once instead of costing the event loop O(depth²).
     public static func parse(_ bytes: some Collection<UInt8>) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        try JSONParser.parse(bytes)
     }
 
     public static func encode(_ value: some Encodable) throws -> Data {

@@ -28,7 +28,14 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 extension JSONValue: Codable {
+    /// For a `JSONValue` inside a `Decodable` message. Each level tries the scalar kinds before the
+    /// containers, and each failed try costs a `DecodingError` carrying the coding path, so the depth
+    /// is bounded as `JSONParser` bounds it: the cost stays linear. Whole documents go through
+    /// `JSONCoding.parse` instead.
     public init(from decoder: any Decoder) throws {
+        guard decoder.codingPath.count <= JSONParser.maximumDepth else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "JSON nested too deeply"))
+        }
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null

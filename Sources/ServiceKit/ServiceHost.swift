@@ -28,9 +28,10 @@ public final class ServiceHost: Sendable {
     public let metrics: ServiceMetrics
     public let tls: MutualTLS
     public let database: Database?
-    /// Shared by every peer client: one HTTP/2 connection per peer. It trusts only the deployment
-    /// CA and presents this service's certificate: never use it for anything outside the deployment.
-    public let httpClient: HTTPClient
+    /// One HTTP/2 connection per network peer, shared by every client of it and replaced when it stops
+    /// answering. They trust only the deployment CA and present this service's certificate: never use
+    /// them for anything outside the deployment.
+    public let peerConnections: [ServiceName: PeerConnection]
     /// Clients for endpoints outside the deployment (system trust store).
     public let outside = OutsideHTTPClients()
     /// The services running in this process, when it runs several; their clients skip the network.
@@ -52,7 +53,26 @@ public final class ServiceHost: Sendable {
         configuration.tlsConfiguration = tls.clientConfiguration
         configuration.httpVersion = .automatic
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
-        httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        var connections: [ServiceName: PeerConnection] = [:]
+        for peer in ServiceName.allCases where peer != settings.service && localPeers?.hosts(peer) != true {
+            connections[peer] = PeerConnection(
+                peer: peer, baseURL: settings.peers[peer] ?? "https://127.0.0.1", configuration: configuration,
+                timeout: settings.rpcTimeout
+            )
+        }
+        peerConnections = connections
+    }
+
+    /// Closes every peer connection (at the end of a run, or of a start that failed).
+    public func shutdownPeerConnections() async {
+        for connection in peerConnections.values { await connection.shutdown() }
+    }
+
+    /// The peers whose connection is wedged (liveness: see `PeerConnection.isWedged`).
+    func wedgedPeers() async -> [ServiceName] {
+        var wedged: [ServiceName] = []
+        for (peer, connection) in peerConnections where await connection.isWedged(mode: settings.mode) { wedged.append(peer) }
+        return wedged.sorted { $0.rawValue < $1.rawValue }
     }
 
     /// A client for a peer service: in this process if it runs here, else at the URL configuration
@@ -61,10 +81,10 @@ public final class ServiceHost: Sendable {
         if let localPeers, localPeers.hosts(peer) {
             return RPCClient(peer: peer, in: localPeers, caller: settings.service, timeout: settings.rpcTimeout)
         }
-        return RPCClient(
-            peer: peer, baseURL: settings.peers[peer] ?? "https://127.0.0.1", httpClient: httpClient,
-            timeout: settings.rpcTimeout, mode: settings.mode
-        )
+        guard let connection = peerConnections[peer] else {
+            preconditionFailure("\(peer.rawValue) is this service, or runs in this process")
+        }
+        return RPCClient(peer: peer, connection: connection, mode: settings.mode)
     }
 
     /// What a service adds to the host.
@@ -102,7 +122,7 @@ public final class ServiceHost: Sendable {
         .addRoutes(to: rpcRouter)
         var rpcApp = HTTPListener(
             router: rpcRouter,
-            server: try settings.listenerTimeouts.http2Upgrade(tlsConfiguration: tls.serverConfiguration),
+            server: try settings.listenerLimits.http2Upgrade(tlsConfiguration: tls.serverConfiguration),
             address: .hostname(settings.rpc.host, port: settings.rpc.port),
             serverName: settings.service.rawValue,
             logger: logger,
@@ -130,12 +150,13 @@ public final class ServiceHost: Sendable {
             metrics: metrics,
             authenticator: AdminAuthenticator(tokenHashesHex: settings.adminTokenHashes, mode: settings.mode),
             readiness: { [self] in await readiness(parts.readiness) },
+            wedgedPeers: { [self] in await wedgedPeers() },
             status: { [self] in await status(parts) },
             adminRoutes: parts.adminRoutes
         ).buildRouter()
         let opsApp = HTTPListener(
             router: opsRouter,
-            server: settings.listenerTimeouts.http1(),
+            server: settings.listenerLimits.http1(),
             address: .hostname(settings.ops.host, port: settings.ops.port),
             logger: logger,
             onServerRunning: { [logger] channel in
@@ -166,11 +187,11 @@ public final class ServiceHost: Sendable {
             try await group.run()
         } catch {
             await outside.shutdown()
-            try? await httpClient.shutdown()
+            await shutdownPeerConnections()
             throw error
         }
         await outside.shutdown()
-        try await httpClient.shutdown()
+        await shutdownPeerConnections()
     }
 
     /// The readiness verdict: start-up finished, the database answers, every dependency answers.

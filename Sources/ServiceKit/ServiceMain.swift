@@ -85,7 +85,7 @@ public enum ServiceMain {
             } catch {
                 for (host, _) in started {
                     await host.outside.shutdown()
-                    try? await host.httpClient.shutdown()
+                    await host.shutdownPeerConnections()
                 }
                 throw error
             }
@@ -99,7 +99,7 @@ public enum ServiceMain {
             } catch {
                 for (host, _) in started {
                     await host.outside.shutdown()
-                    try? await host.httpClient.shutdown()
+                    await host.shutdownPeerConnections()
                 }
                 throw error
             }
@@ -178,7 +178,7 @@ extension ServiceMain {
             return try await build(host)
         } catch {
             await host.outside.shutdown()
-            try? await host.httpClient.shutdown()
+            await host.shutdownPeerConnections()
             throw error
         }
     }

@@ -181,11 +181,18 @@ struct PublicAPI: Sendable {
             return formBody(String(decoding: bytes, as: UTF8.self))
         }
         do {
+            // Parsing is linear (JSONParser), but a body near the 1 MiB limit still costs milliseconds:
+            // those go to the blocking pool so that one large request does not hold up its loop's others.
+            if bytes.count > inlineParseBytes { return try await BlockingWork.run { try JSONCoding.parse(bytes) } }
             return try JSONCoding.parse(bytes)
         } catch {
             throw IdentityToolkitError.invalidPayload("Unexpected token.", reason: "parseError")
         }
     }
+
+    /// Bodies up to this size are parsed where they arrive: every request an SDK sends is far smaller,
+    /// and a hop to another thread would cost more than the parse.
+    static let inlineParseBytes = 64 << 10
 
     static func formBody(_ text: String) -> JSONValue {
         var members: [String: JSONValue] = [:]

@@ -12,7 +12,7 @@ enum PublicListeners {
         }
         var listeners: [any Service] = [
             HTTPListener(
-                responder: responder, server: host.settings.listenerTimeouts.http1(),
+                responder: responder, server: host.settings.listenerLimits.http1(),
                 address: .hostname(settings.publicHost, port: settings.publicPort), serverName: "gateway", logger: logger,
                 onServerRunning: { channel in
                     logger.info("public listener ready", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
@@ -25,7 +25,7 @@ enum PublicListeners {
             )
             listeners.append(
                 HTTPListener(
-                    responder: responder, server: try host.settings.listenerTimeouts.http2Upgrade(tlsConfiguration: tls),
+                    responder: responder, server: try host.settings.listenerLimits.http2Upgrade(tlsConfiguration: tls),
                     address: .hostname(settings.publicHost, port: settings.tlsPort), serverName: "gateway", logger: logger,
                     onServerRunning: { channel in
                         logger.info(

@@ -28,7 +28,7 @@ public struct ServiceSettings: Sendable {
     /// Timeout of one call to a peer.
     public var rpcTimeout: Duration
     /// How long every listener waits for a client's request and between requests.
-    public var listenerTimeouts: ListenerTimeouts
+    public var listenerLimits: ListenerLimits
     /// How long the process may take to stop after SIGTERM/SIGINT (``ShutdownDeadline``).
     public var shutdownGrace: Duration
     /// Where the OpenRPC documents live.
@@ -102,7 +102,7 @@ public struct ServiceSettings: Sendable {
         adminTokenHashes = reader.stringArray(forKey: "admin.tokenSha256", default: []).map { $0.lowercased() }
         rpcMaxBodyBytes = reader.int(forKey: "rpc.maxBodyBytes", default: 1 << 20)
         rpcTimeout = .milliseconds(reader.int(forKey: "rpc.timeoutMs", default: 10_000))
-        listenerTimeouts = try ListenerTimeouts(reader: reader)
+        listenerLimits = try ListenerLimits(reader: reader)
         shutdownGrace = Self.shutdownGrace(reader)
         contractsDirectory = reader.string(forKey: "contracts.directory")
         defaultProjectId = reader.string(forKey: "project.defaultId", default: "demo-project")

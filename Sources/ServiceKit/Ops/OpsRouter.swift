@@ -10,13 +10,24 @@ public struct OpsRouter: Sendable {
     let metrics: ServiceMetrics
     let authenticator: AdminAuthenticator
     let readiness: @Sendable () async -> (ready: Bool, checks: [String: DependencyState])
+    /// Peers whose connection is wedged in this process: liveness fails, so the process is restarted.
+    let wedgedPeers: @Sendable () async -> [ServiceName]
     let status: @Sendable () async -> ServiceStatus
     let adminRoutes: @Sendable (RouterGroup<BasicRequestContext>) -> Void
 
     public func buildRouter() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.get("healthz") { _, _ in
-            Self.json(.ok, ["status": "ok"] as JSONValue)
+            // Liveness is about this process only: a peer that is down is readiness's business. A peer
+            // connection that stays wedged while a new connection to the same peer answers is ours.
+            let wedged = await wedgedPeers()
+            guard wedged.isEmpty else {
+                return Self.json(
+                    .serviceUnavailable,
+                    ["status": "wedged", "peers": .array(wedged.map { .string($0.rawValue) })] as JSONValue
+                )
+            }
+            return Self.json(.ok, ["status": "ok"] as JSONValue)
         }
         router.get("readyz") { _, _ in
             let (ready, checks) = await readiness()

@@ -24,17 +24,26 @@ public final class RPCClient: Sendable {
 
     enum Route: Sendable {
         /// `mode` is ours: sent with every call, and a peer answering in another mode is refused.
-        case network(endpoint: String, httpClient: HTTPClient, mode: DeploymentMode)
+        case network(endpoint: String, connection: PeerConnection, mode: DeploymentMode)
         /// The peer runs in this process; `caller` is who we are, as a certificate would say.
         case inProcess(LocalPeers, caller: ServiceName)
     }
 
-    public init(peer: ServiceName, baseURL: String, httpClient: HTTPClient, timeout: Duration, mode: DeploymentMode) {
-        self.peer = peer
-        self.route = .network(
-            endpoint: baseURL.hasSuffix("/") ? baseURL + "rpc" : baseURL + "/rpc", httpClient: httpClient, mode: mode
+    /// A client over `httpClient`, which the caller owns (a test's, a benchmark's).
+    public convenience init(peer: ServiceName, baseURL: String, httpClient: HTTPClient, timeout: Duration, mode: DeploymentMode) {
+        self.init(
+            peer: peer, connection: PeerConnection(peer: peer, baseURL: baseURL, sharing: httpClient, timeout: timeout), mode: mode
         )
-        self.timeout = timeout
+    }
+
+    /// A client over the peer's connection, which replaces itself when it stops answering.
+    public init(peer: ServiceName, connection: PeerConnection, mode: DeploymentMode) {
+        self.peer = peer
+        let baseURL = connection.baseURL
+        self.route = .network(
+            endpoint: baseURL.hasSuffix("/") ? baseURL + "rpc" : baseURL + "/rpc", connection: connection, mode: mode
+        )
+        self.timeout = connection.timeout
     }
 
     /// A client for a peer in this process. The peer's caller policy sees `caller`, exactly as it
@@ -52,9 +61,9 @@ public final class RPCClient: Sendable {
     public func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params, requestID: String? = nil) async throws -> M.Result {
         let id = nextID.add(1, ordering: .relaxed).newValue
         switch route {
-        case .network(let endpoint, let httpClient, let mode):
+        case .network(let endpoint, let connection, let mode):
             let body = try JSONCoding.encode(RPCRequestEnvelope(method: M.name, params: params, id: .int(id)))
-            let bytes = try await post(body, to: endpoint, over: httpClient, mode: mode, method: M.name, requestID: requestID)
+            let bytes = try await post(body, to: endpoint, over: connection, mode: mode, method: M.name, requestID: requestID)
             return try decode(M.self, from: bytes)
         case .inProcess(let local, let caller):
             return try await dispatch(M.self, params, in: local, caller: caller, requestID: requestID ?? "local-\(id)")
@@ -75,8 +84,32 @@ public final class RPCClient: Sendable {
         return result
     }
 
+    /// The network call, run apart from its caller: a caller that gives up (its own client went away,
+    /// so its request was cancelled) stops waiting at once, but the HTTP/2 exchange with the peer runs
+    /// to its answer or its own deadline. Cancelling exchanges mid-flight is what wedged the shared
+    /// connection (issue 40, H-3): a burst of public requests cut off by their client left the peer's
+    /// connection without usable streams, and every later call waited out its deadline.
     private func post(
-        _ body: Data, to endpoint: String, over httpClient: HTTPClient, mode: DeploymentMode, method: String, requestID: String?
+        _ body: Data, to endpoint: String, over connection: PeerConnection, mode: DeploymentMode, method: String, requestID: String?
+    ) async throws -> Data {
+        // The exchange's task inherits the caller's task-locals (its trace, its `RequestOrigin`).
+        let outcome = await Self.result(within: timeout + .seconds(1)) { [self] () -> Result<Data, any Error> in
+            do {
+                return .success(
+                    try await exchange(body, to: endpoint, over: connection, mode: mode, method: method, requestID: requestID)
+                )
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let outcome else {
+            throw RPCTransportError(peer: peer, method: method, reason: Task.isCancelled ? "cancelled" : "no answer within \(timeout)")
+        }
+        return try outcome.get()
+    }
+
+    private func exchange(
+        _ body: Data, to endpoint: String, over connection: PeerConnection, mode: DeploymentMode, method: String, requestID: String?
     ) async throws -> Data {
         var request = HTTPClientRequest(url: endpoint)
         request.method = .POST
@@ -91,11 +124,14 @@ public final class RPCClient: Sendable {
                 span.attributes["rpc.system"] = "jsonrpc"
                 span.attributes["server.address"] = peer.rawValue
                 InstrumentationSystem.instrument.inject(span.context, into: &request.headers, using: HTTPHeadersInjector())
-                return try await httpClient.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)))
+                return try await connection.client.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)))
             }
         } catch {
+            if let error = error as? HTTPClientError, error == .deadlineExceeded { connection.missedDeadline(method: method) }
             throw RPCTransportError(peer: peer, method: method, reason: "\(error)")
         }
+        // An answer, whatever it says: the connection works.
+        connection.answered()
         // Decision 16: nothing a peer in another mode says is taken (a development session-token
         // would vouch for unsigned custom tokens). The caller answers 503, as for a peer that is down.
         if let peerMode = response.headers.first(name: DeploymentMode.header), peerMode != mode.rawValue {
