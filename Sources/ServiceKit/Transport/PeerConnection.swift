@@ -56,7 +56,7 @@ public final class PeerConnection: Sendable {
         state.withLock(\.client)
     }
 
-    /// How often the connection was replaced (the `mfa_rpc_connection_recycles_total` figure).
+    /// How often the connection was replaced (each time is logged as a warning).
     public var recycles: Int {
         state.withLock(\.recycles)
     }

@@ -1,0 +1,66 @@
+import AsyncHTTPClient
+import Testing
+
+@testable import ServiceKit
+
+@Suite("Peer connection")
+struct PeerConnectionTests {
+    static func connection(timeout: Duration = .seconds(60)) -> PeerConnection {
+        PeerConnection(
+            peer: .factorRegistry, baseURL: "https://127.0.0.1:1", configuration: HTTPClient.Configuration(), timeout: timeout
+        )
+    }
+
+    @Test("three deadlines in a row replace the connection; an answer between them starts the count again")
+    func recyclesAfterDeadlinesInARow() async {
+        let connection = Self.connection()
+        let first = connection.client
+        connection.missedDeadline(method: "m")
+        connection.missedDeadline(method: "m")
+        connection.answered()
+        connection.missedDeadline(method: "m")
+        connection.missedDeadline(method: "m")
+        #expect(connection.client === first)
+        #expect(connection.recycles == 0)
+        connection.missedDeadline(method: "m")
+        #expect(connection.client !== first)
+        #expect(connection.recycles == 1)
+        await connection.shutdown()
+    }
+
+    @Test("a new connection is not replaced again before it has had one timeout's time")
+    func recyclesAtMostOncePerTimeout() async throws {
+        let connection = Self.connection(timeout: .milliseconds(300))
+        for _ in 0..<3 { connection.missedDeadline(method: "m") }
+        let second = connection.client
+        for _ in 0..<5 { connection.missedDeadline(method: "m") }
+        #expect(connection.client === second)
+        try await Task.sleep(for: .milliseconds(400))
+        connection.missedDeadline(method: "m")
+        #expect(connection.client !== second)
+        #expect(connection.recycles == 2)
+        await connection.shutdown()
+    }
+
+    @Test("a connection someone else owns is never replaced, and liveness never blames it")
+    func sharedClientStays() async throws {
+        let shared = HTTPClient(eventLoopGroupProvider: .singleton)
+        let connection = PeerConnection(peer: .factorRegistry, baseURL: "https://127.0.0.1:1", sharing: shared, timeout: .seconds(1))
+        for _ in 0..<10 { connection.missedDeadline(method: "m") }
+        #expect(connection.client === shared)
+        #expect(await connection.isWedged(mode: .production) == false)
+        try await shared.shutdown()
+    }
+
+    @Test("deadlines right after a replacement are not a wedge yet; a peer nobody can reach is never one")
+    func wedgeNeedsAnAnsweringPeer() async {
+        let connection = Self.connection(timeout: .milliseconds(100))
+        for _ in 0..<3 { connection.missedDeadline(method: "m") }
+        #expect(await connection.isWedged(mode: .production) == false)
+        try? await Task.sleep(for: .milliseconds(250))
+        // Past twice the timeout, deadlines still in a row: the probe's new connection is refused
+        // (nothing listens on port 1), so the peer is down, not this process's connection wedged.
+        #expect(await connection.isWedged(mode: .production) == false)
+        await connection.shutdown()
+    }
+}
