@@ -157,3 +157,18 @@ def test_a_listener_holds_no_more_than_its_connection_limit_and_serves_again_onc
     time.sleep(0.5)
     assert sign_up(short_limits) == 200
     assert alive(short_limits)
+
+
+def test_a_production_preflight_never_opens_a_private_network_to_public_pages(production, stack):
+    """L-5: `Access-Control-Allow-Private-Network: true` let any web page reach a production gateway
+    inside a private network through its visitors' browsers. Development keeps it, for a hosted page
+    calling a gateway on the developer's machine."""
+    answer = requests.options(f"{production.gateway}{IDENTITY}/accounts:signUp?key={production.api_key}", timeout=10,
+                              headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST",
+                                       "Access-Control-Request-Private-Network": "true"})
+    assert answer.status_code == 204
+    assert "access-control-allow-private-network" not in {name.lower() for name in answer.headers}
+    development = requests.options(f"{stack.gateway}{IDENTITY}/accounts:signUp?key=k", timeout=10,
+                                   headers={"Origin": "https://app.example", "Access-Control-Request-Method": "POST",
+                                            "Access-Control-Request-Private-Network": "true"})
+    assert development.headers.get("Access-Control-Allow-Private-Network") == "true"

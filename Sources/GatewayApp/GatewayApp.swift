@@ -35,7 +35,8 @@ public enum GatewayApp {
             signingKeys: SigningKeySet(client: host.client(for: .sessionToken)), emulator: operations.emulator,
             demo: DemoPage(mode: host.settings.mode, projectId: host.settings.defaultProjectId),
             securityEventExport: SecurityEventExport(events: operations.securityEvents, credentials: credentials),
-            metrics: PublicRequestMetrics(host.metrics), clientAddress: settings.clientAddress, logger: host.logger
+            metrics: PublicRequestMetrics(host.metrics), clientAddress: settings.clientAddress,
+            allowsPrivateNetworkPreflight: host.settings.mode == .development, logger: host.logger
         )
         parts.background.append(contentsOf: try PublicListeners.make(api, settings: settings, host: host))
         return parts

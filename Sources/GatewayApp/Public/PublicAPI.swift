@@ -26,6 +26,10 @@ struct PublicAPI: Sendable {
     let securityEventExport: SecurityEventExport
     let metrics: PublicRequestMetrics
     let clientAddress: ClientAddress
+    /// Development only: a page on the public internet may call a gateway on the developer's own
+    /// machine (Private Network Access). In production that answer would let any web page reach a
+    /// gateway inside a private network through its visitors' browsers (issue 40, L-5).
+    let allowsPrivateNetworkPreflight: Bool
     let logger: Logger
 
     static let maximumBodyBytes = 1 << 20
@@ -69,7 +73,12 @@ struct PublicAPI: Sendable {
     /// and the tenant it names (for the access log and the trace; `nil` for the project or none).
     private func answer(_ request: Request, context: GatewayRequestContext) async -> (Response, String, String?) {
         let path = request.uri.path
-        if request.method == .options { return (Self.preflight(request), PublicRequestMetrics.Route.preflight.rawValue, nil) }
+        if request.method == .options {
+            return (
+                Self.preflight(request, allowingPrivateNetwork: allowsPrivateNetworkPreflight),
+                PublicRequestMetrics.Route.preflight.rawValue, nil
+            )
+        }
         if request.method == .get, path == "/" || path.isEmpty {
             return (Self.json(200, await status()), PublicRequestMetrics.Route.status.rawValue, nil)
         }
@@ -207,13 +216,13 @@ struct PublicAPI: Sendable {
         return .object(members)
     }
 
-    static func preflight(_ request: Request) -> Response {
+    static func preflight(_ request: Request, allowingPrivateNetwork: Bool) -> Response {
         var response = Response(status: .noContent)
         response.headers[.accessControlAllowMethods] = "GET, POST, PATCH, DELETE, OPTIONS"
         if let requested = request.headers[.accessControlRequestHeaders] {
             response.headers[.accessControlAllowHeaders] = requested
         }
-        if request.headers[HTTPField.Name("access-control-request-private-network")!] != nil {
+        if allowingPrivateNetwork, request.headers[HTTPField.Name("access-control-request-private-network")!] != nil {
             response.headers[HTTPField.Name("access-control-allow-private-network")!] = "true"
         }
         response.headers[.accessControlMaxAge] = "3600"

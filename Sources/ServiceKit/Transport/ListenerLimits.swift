@@ -48,7 +48,9 @@ public struct ListenerLimits: Sendable {
         let connections = ConnectionCount(limit: maximumConnections)
         let configuration = connection()
         return HTTPServerBuilder { responder in
-            GuardedChannel(inner: HTTP1Channel(responder: responder, configuration: configuration), connections: connections, handshake: nil, quiet: nil)
+            GuardedChannel(
+                inner: HTTP1Channel(responder: responder, configuration: configuration), connections: connections, handshake: nil,
+                quiet: nil)
         }
     }
 
