@@ -124,6 +124,9 @@ class Stack:
                 "MODE": mode, "LOG_LEVEL": "info",
                 "RPC_PORT": str(rpc), "OPS_PORT": str(ops), "PUBLIC_PORT": str(public_port),
                 "PUBLIC_TLS_PORT": str(tls_port),
+                # Named, as production requires (no fallback on the internal identity there); here the
+                # development CA's certificate for localhost is the one the tests trust.
+                "PUBLIC_TLS_CERTIFICATE": str(certs / "gateway.pem"), "PUBLIC_TLS_PRIVATE_KEY": str(certs / "gateway-key.pem"),
                 "TLS_DIRECTORY": str(certs), "CONTRACTS_DIRECTORY": str(ROOT / "proto-json"),
                 "RECONCILE_INTERVAL_MS": "200",
                 # Cheaper scrypt for a debug build under test; production keeps N = 2^14.

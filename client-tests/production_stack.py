@@ -26,6 +26,7 @@ from pathlib import Path
 
 import requests
 
+import public_certificate
 from compose_file import ComposeFile, read_env_file
 from conftest import ALL_IN_ONE, CONFIG_KEY, DATABASES, PROCESSES, ROOT, SERVICES, Stack, free_port, \
     make_service_account
@@ -42,7 +43,8 @@ class ProductionStack(Stack):
     """conftest.Stack's conventions (`gateway`, `gateway_tls`, `ops`, `log_tail`, `kill`, `start`,
     `wait_ready`, `close`), plus `admin_token` (its SHA-256 is configured), `api_key` (the default
     project's own key), `service_account` (its public key configured for custom tokens),
-    `cert_dirs` (each service's /certs), `databases` and `database_urls` (each data service's own
+    `cert_dirs` (each service's /certs), `public_ca` (the stand-in public CA that issued the TLS
+    listener's certificate, which a client trusts), `databases` and `database_urls` (each data service's own
     role), `query` and `psql_as`. `extra_env` ({service: {KEY: value}}) is set over compose's
     environment; in one process, under the service's own key (MFA_FACTOR_REGISTRY_...)."""
 
@@ -62,6 +64,10 @@ class ProductionStack(Stack):
         self.gateway = f"http://127.0.0.1:{public_port}"
         self.gateway_host = f"127.0.0.1:{public_port}"
         self.gateway_tls = f"https://127.0.0.1:{tls_port}"
+        # Where admin calls go: the admin listener when one is configured (then the only place an
+        # admin token counts; TLS with the gateway's internal identity), else the public listener.
+        admin_port = (extra_env or {}).get("gateway", {}).get("ADMIN_LISTENER_PORT")
+        self.admin_url = f"https://localhost:{admin_port}" if admin_port else self.gateway
         # This run's names, dropped by close() even when the start fails half-way.
         self.databases = {service: f"py_{self.suffix}_{database}" for service, database in DATABASES.items()}
         self.database_urls = {}
@@ -79,8 +85,9 @@ class ProductionStack(Stack):
             for process in self.environments:
                 self.start(process)
             self.wait_ready()
-            config = requests.get(f"{self.gateway}/v2/projects/demo-project/config",
-                                  headers={"Authorization": f"Bearer {self.admin_token}"}, timeout=30)
+            config = requests.get(f"{self.admin_url}/v2/projects/demo-project/config",
+                                  headers={"Authorization": f"Bearer {self.admin_token}"}, timeout=30,
+                                  verify=str(self.certs / "ca.pem"))
             config.raise_for_status()
             self.api_key = config.json()["client"]["apiKey"]
         except BaseException:
@@ -91,6 +98,9 @@ class ProductionStack(Stack):
         """The operator's .env: the example, its empty secrets filled in, one optional setting used."""
         accounts = self.work / "service-accounts"
         accounts.mkdir()
+        # The operator's certificate for the public name, from a stand-in public CA (`public_ca`).
+        self.public_tls = self.work / "public-tls"
+        self.public_ca = public_certificate.issue(self.public_tls)
         # Only the public half, as deploy/service-accounts/README.md advises: nothing secret on the host.
         (accounts / "backend.json").write_text(json.dumps(public_half(self.service_account)))
         self.passwords = {service: secrets.token_hex(16) for service in DATABASES}
@@ -99,6 +109,7 @@ class ProductionStack(Stack):
             "MFA_POSTGRES_PASSWORD": secrets.token_hex(16),
             **{f"MFA_{CONFIG_KEY[service]}_DB_PASSWORD": password for service, password in self.passwords.items()},
             "MFA_OOB_LINK_BASE": f"{self.gateway}/emulator/action",
+            "MFA_PUBLIC_TLS_DIRECTORY": str(self.public_tls),
             "MFA_SERVICE_ACCOUNTS_DIR": str(accounts),
             "MFA_CUSTOM_TOKENS_SERVICE_ACCOUNT_FILES": "/run/mfa/service-accounts/backend.json",
         }

@@ -18,6 +18,7 @@ import pytest
 import requests
 import yaml
 
+import public_certificate
 from conftest import DATABASES, ROOT, SERVICES, free_port, psql
 
 MANIFESTS = ROOT / "deploy" / "kubernetes"
@@ -68,7 +69,7 @@ def test_each_pod_mounts_only_its_own_secrets_and_runs_unprivileged():
         pod = deployment["spec"]["template"]["spec"]
         mounted = {v["secret"]["secretName"] for v in pod["volumes"] if "secret" in v}
         referenced = {e["valueFrom"]["secretKeyRef"]["name"] for e in container(deployment)["env"] if "valueFrom" in e}
-        own = {f"{name}-tls", f"{name}-database", *({"gateway-api-keys"} if name == "gateway" else set())}
+        own = {f"{name}-tls", f"{name}-database", *({"gateway-api-keys", "gateway-public-tls"} if name == "gateway" else set())}
         assert mounted | referenced <= own and f"{name}-tls" in mounted, name
         context = container(deployment)["securityContext"]
         assert context["runAsNonRoot"] and context["readOnlyRootFilesystem"] and not context["allowPrivilegeEscalation"]
@@ -98,9 +99,45 @@ def test_rpc_ports_admit_exactly_the_services_whose_code_calls_them():
             if {"protocol": "TCP", "port": ports["rpc"]} in rule.get("ports", []):
                 admitted |= {peer["podSelector"]["matchLabels"]["app.kubernetes.io/name"] for peer in rule["from"]}
             if "from" not in rule:
-                # Open to anyone: only the gateway's public ports.
-                assert name == "gateway" and {p["port"] for p in rule["ports"]} == {8080, 8443}
+                # Open to anyone: only the gateway's HTTPS port.
+                assert name == "gateway" and {p["port"] for p in rule["ports"]} == {8443}
         assert admitted == callers[name], name
+
+
+def test_the_public_load_balancer_serves_https_only_and_keeps_client_addresses():
+    """M-8: port 80 carried the whole API (the admin token too) in clear, and the cluster's source NAT
+    made every client a node address, so ten wrong passwords from anywhere locked an account for all."""
+    public = objects("Service")["gateway-public"]["spec"]
+    assert public["externalTrafficPolicy"] == "Local"
+    assert public["ports"] == [{"name": "https", "port": 443, "targetPort": "https"}]
+    gateway = container(objects("Deployment")["gateway"])
+    assert [p["name"] for p in gateway["ports"] if p["name"] in ("http", "https")] == ["https"]
+    environment = manifest_environment("gateway")
+    assert environment["MFA_PUBLIC_PORT"] == "0"
+    # The public name's certificate from its own kubernetes.io/tls Secret, not the internal identity.
+    assert environment["MFA_PUBLIC_TLS_CERTIFICATE"] == "/public-tls/tls.crt"
+    assert environment["MFA_PUBLIC_TLS_PRIVATE_KEY"] == "/public-tls/tls.key"
+    pod = objects("Deployment")["gateway"]["spec"]["template"]["spec"]
+    mounted = {m["mountPath"]: m["name"] for m in gateway["volumeMounts"]}
+    volume = next(v for v in pod["volumes"] if v["name"] == mounted["/public-tls"])
+    assert volume["secret"]["secretName"] == "gateway-public-tls"
+    example = next(o for name, o in OBJECTS if name == "secrets.example.yaml" and o["metadata"]["name"] == "gateway-public-tls")
+    assert example["type"] == "kubernetes.io/tls" and set(example["stringData"]) == {"tls.crt", "tls.key"}
+
+
+def test_admin_and_metrics_are_reachable_only_from_inside():
+    """L-5: Prometheus pods of any namespace could read /metrics, and the admin API was public."""
+    for name, policy in objects("NetworkPolicy").items():
+        for rule in policy["spec"].get("ingress", []):
+            for peer in rule.get("from", []):
+                if "namespaceSelector" in peer:
+                    assert peer["namespaceSelector"] == {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}, name
+    environment = manifest_environment("gateway")
+    assert environment["MFA_ADMIN_LISTENER_PORT"] == "8444"
+    admin_rules = [r for r in objects("NetworkPolicy")["gateway"]["spec"]["ingress"]
+                   if {"protocol": "TCP", "port": 8444} in r.get("ports", [])]
+    assert admin_rules and all("from" in rule for rule in admin_rules)
+    assert "MFA_METRICS_TOKEN_SHA256" in objects("ConfigMap")["mfa-config"]["data"]
 
 
 def test_only_the_gateway_is_public_and_it_scales_on_cpu_with_disruption_budgets_for_all():
@@ -147,9 +184,11 @@ def test_the_manifests_configuration_starts_the_four_services_and_serves_a_sign_
     with tempfile.TemporaryDirectory(prefix="mfa-py-k8s-") as work:
         work = Path(work)
         subprocess.run([str(stack.bin_dir / "mfa-dev-pki"), str(work / "certs")], check=True, capture_output=True)
+        # The gateway-public-tls Secret (kubernetes.io/tls): a stand-in public CA's certificate.
+        public_ca = public_certificate.issue(work / "public-tls", certificate="tls.crt", key="tls.key")
         suffix = secrets.token_hex(4)
         ports = {name: (free_port(), free_port()) for name in SERVICES}
-        public = free_port()
+        public, admin = free_port(), free_port()
         token = secrets.token_urlsafe(24)
         secret_values = {"url": None, "apiKeys": f"k8s-key-{suffix}=demo-project"}
         processes = {}
@@ -165,6 +204,7 @@ def test_the_manifests_configuration_starts_the_four_services_and_serves_a_sign_
                         value = (f"{stack.postgres}/k8s_{suffix}_{DATABASES[name]}" if reference["key"] == "url"
                                  else secret_values[reference["key"]])
                     value = value.replace("0.0.0.0", "127.0.0.1").replace("/certs", str(work / "certs"))
+                    value = value.replace("/public-tls", str(work / "public-tls"))
                     value = value.replace("/app/proto-json", str(ROOT / "proto-json"))
                     value = value.replace("/app/sms-prices.json", str(ROOT / "deploy" / "sms-prices.json"))
                     for peer in SERVICES:
@@ -174,7 +214,9 @@ def test_the_manifests_configuration_starts_the_four_services_and_serves_a_sign_
                                 "MFA_ADMIN_TOKEN_SHA256": hashlib.sha256(token.encode()).hexdigest(),
                                 "MFA_PASSWORDS_SCRYPT_ROUNDS": "1024"}
                 if name == "gateway":
-                    environment |= {"MFA_PUBLIC_PORT": str(public), "MFA_PUBLIC_TLS_PORT": str(free_port())}
+                    # The manifest's own ports, moved to free ones; MFA_PUBLIC_PORT stays 0 (no plain HTTP).
+                    assert environment["MFA_PUBLIC_PORT"] == "0"
+                    environment |= {"MFA_PUBLIC_TLS_PORT": str(public), "MFA_ADMIN_LISTENER_PORT": str(admin)}
                 log = open(work / f"{name}.log", "ab")
                 processes[name] = subprocess.Popen([str(stack.bin_dir / name)], env=environment, stdout=log,
                                                    stderr=subprocess.STDOUT, cwd=work)
@@ -189,11 +231,20 @@ def test_the_manifests_configuration_starts_the_four_services_and_serves_a_sign_
                         pass
                     assert time.monotonic() < deadline, (work / f"{name}.log").read_text()[-2000:]
                     time.sleep(0.2)
-            gateway = f"http://127.0.0.1:{public}"
-            assert requests.get(gateway + "/", timeout=10).json()["mode"] == "production"
+            # HTTPS only, with the public name's certificate, which a client checks against its public CA.
+            gateway = f"https://localhost:{public}"
+            assert requests.get(gateway + "/", timeout=10, verify=str(public_ca)).json()["mode"] == "production"
             signed_up = requests.post(f"{gateway}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k8s-key-{suffix}",
-                                      json={"email": "k8s@example.com", "password": "secret-pw-123"}, timeout=30)
+                                      json={"email": "k8s@example.com", "password": "secret-pw-123"}, timeout=30,
+                                      verify=str(public_ca))
             assert signed_up.status_code == 200, signed_up.text
+            # The admin token opens nothing on the public port; on the admin listener (the deployment's CA) it does.
+            config = "/v2/projects/demo-project/config"
+            bearer = {"Authorization": f"Bearer {token}"}
+            assert requests.get(gateway + config, headers=bearer, timeout=30, verify=str(public_ca)).status_code == 401
+            internal = requests.get(f"https://localhost:{admin}{config}", headers=bearer, timeout=30,
+                                    verify=str(work / "certs" / "ca.pem"))
+            assert internal.status_code == 200, internal.text
             # JSON logs, as the ConfigMap asks.
             line = (work / "gateway.log").read_text().splitlines()[0]
             assert line.startswith("{") and '"service":"gateway"' in line

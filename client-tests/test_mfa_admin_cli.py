@@ -182,7 +182,7 @@ def test_demo_enroll_totp_draws_a_qr_code_that_scans_in_the_terminal(stack, tmp_
 
 def test_missing_or_wrong_credentials_and_bad_input_say_what_is_wrong(stack):
     no_token = mfa_admin(stack, "tenants", "list", env={"MFA_ADMIN_TOKEN": ""}, check=False)
-    assert no_token.returncode == 1 and "no admin credential: pass --token or set MFA_ADMIN_TOKEN" in no_token.stderr
+    assert no_token.returncode == 1 and "no admin credential: set MFA_ADMIN_TOKEN or MFA_ADMIN_TOKEN_FILE, or pass --token-file" in no_token.stderr
     wrong = mfa_admin(stack, "tenants", "list", "--token", "not-the-token", check=False)
     assert wrong.returncode == 1 and "401" in wrong.stderr
     unreachable = mfa_admin(stack, "tenants", "list", "--gateway", "http://127.0.0.1:9", check=False)
@@ -214,3 +214,25 @@ def test_a_reader_that_goes_away_ends_the_tool_quietly(stack):
         os.close(write_end)
     assert done.returncode in (141, -signal.SIGPIPE), (done.returncode, done.stderr)
     assert done.stderr == ""
+
+
+def test_the_admin_credential_goes_over_tls_or_loopback_only_and_can_stay_out_of_the_process_list(stack, tmp_path):
+    """Issue 40, L-5: `mfa-admin --gateway http://remote --token …` sent the token in clear and showed it
+    to every user of the machine in the process list."""
+    remote = mfa_admin(stack, "tenants", "list", "--gateway", "http://gateway.invalid:8080", check=False)
+    assert remote.returncode == 1
+    assert "refusing to send the admin credential to http://gateway.invalid:8080 over plain HTTP" in remote.stderr
+    # Refused before any lookup or connection: the message is not a resolver's or a socket's.
+    assert "cannot reach" not in remote.stderr
+    ops = mfa_admin(stack, "keys", "list", env={"MFA_SESSION_TOKEN_OPS_URL": "http://ops.invalid:9103"}, check=False)
+    assert ops.returncode == 1 and "over plain HTTP" in ops.stderr
+    token_file = tmp_path / "admin-token"
+    token_file.write_text("owner\n")
+    from_file = mfa_admin(stack, "tenants", "list", "--token-file", str(token_file), env={"MFA_ADMIN_TOKEN": ""})
+    assert "warning" not in from_file.stderr
+    from_environment = mfa_admin(stack, "tenants", "list", env={"MFA_ADMIN_TOKEN": "", "MFA_ADMIN_TOKEN_FILE": str(token_file)})
+    assert from_environment.stdout == from_file.stdout
+    on_the_command_line = mfa_admin(stack, "tenants", "list", "--token", "owner", env={"MFA_ADMIN_TOKEN": ""})
+    assert "--token is visible in the process list" in on_the_command_line.stderr
+    missing = mfa_admin(stack, "tenants", "list", "--token-file", str(tmp_path / "none"), check=False)
+    assert missing.returncode == 1 and "cannot read the admin credential file" in missing.stderr

@@ -1,5 +1,6 @@
 """What a compose file must keep, beyond compose's own schema: production mode, each service with only
-its own key material, nothing published but the gateway's public API, no private key made readable.
+its own key material, nothing published but the gateway's public API (TLS with the operator's
+certificate beyond the host; plain HTTP on the host's loopback at most), no private key made readable.
 
     python3 scripts/check_compose.py CONFIG_YAML [NAME]
 
@@ -17,8 +18,10 @@ import yaml
 
 SERVICES = ["factor-registry", "challenge-issuer", "session-token", "gateway"]
 ALL_IN_ONE = "mfa-all-in-one"
-# The gateway's public listeners: HTTP and HTTPS (HTTP/2).
+# The gateway's public listeners: HTTP and HTTPS (HTTP/2). Plain HTTP carries passwords and the
+# admin token in clear, so it may be published on the host's loopback only (issue 40, M-8).
 PUBLIC_PORTS = {8080, 8443}
+PLAIN_PORT = 8080
 
 
 def product(service: dict) -> str | None:
@@ -37,14 +40,14 @@ def mounts(service: dict) -> list[tuple[str, str, bool]]:
     return found
 
 
+def container_port(port) -> int:
+    if isinstance(port, dict):
+        return int(port["target"])
+    return int(str(port).split("/")[0].split(":")[-1])
+
+
 def container_ports(service: dict) -> list[int]:
-    ports = []
-    for port in service.get("ports") or []:
-        if isinstance(port, dict):
-            ports.append(int(port["target"]))
-        else:
-            ports.append(int(str(port).split("/")[0].split(":")[-1]))
-    return ports
+    return [container_port(port) for port in service.get("ports") or []]
 
 
 def host_ip(port) -> str:
@@ -127,6 +130,17 @@ def check(config: dict) -> list[str]:
                  if product(service) not in ("gateway", ALL_IN_ONE) or port not in PUBLIC_PORTS]
         if extra:
             problems.append(f"{name}: publishes {extra}; only the gateway's {sorted(PUBLIC_PORTS)} may be")
+        plain = [port for port in service.get("ports") or []
+                 if container_port(port) == PLAIN_PORT and host_ip(port) not in ("127.0.0.1", "::1")]
+        if plain:
+            problems.append(f"{name}: publishes plain HTTP {plain} beyond the host's loopback; publish TLS only")
+
+    for name, service in apps.items():
+        environment = service.get("environment") or {}
+        certificate = environment.get("MFA_PUBLIC_TLS_CERTIFICATE") or ""
+        if environment.get("MFA_PUBLIC_TLS_PORT") and (not certificate or certificate.startswith("/certs/")):
+            problems.append(f"{name}: the public TLS listener must serve the operator's certificate "
+                            f"(MFA_PUBLIC_TLS_CERTIFICATE, not the internal identity under /certs)")
 
     for job_name, job in jobs.items():
         command = command_text(job)

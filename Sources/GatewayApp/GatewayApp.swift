@@ -25,7 +25,7 @@ public enum GatewayApp {
             mode: host.settings.mode,
             admin: AdminAuthenticator(tokenHashesHex: host.settings.adminTokenHashes, mode: host.settings.mode),
             defaultProjectId: host.settings.defaultProjectId, apiKeys: CredentialResolver.parseKeys(settings.apiKeys),
-            registry: host.client(for: .factorRegistry)
+            registry: host.client(for: .factorRegistry), adminListenerOnly: settings.adminListener != nil
         )
         let operations = PublicOperations(host, settings: settings, credentials: credentials)
         parts.background.append(operations.settingsWatch)

@@ -6,11 +6,14 @@ import ServiceKit
 /// the key's name.
 struct GatewaySettings: Sendable {
     let publicHost: String
+    /// `0`: no plain HTTP listener (a deployment that publishes TLS only).
     let publicPort: Int
     /// `0`: no TLS listener.
     let tlsPort: Int
     let tlsCertificateFile: String
     let tlsPrivateKeyFile: String
+    /// Where admin credentials are accepted, when not on the public listeners.
+    let adminListener: AdminListenerSettings?
     /// Where out-of-band links point (`/emulator/action` on this gateway unless configured).
     let oobLinkBase: String
     let oobLinkAPIKey: String
@@ -30,8 +33,23 @@ struct GatewaySettings: Sendable {
         try host.settings.requireLoopbackInDevelopment(publicHost, key: "public.host")
         publicPort = reader.int(forKey: "public.port", default: 8080)
         tlsPort = reader.int(forKey: "public.tls.port", default: 0)
+        if publicPort == 0, tlsPort == 0 {
+            throw InvalidSetting(key: "public.port", reason: "0 turns the plain listener off, so public.tls.port must be set")
+        }
+        // The certificate the public sees is the operator's (a public CA's, for the name clients use).
+        // Production never falls back on the gateway's internal identity: that certificate names the
+        // service on the private network and its key is the one peers authenticate it by (issue 40, L-5).
+        if host.settings.mode == .production, tlsPort > 0 {
+            for key in ["public.tls.certificate", "public.tls.privateKey"] where reader.string(forKey: ConfigKey(key)) == nil {
+                throw InvalidSetting(
+                    key: key,
+                    reason: "must be set in production when public.tls.port is: the certificate and key clients see for the public name"
+                )
+            }
+        }
         tlsCertificateFile = reader.string(forKey: "public.tls.certificate", default: host.settings.tls.certificateFile)
         tlsPrivateKeyFile = reader.string(forKey: "public.tls.privateKey", default: host.settings.tls.privateKeyFile)
+        adminListener = try AdminListenerSettings(host)
         // Production mails links to users: where they point is the operator's to say (the gateway's
         // own page at its public HTTPS name, `https://auth.example.com/emulator/action`, or the
         // app's own action handler); a default naming this process's listener would mail links to

@@ -146,9 +146,11 @@ public final class ServiceHost: Sendable {
             }
         }
 
+        let admin = AdminAuthenticator(tokenHashesHex: settings.adminTokenHashes, mode: settings.mode)
         let opsRouter = OpsRouter(
             metrics: metrics,
-            authenticator: AdminAuthenticator(tokenHashesHex: settings.adminTokenHashes, mode: settings.mode),
+            authenticator: admin,
+            metricsAccess: MetricsAccess(tokenHashesHex: settings.metricsTokenHashes, admin: admin),
             readiness: { [self] in await readiness(parts.readiness) },
             wedgedPeers: { [self] in await wedgedPeers() },
             status: { [self] in await status(parts) },

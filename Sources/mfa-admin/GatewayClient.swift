@@ -30,7 +30,8 @@ struct GatewayClient {
 
     /// A call with the admin credential (refused before sending when there is none).
     func admin(_ method: HTTPMethod, _ path: String, query: [String: String] = [:], body: JSONValue? = nil) async throws -> JSONValue {
-        guard let token = options.token, !token.isEmpty else { throw CommandFailure.missingToken }
+        let token = try options.adminToken()
+        try GatewayOptions.requireConfidential(options.gateway)
         return try await send(method, options.gateway + path, query: query, body: body, headers: ["Authorization": "Bearer \(token)"])
     }
 
@@ -41,7 +42,8 @@ struct GatewayClient {
 
     /// A call to a service's ops listener (`/admin/…`), which takes the same admin credential.
     func ops(_ method: HTTPMethod, _ url: String) async throws -> JSONValue {
-        guard let token = options.token, !token.isEmpty else { throw CommandFailure.missingToken }
+        let token = try options.adminToken()
+        try GatewayOptions.requireConfidential(url)
         return try await send(method, url, query: [:], body: nil, headers: ["Authorization": "Bearer \(token)"])
     }
 
@@ -84,7 +86,7 @@ enum CommandFailure: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .missingToken: "no admin credential: pass --token or set MFA_ADMIN_TOKEN"
+        case .missingToken: "no admin credential: set MFA_ADMIN_TOKEN or MFA_ADMIN_TOKEN_FILE, or pass --token-file"
         case .message(let text): text
         }
     }

@@ -16,7 +16,9 @@ struct SecurityEventExport: Sendable {
 
     static let maximumEvents = 50_000
 
-    func respond(_ request: Request, path: String, requestID: String, logger: Logger) async -> Response? {
+    func respond(
+        _ request: Request, path: String, listener: ListenerRole, requestID: String, logger: Logger
+    ) async -> Response? {
         var parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         if parts.first == "identitytoolkit.googleapis.com" { parts.removeFirst() }
         guard parts.last == "securityEvents:export", parts.count == 4 || parts.count == 6, parts[0] == "v2", parts[1] == "projects",
@@ -27,7 +29,7 @@ struct SecurityEventExport: Sendable {
         for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
         let (projectId, tenantId) = (parts[2], parts.count == 6 ? parts[4] : nil)
         do {
-            guard try await credentials.resolve(headers: request.headers, query: query) == .admin else {
+            guard try await credentials.resolve(headers: request.headers, query: query, listener: listener) == .admin else {
                 throw IdentityToolkitError.targetProjectNeedsAdmin
             }
             var lines: [UInt8] = []

@@ -15,11 +15,16 @@ struct CredentialResolver: Sendable {
     let apiKeys: [String: String]
     /// factor-registry, which knows each project's own API key (production mode).
     let registry: RPCClient?
+    /// An admin listener is configured: admin credentials count there only.
+    let adminListenerOnly: Bool
 
     static let apiKeyHeader = HTTPField.Name("x-goog-api-key")!
 
-    func resolve(headers: HTTPFields, query: [String: String]) async throws -> CallerCredential {
+    func resolve(headers: HTTPFields, query: [String: String], listener: ListenerRole) async throws -> CallerCredential {
         if let authorization = headers[.authorization], authorization.lowercased().hasPrefix("bearer ") {
+            // On a public listener of a deployment with an admin listener, an admin token is just
+            // another bearer token: refused the same way, so a leaked one opens nothing from outside.
+            if adminListenerOnly, listener == .public { throw IdentityToolkitError.invalidCredentials }
             if admin.isAdmin(headers) { return .admin }
             // The emulator treats Google OAuth access tokens as the owner; only in development.
             let token = authorization.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)

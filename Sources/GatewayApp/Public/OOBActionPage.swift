@@ -58,7 +58,7 @@ struct OOBActionPage: Sendable {
         }
         let projectId: String
         do {
-            guard case .apiKey(let project) = try await credentials.resolve(headers: [:], query: ["key": apiKey]) else {
+            guard case .apiKey(let project) = try await credentials.resolve(headers: [:], query: ["key": apiKey], listener: .public) else {
                 return Self.failure("missing apiKey query parameter", html: html)
             }
             projectId = project

@@ -34,7 +34,7 @@ struct PublicAPI: Sendable {
 
     static let maximumBodyBytes = 1 << 20
 
-    func respond(to request: Request, context: GatewayRequestContext) async -> Response {
+    func respond(to request: Request, context: GatewayRequestContext, listener: ListenerRole = .public) async -> Response {
         // The request's span: a child of the client's trace when it sent a `traceparent`, named
         // after the operation once routing knows it; every RPC the handler makes is a child of it.
         var trace = ServiceContext.topLevel
@@ -43,7 +43,9 @@ struct PublicAPI: Sendable {
         defer { span.end() }
         let started = ContinuousClock.now
         let origin = request.headers[.origin]
-        var (response, operation, tenant) = await ServiceContext.withValue(span.context) { await answer(request, context: context) }
+        var (response, operation, tenant) = await ServiceContext.withValue(span.context) {
+            await answer(request, context: context, listener: listener)
+        }
         if let origin {
             // The emulator reflects any origin and any requested header (contract §1.1).
             response.headers[.accessControlAllowOrigin] = origin
@@ -71,7 +73,9 @@ struct PublicAPI: Sendable {
 
     /// The answer, what to call the request in the metrics (an operation id or a fixed route name),
     /// and the tenant it names (for the access log and the trace; `nil` for the project or none).
-    private func answer(_ request: Request, context: GatewayRequestContext) async -> (Response, String, String?) {
+    private func answer(
+        _ request: Request, context: GatewayRequestContext, listener: ListenerRole
+    ) async -> (Response, String, String?) {
         let path = request.uri.path
         if request.method == .options {
             return (
@@ -91,13 +95,15 @@ struct PublicAPI: Sendable {
         if let answer = await demo.respond(request, path: path) {
             return (answer, PublicRequestMetrics.Route.demo.rawValue, nil)
         }
-        if let answer = await securityEventExport.respond(request, path: path, requestID: context.id, logger: context.logger) {
+        if let answer = await securityEventExport.respond(
+            request, path: path, listener: listener, requestID: context.id, logger: context.logger
+        ) {
             return (answer, "mfa.projects.securityEvents.export", nil)
         }
         guard case .matched(let match) = router.route(method: request.method.rawValue, path: path) else {
             return (Self.error(.notFound), PublicRequestMetrics.Route.unmatched.rawValue, nil)
         }
-        let (response, tenant) = await perform(match, request, context: context)
+        let (response, tenant) = await perform(match, request, context: context, listener: listener)
         return (response, match.operation.operationId, tenant)
     }
 
@@ -115,13 +121,13 @@ struct PublicAPI: Sendable {
 
     /// Credentials, body, schema, then the operation's handler.
     private func perform(
-        _ match: OperationRouter.Match, _ request: Request, context: GatewayRequestContext
+        _ match: OperationRouter.Match, _ request: Request, context: GatewayRequestContext, listener: ListenerRole
     ) async -> (Response, String?) {
         var tenant: String?
         var query: [String: String] = [:]
         for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
         do {
-            let caller = try await credentials.resolve(headers: request.headers, query: query)
+            let caller = try await credentials.resolve(headers: request.headers, query: query, listener: listener)
             try validator.validateQuery(query)
             let body = try await Self.readBody(request)
             let normalised =

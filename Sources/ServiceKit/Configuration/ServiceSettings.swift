@@ -23,6 +23,8 @@ public struct ServiceSettings: Sendable {
     public var peers: [ServiceName: String]
     /// SHA-256 (hex) of each accepted admin bearer token: tokens themselves are never configured in clear.
     public var adminTokenHashes: [String]
+    /// SHA-256 (hex) of the bearer tokens a scraper sends for `/metrics` (`metrics.tokenSha256`).
+    public var metricsTokenHashes: [String]
     /// Largest `/rpc` request body accepted, in bytes.
     public var rpcMaxBodyBytes: Int
     /// Timeout of one call to a peer.
@@ -100,6 +102,7 @@ public struct ServiceSettings: Sendable {
         }
         self.peers = peers
         adminTokenHashes = reader.stringArray(forKey: "admin.tokenSha256", default: []).map { $0.lowercased() }
+        metricsTokenHashes = reader.stringArray(forKey: "metrics.tokenSha256", default: []).map { $0.lowercased() }
         rpcMaxBodyBytes = reader.int(forKey: "rpc.maxBodyBytes", default: 1 << 20)
         rpcTimeout = .milliseconds(reader.int(forKey: "rpc.timeoutMs", default: 10_000))
         listenerLimits = try ListenerLimits(reader: reader)

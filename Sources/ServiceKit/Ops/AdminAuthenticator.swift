@@ -14,7 +14,6 @@ public struct AdminAuthenticator: Sendable {
         self.mode = mode
     }
 
-    /// Whether the request carries an admin credential.
     /// Which admin credential `headers` carry, as the security events name it: the first 12 hex
     /// digits of its SHA-256 (as `admin.tokenSha256` lists it), which tell nothing of the token.
     public static func credentialID(_ headers: HTTPFields) -> String? {
@@ -22,14 +21,19 @@ public struct AdminAuthenticator: Sendable {
         return SHA256.hash(data: Array(token.utf8)).prefix(6).map { String(format: "%02x", $0) }.joined()
     }
 
+    /// Whether the request carries an admin credential.
     public func isAdmin(_ headers: HTTPFields) -> Bool {
         guard let token = Self.bearerToken(headers[.authorization]) else { return false }
         if mode == .development, token.lowercased() == "owner" { return true }
+        return Self.matches(token, anyOf: tokenHashes)
+    }
+
+    /// Whether `token`'s SHA-256 is one of `hashes`, compared against every one without an early exit.
+    static func matches(_ token: String, anyOf hashes: [[UInt8]]) -> Bool {
         let digest = Array(SHA256.hash(data: Array(token.utf8)))
-        // Compare against every configured hash without an early exit.
         var matched = false
-        for expected in tokenHashes {
-            matched = Self.constantTimeEquals(digest, expected) || matched
+        for expected in hashes {
+            matched = constantTimeEquals(digest, expected) || matched
         }
         return matched
     }

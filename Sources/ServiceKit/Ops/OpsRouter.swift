@@ -4,11 +4,13 @@ import Hummingbird
 import JSONRPC
 import NIOCore
 
-/// Builds the ops listener: `GET /healthz`, `GET /readyz`, `GET /metrics`, and the admin routes
-/// under `/admin` (bearer admin credential required), including `GET /admin/status`.
+/// Builds the ops listener: `GET /healthz`, `GET /readyz`, `GET /metrics` (a metrics or admin
+/// credential, see ``MetricsAccess``), and the admin routes under `/admin` (bearer admin
+/// credential required), including `GET /admin/status`.
 public struct OpsRouter: Sendable {
     let metrics: ServiceMetrics
     let authenticator: AdminAuthenticator
+    let metricsAccess: MetricsAccess
     let readiness: @Sendable () async -> (ready: Bool, checks: [String: DependencyState])
     /// Peers whose connection is wedged in this process: liveness fails, so the process is restarted.
     let wedgedPeers: @Sendable () async -> [ServiceName]
@@ -35,8 +37,13 @@ public struct OpsRouter: Sendable {
             members["checks"] = (try? JSONCoding.value(of: checks)) ?? JSONValue.null
             return Self.json(ready ? .ok : .serviceUnavailable, JSONValue.object(members))
         }
-        router.get("metrics") { _, _ in
-            Response(
+        router.get("metrics") { request, _ in
+            guard metricsAccess.permits(request.headers) else {
+                var response = Self.error(.unauthorized, "metrics credential required")
+                response.headers[.wwwAuthenticate] = "Bearer"
+                return response
+            }
+            return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4"],
                 body: .init(byteBuffer: ByteBuffer(string: metrics.exposition()))
