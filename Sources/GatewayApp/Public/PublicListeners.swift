@@ -8,6 +8,7 @@ import ServiceLifecycle
 enum PublicListeners {
     static func make(_ api: PublicAPI, settings: GatewaySettings, host: ServiceHost) throws -> [any Service] {
         let logger = host.logger
+        let listenerLimits = host.settings.listenerLimits
         func responder(_ role: ListenerRole) -> CallbackResponder<GatewayRequestContext> {
             CallbackResponder { request, context in await api.respond(to: request, context: context, listener: role) }
         }
@@ -18,33 +19,34 @@ enum PublicListeners {
         if settings.publicPort > 0 {
             listeners.append(
                 HTTPListener(
-                    responder: responder(.public), server: host.settings.listenerLimits.http1(),
+                    responder: responder(.public), server: listenerLimits.http1(),
                     address: .hostname(settings.publicHost, port: settings.publicPort), serverName: "gateway", logger: logger,
                     onServerRunning: ready("public listener")
                 )
             )
         }
-        if settings.tlsPort > 0 {
-            let tls = try PublicListenerTLS.serverConfiguration(
-                certificateFile: settings.tlsCertificateFile, privateKeyFile: settings.tlsPrivateKeyFile
+        func tlsListener(
+            _ role: ListenerRole, certificate: String, key: String, host: String, port: Int, what: String
+        ) throws -> any Service {
+            let tls = try PublicListenerTLS.serverConfiguration(certificateFile: certificate, privateKeyFile: key)
+            return HTTPListener(
+                responder: responder(role), server: try listenerLimits.http2Upgrade(tlsConfiguration: tls),
+                address: .hostname(host, port: port), serverName: "gateway", logger: logger, onServerRunning: ready(what)
             )
+        }
+        if settings.tlsPort > 0 {
             listeners.append(
-                HTTPListener(
-                    responder: responder(.public), server: try host.settings.listenerLimits.http2Upgrade(tlsConfiguration: tls),
-                    address: .hostname(settings.publicHost, port: settings.tlsPort), serverName: "gateway", logger: logger,
-                    onServerRunning: ready("public TLS listener (HTTP/2 and HTTP/1.1)")
+                try tlsListener(
+                    .public, certificate: settings.tlsCertificateFile, key: settings.tlsPrivateKeyFile,
+                    host: settings.publicHost, port: settings.tlsPort, what: "public TLS listener (HTTP/2 and HTTP/1.1)"
                 )
             )
         }
         if let admin = settings.adminListener {
-            let tls = try PublicListenerTLS.serverConfiguration(
-                certificateFile: admin.certificateFile, privateKeyFile: admin.privateKeyFile
-            )
             listeners.append(
-                HTTPListener(
-                    responder: responder(.admin), server: try host.settings.listenerLimits.http2Upgrade(tlsConfiguration: tls),
-                    address: .hostname(admin.host, port: admin.port), serverName: "gateway", logger: logger,
-                    onServerRunning: ready("admin listener (TLS; admin credentials are accepted here only)")
+                try tlsListener(
+                    .admin, certificate: admin.certificateFile, key: admin.privateKeyFile, host: admin.host, port: admin.port,
+                    what: "admin listener (TLS; admin credentials are accepted here only)"
                 )
             )
         }
