@@ -18,6 +18,8 @@ let package = Package(
         .executable(name: "mfa-bench", targets: ["mfa-bench"]),
         .executable(name: "mfa-all-in-one", targets: ["mfa-all-in-one"]),
         .executable(name: "mfa-admin", targets: ["mfa-admin"]),
+        // For the fuzz targets (Fuzz/Package.swift), which build it with libFuzzer's instrumentation.
+        .library(name: "JSONRPC", targets: ["JSONRPC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),

@@ -52,8 +52,12 @@ def mail_to(stack, email, request_type, tenant=None):
             if entry["email"] == email and entry["requestType"] == request_type]
 
 
-def last_mail(stack, email, request_type, tenant=None):
-    mails = mail_to(stack, email, request_type, tenant)
+def last_mail(stack, email, request_type, tenant=None, wait=10):
+    """The newest mail of one type to one address; waited for a moment, as a reset's mail under email
+    enumeration protection goes out just after the answer."""
+    deadline = time.monotonic() + wait
+    while not (mails := mail_to(stack, email, request_type, tenant)) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert mails, f"no {request_type} mail to {email}"
     return mails[-1]
 

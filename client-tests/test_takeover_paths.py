@@ -98,6 +98,48 @@ def test_m6_a_stolen_refresh_token_cannot_link_a_phone_or_upgrade_a_phone_accoun
     assert len(events["events"]) == 1, events
 
 
+def test_m6_a_linked_number_is_mailed_to_the_address_with_a_link_that_removes_it(attacked):
+    """A number linked with a stolen but recent session (or by anyone at the owner's unlocked phone) stays a
+    way in, through every password change. The owner hears of it, in their language, with a way to undo it."""
+    email = unique_email("linked")
+    owner = accounts(attacked).signUp(body={"email": email, "password": "secret-pw"}).execute()
+    number = unique_phone()
+    session, code = phone_session(attacked, number)
+    linked = requests.post(f"{attacked.gateway}/v1/accounts:signInWithPhoneNumber?key=k", timeout=30,
+                           headers={"X-Firebase-Locale": "es"},
+                           json={"idToken": owner["idToken"], "sessionInfo": session, "code": code})
+    assert linked.status_code == 200, linked.text
+    notice = last_mail(attacked, email, "REVERT_PHONE_NUMBER_ADDITION")
+    assert notice["locale"] == "es" and "teléfono" in notice["subject"]
+    assert number[-4:] in notice["text"] and number not in notice["text"] and notice["oobLink"] in notice["text"]
+    assert "mode=revertPhoneNumberAddition" in notice["oobLink"]
+    checked = accounts(attacked).resetPassword(body={"oobCode": notice["oobCode"]}).execute()
+    assert checked["requestType"] == "REVERT_PHONE_NUMBER_ADDITION" and checked["email"] == email
+    # Linking the number it already has tells nothing new.
+    session, code = phone_session(attacked, number)
+    accounts(attacked).signInWithPhoneNumber(body={"idToken": linked.json()["idToken"], "sessionInfo": session,
+                                                   "code": code}).execute()
+    assert len([m for m in oob_codes_to(attacked, email) if m["requestType"] == "REVERT_PHONE_NUMBER_ADDITION"]) == 1
+    # The owner follows the link: the number is gone, every session ends, the number signs in to nothing of theirs.
+    followed = follow(attacked, notice["oobLink"])
+    assert followed.status_code == 200 and followed.json()["authEmulator"]["success"], followed.text
+    assert "phoneNumber" not in admin_lookup(attacked, owner["localId"])
+    for token in (owner["refreshToken"], linked.json()["refreshToken"]):
+        assert error(refresh(attacked, token)) == "TOKEN_EXPIRED"
+    session, code = phone_session(attacked, number)
+    stranger = accounts(attacked).signInWithPhoneNumber(body={"sessionInfo": session, "code": code}).execute()
+    assert stranger["isNewUser"] and stranger["localId"] != owner["localId"]
+    assert follow(attacked, notice["oobLink"]).status_code == 400
+    events = requests.get(f"{attacked.gateway}/v2/projects/demo-project/securityEvents", headers=ADMIN, timeout=30,
+                          params={"localId": owner["localId"], "eventTypes": "phoneNumber.changed"}).json()
+    assert [e.get("details", {}).get("via") for e in events["events"]] == ["REVERT_PHONE_NUMBER_ADDITION", None], events
+
+
+def oob_codes_to(stack, email):
+    return [entry for entry in requests.get(f"{stack.gateway}/emulator/v1/projects/demo-project/oobCodes",
+                                            timeout=30).json()["oobCodes"] if entry["email"] == email]
+
+
 def test_m6_an_anonymous_account_is_still_upgraded_with_its_only_credential(attacked):
     anonymous = accounts(attacked).signUp(body={}).execute()
     old = stale_token(attacked, anonymous["refreshToken"])

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test, the way CI does: starts a private PostgreSQL, builds, runs the Swift test suites
-# (unit, PostgreSQL, and system tests that start the real service processes), then checks
-# docker-compose.yml, then runs the Python client tests against the four processes and again against
-# mfa-all-in-one. Exits non-zero on any failure.
+# (unit, PostgreSQL, and system tests that start the real service processes), fuzzes the parsers
+# for a minute each (scripts/fuzz.sh), then checks docker-compose.yml, then runs the Python client
+# tests against the four processes and again against mfa-all-in-one. Exits non-zero on any failure.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -13,7 +13,7 @@ cd "$ROOT"
 # products and unused dependencies too), and the code is as `swift format` (.swift-format) writes it.
 echo "== layering and format"
 python3 scripts/package-dependencies.py
-swift format lint --strict --parallel --recursive Sources Tests Package.swift
+swift format lint --strict --parallel --recursive Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift
 
 # Below Linux's ephemeral range (32768-60999), so no client socket can hold it; the next port is
 # tried when one is taken anyway. TEST_PG_PORT names a port to use as the first choice.
@@ -68,6 +68,9 @@ export MFA_TEST_PYTHON="$VENV/bin/python"
 
 echo "== swift test"
 swift test --skip-build
+
+echo "== fuzz (libFuzzer: the public body parser and the JSON-RPC envelope, a bounded time each)"
+bash scripts/fuzz.sh "${MFA_FUZZ_SECONDS:-60}"
 
 echo "== docker-compose.yml"
 bash scripts/validate-compose.sh

@@ -49,8 +49,8 @@ struct PublicOperations: Sendable {
         )
         let linking = AccountLinking(recentLogin: settings.recentLogin)
         let phoneSignIn = PhoneSignInOperations(
-            registry: registry, sessions: sessions, challenges: challenges, phone: phone, linking: linking,
-            enabledByDefault: settings.modeDefaults.phoneSignIn
+            registry: registry, sessions: sessions, challenges: challenges, phone: phone, linking: linking, mail: mail,
+            enabledByDefault: settings.modeDefaults.phoneSignIn, logger: host.logger
         )
         let projectConfig = ProjectConfigOperations(registry: registry, defaults: settings.modeDefaults)
         let tenants = TenantOperations(registry: registry)

@@ -8,4 +8,7 @@ public enum EmailKind: String, Sendable, CaseIterable {
     case recoverEmail = "RECOVER_EMAIL"
     /// The notice of a new second factor, with a link that removes it.
     case revertSecondFactorAddition = "REVERT_SECOND_FACTOR_ADDITION"
+    /// The notice of a phone number linked to the account as a way to sign in, with a link that
+    /// removes it (not in Identity Platform; issue 39, M-6).
+    case revertPhoneNumberAddition = "REVERT_PHONE_NUMBER_ADDITION"
 }

@@ -13,8 +13,8 @@ struct LocaleTexts: Sendable {
     /// How a notice names a new authenticator app (TOTP) factor.
     let authenticatorFactor: String
     /// Every kind's subject and body: `{{appName}}`, `{{email}}`, `{{link}}`, and where the kind has
-    /// them `{{newEmail}}` (`recoverEmail`, `verifyAndChangeEmail`) and `{{secondFactor}}`
-    /// (`revertSecondFactorAddition`).
+    /// them `{{newEmail}}` (`recoverEmail`, `verifyAndChangeEmail`), `{{secondFactor}}`
+    /// (`revertSecondFactorAddition`) and `{{phoneNumber}}` (`revertPhoneNumberAddition`).
     let emails: [EmailKind: EmailText]
 }
 

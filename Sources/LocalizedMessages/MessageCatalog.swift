@@ -128,13 +128,19 @@ public struct EmailValues: Sendable {
     public var newEmail: String?
     /// The new factor of a notice: a phone number's last four digits, or an authenticator app.
     public var secondFactor: NewSecondFactor?
+    /// The last four digits of a phone number linked as a way to sign in (never the whole number).
+    public var linkedPhoneEnding: String?
 
-    public init(appName: String, email: String, link: String, newEmail: String? = nil, secondFactor: NewSecondFactor? = nil) {
+    public init(
+        appName: String, email: String, link: String, newEmail: String? = nil, secondFactor: NewSecondFactor? = nil,
+        linkedPhoneEnding: String? = nil
+    ) {
         self.appName = appName
         self.email = email
         self.link = link
         self.newEmail = newEmail
         self.secondFactor = secondFactor
+        self.linkedPhoneEnding = linkedPhoneEnding
     }
 
     func rendered(words: LocaleTexts) -> [String: String] {
@@ -145,6 +151,9 @@ public struct EmailValues: Sendable {
                 secondFactor.kind == "phone"
                 ? words.phoneFactor.replacingOccurrences(of: "{{phoneEnding}}", with: secondFactor.phoneEnding ?? "")
                 : words.authenticatorFactor
+        }
+        if let linkedPhoneEnding {
+            values["phoneNumber"] = words.phoneFactor.replacingOccurrences(of: "{{phoneEnding}}", with: linkedPhoneEnding)
         }
         return values
     }

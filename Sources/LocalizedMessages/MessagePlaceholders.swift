@@ -8,6 +8,7 @@ enum MessagePlaceholders {
         switch kind {
         case .verifyAndChangeEmail, .recoverEmail: ["appName", "email", "link", "newEmail"]
         case .revertSecondFactorAddition: ["appName", "email", "link", "secondFactor"]
+        case .revertPhoneNumberAddition: ["appName", "email", "link", "phoneNumber"]
         case .verifyEmail, .passwordReset, .emailSignIn: ["appName", "email", "link"]
         }
     }

@@ -69,6 +69,23 @@ struct RPCDispatcherTests {
         #expect(response?["id"] == .null)
     }
 
+    @Test(
+        "a body JSONParser refuses is a parse error, never a call, whichever path reads it (found by FuzzRPCEnvelope)",
+        arguments: [[0xEE, 0xEE, 0xEE], [0x0C], [0x09], Array(#"","minuend":2,"y":""#.utf8)] as [[UInt8]]
+    )
+    func refusedBodies(inserted: [UInt8]) async throws {
+        // Invalid UTF-8, raw control characters in a string, a member name given twice.
+        var body = Array(#"{"jsonrpc":"2.0","method":"subtract","params":{"minuend":1,"subtrahend":1,"x":"h"#.utf8)
+        body += inserted
+        body += Array(#"i"},"id":1}"#.utf8)
+        let reply = try await makeDispatcher().handle(
+            body, context: RPCCallContext(caller: "gateway", requestID: "req-1", logger: Logger(label: "test"))
+        )
+        let response = try reply.encoded().map { try JSONCoding.parse($0) }
+        #expect(response?["error"]?["code"] == -32700)
+        #expect(response?["id"] == .null)
+    }
+
     @Test("a request object with a non-string method is an invalid request")
     func invalidRequest() async throws {
         let response = try await call(#"{"jsonrpc":"2.0","method":1,"params":"bar"}"#)

@@ -22,7 +22,8 @@ struct EmailDelivery: Sendable {
             kind, locale: params.locale,
             values: EmailValues(
                 appName: appName, email: params.email, link: params.oobLink,
-                newEmail: params.newEmail ?? (kind == .verifyAndChangeEmail ? params.email : nil), secondFactor: params.secondFactor
+                newEmail: params.newEmail ?? (kind == .verifyAndChangeEmail ? params.email : nil), secondFactor: params.secondFactor,
+                linkedPhoneEnding: params.linkedPhoneEnding
             )
         )
         try await outbox?.recordEmail(in: schema, params, message: message)

@@ -18,6 +18,8 @@ public enum SendEmail: RPCMethod {
         public var newEmail: String?
         /// `REVERT_SECOND_FACTOR_ADDITION`: the new factor, as the notice names it.
         public var secondFactor: NewSecondFactor?
+        /// `REVERT_PHONE_NUMBER_ADDITION`: the last four digits of the number linked (never the whole number).
+        public var linkedPhoneEnding: String?
         /// The client's language (`X-Firebase-Locale`), as sent.
         public var locale: String?
         /// The scope's message settings: the language and text the email is written in.
@@ -25,8 +27,10 @@ public enum SendEmail: RPCMethod {
 
         public init(
             projectId: String, tenantId: String? = nil, requestType: String, email: String, oobCode: String, oobLink: String,
-            newEmail: String? = nil, secondFactor: NewSecondFactor? = nil, locale: String? = nil, notification: NotificationConfig? = nil
+            newEmail: String? = nil, secondFactor: NewSecondFactor? = nil, linkedPhoneEnding: String? = nil, locale: String? = nil,
+            notification: NotificationConfig? = nil
         ) {
+            self.linkedPhoneEnding = linkedPhoneEnding
             self.locale = locale
             self.notification = notification
             self.newEmail = newEmail

@@ -79,11 +79,13 @@ public struct EmailTemplateSet: Codable, Sendable, Hashable {
     public var verifyAndChangeEmailTemplate: EmailTemplate?
     /// `EMAIL_SIGNIN` (not in Identity Platform).
     public var emailSignInTemplate: EmailTemplate?
+    /// `REVERT_PHONE_NUMBER_ADDITION`: the notice of a phone number linked to sign in with (not in Identity Platform).
+    public var revertPhoneNumberAdditionTemplate: EmailTemplate?
 
     public init(
         verifyEmailTemplate: EmailTemplate? = nil, resetPasswordTemplate: EmailTemplate? = nil, changeEmailTemplate: EmailTemplate? = nil,
         revertSecondFactorAdditionTemplate: EmailTemplate? = nil, verifyAndChangeEmailTemplate: EmailTemplate? = nil,
-        emailSignInTemplate: EmailTemplate? = nil
+        emailSignInTemplate: EmailTemplate? = nil, revertPhoneNumberAdditionTemplate: EmailTemplate? = nil
     ) {
         self.verifyEmailTemplate = verifyEmailTemplate
         self.resetPasswordTemplate = resetPasswordTemplate
@@ -91,12 +93,13 @@ public struct EmailTemplateSet: Codable, Sendable, Hashable {
         self.revertSecondFactorAdditionTemplate = revertSecondFactorAdditionTemplate
         self.verifyAndChangeEmailTemplate = verifyAndChangeEmailTemplate
         self.emailSignInTemplate = emailSignInTemplate
+        self.revertPhoneNumberAdditionTemplate = revertPhoneNumberAdditionTemplate
     }
 
     /// The member names, as the admin API spells them.
     public static let memberNames = [
         "verifyEmailTemplate", "resetPasswordTemplate", "changeEmailTemplate", "revertSecondFactorAdditionTemplate",
-        "verifyAndChangeEmailTemplate", "emailSignInTemplate",
+        "verifyAndChangeEmailTemplate", "emailSignInTemplate", "revertPhoneNumberAdditionTemplate",
     ]
 
     /// The template for an out-of-band request type (`PASSWORD_RESET`, …).
@@ -108,6 +111,7 @@ public struct EmailTemplateSet: Codable, Sendable, Hashable {
         case "REVERT_SECOND_FACTOR_ADDITION": revertSecondFactorAdditionTemplate
         case "VERIFY_AND_CHANGE_EMAIL": verifyAndChangeEmailTemplate
         case "EMAIL_SIGNIN": emailSignInTemplate
+        case "REVERT_PHONE_NUMBER_ADDITION": revertPhoneNumberAdditionTemplate
         default: nil
         }
     }
@@ -115,7 +119,7 @@ public struct EmailTemplateSet: Codable, Sendable, Hashable {
     public var all: [EmailTemplate] {
         [
             verifyEmailTemplate, resetPasswordTemplate, changeEmailTemplate, revertSecondFactorAdditionTemplate,
-            verifyAndChangeEmailTemplate, emailSignInTemplate,
+            verifyAndChangeEmailTemplate, emailSignInTemplate, revertPhoneNumberAdditionTemplate,
         ].compactMap { $0 }
     }
 }

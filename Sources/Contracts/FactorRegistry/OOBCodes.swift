@@ -10,6 +10,7 @@ import JSONRPC
 /// - `RECOVER_EMAIL`: the account (`localId`), `email` = the address to restore, `newEmail` = the
 ///   address being undone.
 /// - `REVERT_SECOND_FACTOR_ADDITION`: the account (`localId`) and `enrollmentId`.
+/// - `REVERT_PHONE_NUMBER_ADDITION`: the account (`localId`) and `phoneNumber`, the number it has now.
 /// Checks: `USER_NOT_FOUND`, `MISSING_EMAIL`, `INVALID_REQ_TYPE`.
 public enum CreateOOBCode: RPCMethod {
     public static let name = "oobCode.create"
@@ -25,11 +26,13 @@ public enum CreateOOBCode: RPCMethod {
         public var clientAddress: String?
         public var newEmail: String?
         public var enrollmentId: String?
+        public var phoneNumber: String?
 
         public init(
             projectId: String, tenantId: String? = nil, requestType: String, localId: String? = nil, email: String? = nil,
-            clientAddress: String? = nil, newEmail: String? = nil, enrollmentId: String? = nil
+            clientAddress: String? = nil, newEmail: String? = nil, enrollmentId: String? = nil, phoneNumber: String? = nil
         ) {
+            self.phoneNumber = phoneNumber
             self.clientAddress = clientAddress
             self.projectId = projectId
             self.tenantId = tenantId
@@ -86,8 +89,13 @@ public struct OOBCodeInfo: Codable, Sendable, Hashable {
     public var newEmail: String?
     /// The factor a `REVERT_SECOND_FACTOR_ADDITION` code removes.
     public var enrollment: Enrollment?
+    /// The number a `REVERT_PHONE_NUMBER_ADDITION` code removes.
+    public var phoneNumber: String?
 
-    public init(requestType: String, email: String, newEmail: String? = nil, enrollment: Enrollment? = nil) {
+    public init(
+        requestType: String, email: String, newEmail: String? = nil, enrollment: Enrollment? = nil, phoneNumber: String? = nil
+    ) {
+        self.phoneNumber = phoneNumber
         self.requestType = requestType
         self.email = email
         self.newEmail = newEmail
@@ -104,6 +112,8 @@ public struct OOBCodeInfo: Codable, Sendable, Hashable {
 /// - `RECOVER_EMAIL`: back to the code's email, verified, while the account still has `newEmail`;
 ///   `validSince` moved.
 /// - `REVERT_SECOND_FACTOR_ADDITION`: the factor removed (if still there); `validSince` moved.
+/// - `REVERT_PHONE_NUMBER_ADDITION`: the number removed while the account still has it; `validSince`
+///   moved (every session ends, the one that linked it too).
 /// A disabled account answers `USER_DISABLED`, the code unused. A code of a type not in
 /// `requestTypes` is not used and answers `INVALID_OOB_CODE`, like an
 /// unknown or used one, and like one whose account changed since (`stale`). `EXPIRED_OOB_CODE`.

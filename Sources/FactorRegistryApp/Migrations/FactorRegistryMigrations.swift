@@ -155,5 +155,7 @@ enum FactorRegistryMigrations {
         ),
         // The audit trail (SecurityEventLog): the same table in every data service.
         SecurityEventLog.migration,
+        // REVERT_PHONE_NUMBER_ADDITION: the number the notice is about (issue 39, M-6).
+        TenantMigration("AddPhoneNumberToOobCodes", ["ALTER TABLE oob_codes ADD COLUMN phone_number text"]),
     ]
 }

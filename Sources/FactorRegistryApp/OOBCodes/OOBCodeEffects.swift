@@ -62,6 +62,14 @@ struct OOBCodeEffects: Sendable {
                     email_verified = true, valid_since = date_trunc('second', now()) + interval '1 second'
                 WHERE local_id = \(localId) RETURNING local_id
                 """
+        case "REVERT_PHONE_NUMBER_ADDITION":
+            // The owner says someone else linked the number: it goes (while the account still has
+            // that one), and every session ends, the linker's with them.
+            query = """
+                UPDATE \(unescaped: accounts) SET phone_number = NULL,
+                    valid_since = date_trunc('second', now()) + interval '1 second'
+                WHERE local_id = \(localId) AND phone_number = \(code.phoneNumber ?? "") RETURNING local_id
+                """
         case "REVERT_SECOND_FACTOR_ADDITION":
             let removed = try await revert(code, localId: localId, on: connection)
             if let removed {
@@ -83,6 +91,10 @@ struct OOBCodeEffects: Sendable {
             switch code.requestType {
             case "PASSWORD_RESET" where applied:
                 try await events.record(.passwordChanged, localId: localId, details: ["via": code.requestType], in: schema, on: connection)
+            case "REVERT_PHONE_NUMBER_ADDITION" where applied:
+                try await events.record(
+                    .phoneNumberChanged, localId: localId, details: ["via": code.requestType], in: schema, on: connection
+                )
             case "VERIFY_AND_CHANGE_EMAIL" where applied:
                 try await events.record(.emailChanged, localId: localId, details: ["via": code.requestType], in: schema, on: connection)
             case "RECOVER_EMAIL" where applied:

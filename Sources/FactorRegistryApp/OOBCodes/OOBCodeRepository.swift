@@ -22,19 +22,20 @@ struct OOBCodeRepository: Sendable {
         let email: String
         let newEmail: String?
         let enrollmentId: String?
+        let phoneNumber: String?
         let live: Bool
     }
 
     func insert(
         in schema: TenantSchema, code: String, requestType: String, localId: String?, email: String, newEmail: String? = nil,
-        enrollmentId: String? = nil, lifetime: Duration
+        enrollmentId: String? = nil, phoneNumber: String? = nil, lifetime: Duration
     ) async throws {
         let table = schema.qualified("oob_codes")
         let seconds = Double(lifetime.components.seconds)
         try await client.query(
             """
-            INSERT INTO \(unescaped: table) (code_hash, request_type, local_id, email, new_email, enrollment_id, expires_at)
-            VALUES (\(Self.hash(code)), \(requestType), \(localId), \(email), \(newEmail), \(enrollmentId),
+            INSERT INTO \(unescaped: table) (code_hash, request_type, local_id, email, new_email, enrollment_id, phone_number, expires_at)
+            VALUES (\(Self.hash(code)), \(requestType), \(localId), \(email), \(newEmail), \(enrollmentId), \(phoneNumber),
                     now() + make_interval(secs => \(seconds)))
             """,
             logger: logger
@@ -92,7 +93,7 @@ struct OOBCodeRepository: Sendable {
     private func select(in schema: TenantSchema, code: String, lock: Bool, on connection: PostgresConnection?) async throws -> Stored? {
         let table = schema.qualified("oob_codes")
         let query: PostgresQuery = """
-            SELECT request_type, local_id, email, new_email, enrollment_id, expires_at > now()
+            SELECT request_type, local_id, email, new_email, enrollment_id, phone_number, expires_at > now()
             FROM \(unescaped: table) WHERE code_hash = \(Self.hash(code)) \(unescaped: lock ? "FOR UPDATE" : "")
             """
         let rows: PostgresRowSequence
@@ -101,10 +102,13 @@ struct OOBCodeRepository: Sendable {
         } else {
             rows = try await client.query(query, logger: logger)
         }
-        for try await (type, localId, email, newEmail, enrollmentId, live) in rows.decode(
-            (String, String?, String, String?, String?, Bool).self
+        for try await (type, localId, email, newEmail, enrollmentId, phoneNumber, live) in rows.decode(
+            (String, String?, String, String?, String?, String?, Bool).self
         ) {
-            return Stored(requestType: type, localId: localId, email: email, newEmail: newEmail, enrollmentId: enrollmentId, live: live)
+            return Stored(
+                requestType: type, localId: localId, email: email, newEmail: newEmail, enrollmentId: enrollmentId,
+                phoneNumber: phoneNumber, live: live
+            )
         }
         return nil
     }

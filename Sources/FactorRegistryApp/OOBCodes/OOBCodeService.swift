@@ -13,7 +13,7 @@ struct OOBCodeService: Sendable {
 
     static let supportedRequestTypes: Set<String> = [
         "VERIFY_EMAIL", "PASSWORD_RESET", "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL",
-        "REVERT_SECOND_FACTOR_ADDITION",
+        "REVERT_SECOND_FACTOR_ADDITION", "REVERT_PHONE_NUMBER_ADDITION",
     ]
 
     func create(_ params: CreateOOBCode.Params) async throws -> CreateOOBCode.Result {
@@ -69,6 +69,12 @@ struct OOBCodeService: Sendable {
                     throw AccountService.rejected(.mfaEnrollmentNotFound)
                 }
             }
+            // The notice is about the number the account has now; another one is not this code's to remove.
+            if params.requestType == "REVERT_PHONE_NUMBER_ADDITION" {
+                guard let number = params.phoneNumber, account.phoneNumber == number else {
+                    throw AccountService.rejected(.invalidPhoneNumber)
+                }
+            }
         }
         if params.clientAddress != nil {
             try await accounts.limits.admitMail(schema, recipient: account?.localId ?? "email:\(EmailAddress.normalized(email))")
@@ -76,7 +82,9 @@ struct OOBCodeService: Sendable {
         let code = Self.makeCode()
         try await codes.insert(
             in: schema, code: code, requestType: params.requestType, localId: account?.localId, email: email, newEmail: newEmail,
-            enrollmentId: params.enrollmentId, lifetime: lifetimes.of(params.requestType)
+            enrollmentId: params.enrollmentId,
+            phoneNumber: params.requestType == "REVERT_PHONE_NUMBER_ADDITION" ? params.phoneNumber : nil,
+            lifetime: lifetimes.of(params.requestType)
         )
         return .init(oobCode: code, email: email, localId: account?.localId, newEmail: newEmail)
     }
@@ -91,7 +99,10 @@ struct OOBCodeService: Sendable {
         if let id = stored.enrollmentId, let localId = stored.localId {
             enrollment = try await accounts.accounts.account(in: schema, localId: localId)?.mfaInfo?.first { $0.mfaEnrollmentId == id }
         }
-        return OOBCodeInfo(requestType: stored.requestType, email: stored.email, newEmail: stored.newEmail, enrollment: enrollment)
+        return OOBCodeInfo(
+            requestType: stored.requestType, email: stored.email, newEmail: stored.newEmail, enrollment: enrollment,
+            phoneNumber: stored.phoneNumber
+        )
     }
 
     func apply(_ params: ApplyOOBCode.Params) async throws -> ApplyOOBCode.Result {
@@ -118,7 +129,9 @@ struct OOBCodeService: Sendable {
             return .init(
                 requestType: stored.requestType, account: account,
                 info: OOBCodeInfo(
-                    requestType: stored.requestType, email: stored.email, newEmail: stored.newEmail, enrollment: outcome.removed)
+                    requestType: stored.requestType, email: stored.email, newEmail: stored.newEmail, enrollment: outcome.removed,
+                    phoneNumber: stored.phoneNumber
+                )
             )
         case .expired:
             throw AccountService.rejected(.expiredOOBCode)

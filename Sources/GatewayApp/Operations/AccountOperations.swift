@@ -96,12 +96,14 @@ struct AccountOperations: Sendable {
     }
 
     /// The codes `{oobCode}` alone applies (the SDKs' `applyActionCode`). No tokens (§2.4).
-    static let appliedByUpdate = ["VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL", "REVERT_SECOND_FACTOR_ADDITION"]
+    static let appliedByUpdate = [
+        "VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL", "REVERT_SECOND_FACTOR_ADDITION", "REVERT_PHONE_NUMBER_ADDITION",
+    ]
 
     /// `{oobCode}` alone: a `VERIFY_EMAIL` code marks the email verified; `VERIFY_AND_CHANGE_EMAIL`
     /// changes it (and the old address is told, with a way back); `RECOVER_EMAIL` is that way back;
-    /// `REVERT_SECOND_FACTOR_ADDITION` removes a factor someone else added. The last three end
-    /// every session.
+    /// `REVERT_SECOND_FACTOR_ADDITION` removes a factor someone else added, and
+    /// `REVERT_PHONE_NUMBER_ADDITION` a phone number someone else linked. The last four end every session.
     func applyOobCode(_ oobCode: String, tenantId: String?, _ request: PublicRequest) async throws -> JSONValue {
         let projectId = request.callerProjectId
         _ = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)

@@ -16,7 +16,7 @@ struct OOBLinkBuilder: Sendable {
     static let modes: [String: String] = [
         "VERIFY_EMAIL": "verifyEmail", "PASSWORD_RESET": "resetPassword", "EMAIL_SIGNIN": "signIn",
         "VERIFY_AND_CHANGE_EMAIL": "verifyAndChangeEmail", "RECOVER_EMAIL": "recoverEmail",
-        "REVERT_SECOND_FACTOR_ADDITION": "revertSecondFactorAddition",
+        "REVERT_SECOND_FACTOR_ADDITION": "revertSecondFactorAddition", "REVERT_PHONE_NUMBER_ADDITION": "revertPhoneNumberAddition",
     ]
 
     /// `locale` is the client's `X-Firebase-Locale`: the link's `lang`, so that what the link's page

@@ -5,7 +5,7 @@ import ServiceKit
 
 /// An out-of-band code made at factor-registry and its link mailed through challenge-issuer: every
 /// `sendOobCode` request type, and the notices the server sends of itself (an email change to the
-/// old address, a new second factor to the account's address).
+/// old address, a new second factor or a linked phone number to the account's address).
 struct OutOfBandMail: Sendable {
     let registry: RPCClient
     let challenges: RPCClient
@@ -36,7 +36,7 @@ struct OutOfBandMail: Sendable {
     /// never the caller's mistake.
     func send(
         _ made: Made, requestType: String, to recipient: String, projectId: String, tenantId: String?,
-        secondFactor: NewSecondFactor? = nil, locale: String?, requestID: String
+        secondFactor: NewSecondFactor? = nil, linkedPhoneEnding: String? = nil, locale: String?, requestID: String
     ) async throws {
         let notification = try await settings.enabled(projectId: projectId, tenantId: tenantId, requestID: requestID).notification
         do {
@@ -44,8 +44,8 @@ struct OutOfBandMail: Sendable {
                 SendEmail.self,
                 .init(
                     projectId: projectId, tenantId: tenantId, requestType: requestType, email: recipient, oobCode: made.code.oobCode,
-                    oobLink: made.link, newEmail: made.code.newEmail, secondFactor: secondFactor, locale: locale,
-                    notification: notification
+                    oobLink: made.link, newEmail: made.code.newEmail, secondFactor: secondFactor,
+                    linkedPhoneEnding: linkedPhoneEnding, locale: locale, notification: notification
                 ),
                 requestID: requestID
             )

@@ -1,6 +1,7 @@
 import Contracts
 import IdentityToolkit
 import JSONRPC
+import Logging
 import ServiceKit
 
 /// The phone as a first factor (contract §2.13): `v1/accounts:sendVerificationCode` sends
@@ -15,8 +16,11 @@ struct PhoneSignInOperations: Sendable {
     let challenges: RPCClient
     let phone: PhoneChallenges
     let linking: AccountLinking
+    /// The notice of a linked number to the account's address, with its `REVERT_PHONE_NUMBER_ADDITION` link.
+    let mail: OutOfBandMail
     /// `signIn.phoneNumber.enabled` while a project has not set it (ModeDefaults).
     let enabledByDefault: Bool
+    let logger: Logger
 
     /// What the phone session's check is for; it has no user yet.
     static let purpose = "phoneSignIn"
@@ -101,8 +105,33 @@ struct PhoneSignInOperations: Sendable {
             )
             return try request.answer(SignInWithPhoneNumberResponse(phoneNumber: number, temporaryProof: proof.temporaryProof))
         }
+        if user.account.phoneNumber != number, let email = linked.email {
+            await noticeLinkedNumber(number, account: linked, email: email, request: request)
+        }
         return try await answer(
             linked, number: number, isNewUser: false, authTime: user.token.authTime, projectId: projectId, request: request)
+    }
+
+    /// The account's address hears that a number can now sign in, with a link that removes it and
+    /// ends every session (issue 39, M-6): a number linked with a stolen session is the owner's to
+    /// undo, as a new second factor or an email change is. A notice that cannot be sent does not
+    /// undo the link; the log says so (as for a new factor's notice).
+    private func noticeLinkedNumber(_ number: String, account: Account, email: String, request: PublicRequest) async {
+        do {
+            let made = try await mail.make(
+                .init(
+                    projectId: request.callerProjectId, requestType: "REVERT_PHONE_NUMBER_ADDITION", localId: account.localId,
+                    phoneNumber: number
+                ),
+                apiKey: request.apiKey, continueUrl: nil, locale: request.locale, requestID: request.requestID
+            )
+            try await mail.send(
+                made, requestType: "REVERT_PHONE_NUMBER_ADDITION", to: email, projectId: request.callerProjectId, tenantId: nil,
+                linkedPhoneEnding: String(number.suffix(4)), locale: request.locale, requestID: request.requestID
+            )
+        } catch {
+            logger.warning("linked-number notice not sent", metadata: ["request.id": "\(request.requestID)"])
+        }
     }
 
     private func answer(

@@ -60,6 +60,9 @@ struct SendOOBCodeOperation: Sendable {
             guard EmailSyntax.isPlausible(given) else { throw IdentityToolkitError(.invalidNewEmail) }
             newEmail = given
         }
+        let protectsEnumeration =
+            requestType == "PASSWORD_RESET" && request.caller != .admin
+            && (target.settings.improvedEmailPrivacy ?? emailPrivacyByDefault)
         let made: OutOfBandMail.Made
         do {
             made = try await mail.make(
@@ -71,7 +74,7 @@ struct SendOOBCodeOperation: Sendable {
             )
         } catch let error as IdentityToolkitError where error.code == .userNotFound && requestType == "PASSWORD_RESET" {
             // Email enumeration protection: an unknown address is answered like a known one, and mailed nothing.
-            if request.caller != .admin, target.settings.improvedEmailPrivacy ?? emailPrivacyByDefault {
+            if protectsEnumeration {
                 return try request.answer(GetOOBCodeResponse(email: target.email ?? ""))
             }
             throw IdentityToolkitError(.emailNotFound)
@@ -79,6 +82,27 @@ struct SendOOBCodeOperation: Sendable {
         if returnOobLink {
             // The admin delivers the link itself (Admin SDK generate…Link).
             return try request.answer(GetOOBCodeResponse(email: made.code.email, oobCode: made.code.oobCode, oobLink: made.link))
+        }
+        if protectsEnumeration {
+            // Under enumeration protection a known address must not answer differently from an unknown
+            // one, which gets no mail: not later (the mail server's round trip, ~10 ms), and not with a
+            // 503 when the mail server is down. So the reset mail goes out after the answer; a failed
+            // delivery is logged, and the user asks again (issue 39, L-2).
+            let (mail, logger) = (self.mail, request.logger)
+            let (projectId, tenantId, recipient) = (target.projectId, target.tenantId, made.code.email)
+            let (locale, requestID) = (request.locale, request.requestID)
+            Task {
+                do {
+                    try await mail.send(
+                        made, requestType: requestType, to: recipient, projectId: projectId, tenantId: tenantId, locale: locale,
+                        requestID: requestID
+                    )
+                } catch {
+                    logger.error("password reset mail not delivered", metadata: ["request.id": "\(requestID)"])
+                }
+            }
+            // The address as the caller wrote it, as an unknown one is answered: the stored spelling would tell.
+            return try request.answer(GetOOBCodeResponse(email: target.email ?? made.code.email))
         }
         // An email change is confirmed from the new address; everything else goes to the account's.
         try await mail.send(

@@ -9,7 +9,8 @@ import ServiceKit
 
 /// `/emulator/action?mode=…&oobCode=…&apiKey=…[&tenantId=…][&continueUrl=…]`: the page an
 /// out-of-band link opens (`oob.linkBase`). It applies the code (`verifyEmail`,
-/// `verifyAndChangeEmail`, `recoverEmail`, `revertSecondFactorAddition`, `resetPassword` with a new
+/// `verifyAndChangeEmail`, `recoverEmail`, `revertSecondFactorAddition`, `revertPhoneNumberAddition`,
+/// `resetPassword` with a new
 /// password), then redirects to `continueUrl` or says it is done; a `signIn` link goes on to
 /// `continueUrl` with the link's parameters, where the app finishes with `signInWithEmailLink`.
 ///
@@ -126,6 +127,7 @@ struct OOBActionPage: Sendable {
         "RECOVER_EMAIL": ("restore your email", "The link in the newest email about the change still works."),
         "PASSWORD_RESET": ("reset your password", "Try resetting your password again."),
         "REVERT_SECOND_FACTOR_ADDITION": ("remove the second factor", "Sign in and remove the factor in your account settings."),
+        "REVERT_PHONE_NUMBER_ADDITION": ("remove the phone number", "Sign in and remove the phone number in your account settings."),
     ]
 
     static let successes = [
@@ -134,6 +136,7 @@ struct OOBActionPage: Sendable {
         "RECOVER_EMAIL": "The email has been successfully restored.",
         "PASSWORD_RESET": "The password has been successfully updated.",
         "REVERT_SECOND_FACTOR_ADDITION": "The second factor has been successfully removed.",
+        "REVERT_PHONE_NUMBER_ADDITION": "The phone number has been successfully removed.",
     ]
 
     /// What the confirming button does, per link.
@@ -143,6 +146,7 @@ struct OOBActionPage: Sendable {
         "RECOVER_EMAIL": "Restore my email address and sign out everywhere",
         "PASSWORD_RESET": "Set the new password",
         "REVERT_SECOND_FACTOR_ADDITION": "Remove the second factor and sign out everywhere",
+        "REVERT_PHONE_NUMBER_ADDITION": "Remove the phone number and sign out everywhere",
     ]
 
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!

@@ -104,6 +104,22 @@ extension BuiltInTexts {
                     Equipe {{appName}}
                     """
             ),
+            .revertPhoneNumberAddition: EmailText(
+                subject: "Agora é possível fazer login na sua conta do {{appName}} com um número de telefone",
+                body: """
+                    Olá,
+
+                    Sua conta do {{appName}} foi atualizada com {{phoneNumber}} como forma de fazer login.
+
+                    Se não foi você que o adicionou, acesse este link para removê-lo e sair de todas as sessões.
+
+                    {{link}}
+
+                    Obrigado,
+
+                    Equipe do {{appName}}
+                    """
+            ),
         ]
     )
 }

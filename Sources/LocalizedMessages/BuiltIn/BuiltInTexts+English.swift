@@ -104,6 +104,22 @@ extension BuiltInTexts {
                     Your {{appName}} team
                     """
             ),
+            .revertPhoneNumberAddition: EmailText(
+                subject: "A phone number can now sign in to your {{appName}} account",
+                body: """
+                    Hello,
+
+                    Your {{appName}} account has been updated with {{phoneNumber}} as a way to sign in.
+
+                    If you didn't add it, follow this link to remove it and sign out everywhere.
+
+                    {{link}}
+
+                    Thanks,
+
+                    Your {{appName}} team
+                    """
+            ),
         ]
     )
 }

@@ -105,6 +105,22 @@ extension BuiltInTexts {
                     A equipa {{appName}}
                     """
             ),
+            .revertPhoneNumberAddition: EmailText(
+                subject: "Já é possível iniciar sessão na sua conta do {{appName}} com um número de telefone",
+                body: """
+                    Olá,
+
+                    A sua conta do {{appName}} foi atualizada com {{phoneNumber}} como forma de iniciar sessão.
+
+                    Se não foi o utilizador a adicioná-lo, siga este link para o remover e terminar todas as sessões.
+
+                    {{link}}
+
+                    Obrigado,
+
+                    A equipa do {{appName}}
+                    """
+            ),
         ]
     )
 }

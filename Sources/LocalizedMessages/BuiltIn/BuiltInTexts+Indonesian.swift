@@ -104,6 +104,22 @@ extension BuiltInTexts {
                     Tim {{appName}}
                     """
             ),
+            .revertPhoneNumberAddition: EmailText(
+                subject: "Nomor telepon kini dapat digunakan untuk login ke akun {{appName}} Anda",
+                body: """
+                    Halo,
+
+                    Akun {{appName}} Anda telah diperbarui dengan {{phoneNumber}} sebagai cara untuk login.
+
+                    Jika Anda tidak menambahkannya, ikuti link ini untuk menghapusnya dan keluar dari semua sesi.
+
+                    {{link}}
+
+                    Terima kasih,
+
+                    Tim {{appName}}
+                    """
+            ),
         ]
     )
 }

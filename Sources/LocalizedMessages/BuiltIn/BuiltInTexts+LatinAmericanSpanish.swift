@@ -105,6 +105,22 @@ extension BuiltInTexts {
                     El equipo de {{appName}}
                     """
             ),
+            .revertPhoneNumberAddition: EmailText(
+                subject: "Ahora puedes iniciar sesión en tu cuenta de {{appName}} con un número de teléfono",
+                body: """
+                    Hola:
+
+                    Tu cuenta de {{appName}} se actualizó con {{phoneNumber}} como forma de iniciar sesión.
+
+                    Si no lo agregaste tú, sigue este vínculo para quitarlo y cerrar todas las sesiones.
+
+                    {{link}}
+
+                    Gracias,
+
+                    El equipo de {{appName}}
+                    """
+            ),
         ]
     )
 }

@@ -103,6 +103,22 @@ extension BuiltInTexts {
                     {{appName}} 团队
                     """
             ),
+            .revertPhoneNumberAddition: EmailText(
+                subject: "现在可以使用电话号码登录您的 {{appName}} 帐号",
+                body: """
+                    您好：
+
+                    您的 {{appName}} 帐号已添加{{phoneNumber}}，可用于登录。
+
+                    如果这不是您添加的，请点击以下链接将其移除并退出所有会话。
+
+                    {{link}}
+
+                    谢谢！
+
+                    {{appName}} 团队
+                    """
+            ),
         ]
     )
 }

@@ -105,6 +105,22 @@ extension BuiltInTexts {
                     El equipo de {{appName}}
                     """
             ),
+            .revertPhoneNumberAddition: EmailText(
+                subject: "Ahora se puede iniciar sesión en tu cuenta de {{appName}} con un número de teléfono",
+                body: """
+                    Hola:
+
+                    Tu cuenta de {{appName}} se ha actualizado con {{phoneNumber}} como forma de iniciar sesión.
+
+                    Si no lo has añadido tú, sigue este enlace para quitarlo y cerrar todas las sesiones.
+
+                    {{link}}
+
+                    Gracias,
+
+                    El equipo de {{appName}}
+                    """
+            ),
         ]
     )
 }

@@ -103,6 +103,22 @@ extension BuiltInTexts {
                     {{appName}} 團隊
                     """
             ),
+            .revertPhoneNumberAddition: EmailText(
+                subject: "現在可以使用電話號碼登入您的 {{appName}} 帳戶",
+                body: """
+                    您好：
+
+                    您的 {{appName}} 帳戶已新增{{phoneNumber}}，可用於登入。
+
+                    如果這不是您新增的，請點選以下連結將其移除並登出所有工作階段。
+
+                    {{link}}
+
+                    謝謝！
+
+                    {{appName}} 團隊
+                    """
+            ),
         ]
     )
 }
