@@ -72,20 +72,38 @@ def set_phone_sign_in(stack, enabled):
     return answer.json()
 
 
-def mailed_code(inbox, recipient, mode, wait=10):
-    """The code of the newest mail to `recipient` whose link is of `mode` (a reset's mail goes out just
-    after the answer, so it is waited for)."""
+# Links the helpers below have handed out: each call waits for a mail it has not seen yet.
+HANDED_OUT = set()
+
+
+def mailed_link(inbox, recipient, mode, wait=10):
+    """The link of the newest mail to `recipient` of `mode` not handed out before, waited for: a reset's
+    mail goes out just after the answer (issue 39, L-2)."""
     deadline = time.monotonic() + wait
     while True:
-        for message in reversed(inbox.messages):
+        for message in reversed(list(inbox.messages)):
             if message["To"] == recipient:
                 link = re.search(r"https?://\S+", message.get_body(("plain",)).get_content()).group(0)
-                query = urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)
-                if query["mode"] == [mode]:
-                    return query["oobCode"][0]
+                if urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)["mode"] == [mode] and link not in HANDED_OUT:
+                    HANDED_OUT.add(link)
+                    return link
         if time.monotonic() > deadline:
-            raise AssertionError(f"no {mode} mail to {recipient}")
+            raise AssertionError(f"no new {mode} mail to {recipient}")
         time.sleep(0.05)
+
+
+def newest_mail(inbox, recipient, count, wait=10):
+    """The newest mail to `recipient` once there are `count` of them (waited for, as mailed_link)."""
+    deadline = time.monotonic() + wait
+    while len(mails := [m for m in list(inbox.messages) if m["To"] == recipient]) < count:
+        assert time.monotonic() < deadline, f"fewer than {count} mails to {recipient}"
+        time.sleep(0.05)
+    return mails[-1]
+
+
+def mailed_code(inbox, recipient, mode):
+    """The code of the newest mail to `recipient` of `mode` (see mailed_link)."""
+    return urllib.parse.parse_qs(urllib.parse.urlsplit(mailed_link(inbox, recipient, mode)).query)["oobCode"][0]
 
 
 def test_a_password_reset_is_mailed_over_tls_and_ends_every_session(production_surface):
@@ -187,15 +205,6 @@ def test_a_signed_in_email_link_never_replaces_the_accounts_address(production_s
         requests.patch(config, headers=admin(stack), json={"signIn": {"email": {"passwordRequired": True}}}, timeout=30)
 
 
-def mailed_link(inbox, recipient, mode):
-    for message in reversed(inbox.messages):
-        if message["To"] == recipient:
-            link = re.search(r"https?://\S+", message.get_body(("plain",)).get_content()).group(0)
-            if urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)["mode"] == [mode]:
-                return link
-    raise AssertionError(f"no {mode} mail to {recipient}")
-
-
 def confirm(page, **extra):
     """Submits the action page's form as a browser would: its hidden fields (and `extra`), posted back."""
     fields = {name: html.unescape(value)
@@ -256,13 +265,13 @@ def test_messages_go_out_in_the_client_language_with_the_project_templates(produ
         email = f"idioma-{free_port()}@example.com"
         assert call(stack, "signUp", email=email, password="secret-pw").status_code == 200
         assert call(stack, "sendOobCode", requestType="PASSWORD_RESET", email=email).status_code == 200
-        spanish = next(m for m in reversed(inbox.messages) if m["To"] == email)
+        spanish = newest_mail(inbox, email, count=1)
         assert spanish["Subject"] == "Restablece tu contraseña de Demo App"
         assert "contraseña" in spanish.get_body(("plain",)).get_content()
         sent = requests.post(f"{stack.gateway}{V1}sendOobCode?key={stack.api_key}", timeout=30,
                              headers={"X-Firebase-Locale": "pt-BR"}, json={"requestType": "PASSWORD_RESET", "email": email})
         assert sent.status_code == 200, sent.text
-        portuguese = next(m for m in reversed(inbox.messages) if m["To"] == email)
+        portuguese = newest_mail(inbox, email, count=2)
         assert portuguese["Subject"] == "Nova senha: Demo App"
         html = portuguese.get_body(("html",)).get_content()
         assert html.startswith(f"<p>{email}: <a href=\"http") and "&amp;oobCode=" in html

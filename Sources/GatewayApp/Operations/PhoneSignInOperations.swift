@@ -93,6 +93,12 @@ struct PhoneSignInOperations: Sendable {
         let (projectId, localId) = (user.token.projectId, user.account.localId)
         if user.account.mfaInfo?.isEmpty == false { throw IdentityToolkitError.phoneFirstFactorOnMFAUser }
         try linking.requireAllowed(user, adding: .phoneNumber(number))
+        // The number it already has: nothing changes, so nothing is recorded or mailed.
+        if user.account.phoneNumber == number {
+            return try await answer(
+                user.account, number: number, isNewUser: false, authTime: user.token.authTime, projectId: projectId, request: request
+            )
+        }
         let linked: Account
         do {
             linked = try await PeerCall.call(
@@ -105,7 +111,7 @@ struct PhoneSignInOperations: Sendable {
             )
             return try request.answer(SignInWithPhoneNumberResponse(phoneNumber: number, temporaryProof: proof.temporaryProof))
         }
-        if user.account.phoneNumber != number, let email = linked.email {
+        if let email = linked.email {
             await noticeLinkedNumber(number, account: linked, email: email, request: request)
         }
         return try await answer(
