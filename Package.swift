@@ -23,6 +23,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
+        // bcrypt, for imported BCRYPT password hashes (HummingbirdBcrypt: OpenBSD's bcrypt in C).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
@@ -197,6 +199,7 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -348,7 +351,13 @@ let package = Package(
             dependencies: ["ChallengeIssuerApp", "Contracts", "JSONRPC", "PluginKit", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "FactorRegistryTests", dependencies: ["FactorRegistryApp", "Contracts"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FactorRegistryTests",
+            dependencies: [
+                "FactorRegistryApp", "Contracts", "JSONRPC", "ServiceKit", .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "FactorProviderTests",
             dependencies: ["PluginKit", "FactorTOTP", "FactorSMS", .product(name: "Crypto", package: "swift-crypto")],

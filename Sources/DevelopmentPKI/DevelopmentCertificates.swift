@@ -2,7 +2,7 @@ import Foundation
 import X509
 
 /// Writes the development PKI of the local stack: `ca.pem`, `ca-key.pem`, `<service>.pem` /
-/// `<service>-key.pem` for each service, and the master keys of session-token and challenge-issuer. Idempotent: files that exist are kept, so a second
+/// `<service>-key.pem` for each service, and the master keys of session-token, challenge-issuer and factor-registry. Idempotent: files that exist are kept, so a second
 /// `up` reuses the certificates and a running stack is never re-keyed under its feet.
 public enum DevelopmentCertificates {
     public static let defaultServices = ["gateway", "factor-registry", "challenge-issuer", "session-token"]
@@ -44,9 +44,9 @@ public enum DevelopmentCertificates {
             written += ["\(service).pem", "\(service)-key.pem"]
         }
         // The master keys of the services that keep secrets at rest: session-token's signing keys,
-        // challenge-issuer's TOTP secrets (development only: production configures
+        // challenge-issuer's TOTP secrets, factor-registry's imported HMAC keys (development only: production configures
         // secrets.masterKey or secrets.masterKeyFile itself).
-        for name in ["session-token-master.key", "challenge-issuer-master.key"] {
+        for name in ["session-token-master.key", "challenge-issuer-master.key", "factor-registry-master.key"] {
             let masterKeyURL = directory.appendingPathComponent(name)
             if !files.fileExists(atPath: masterKeyURL.path) {
                 var generator = SystemRandomNumberGenerator()

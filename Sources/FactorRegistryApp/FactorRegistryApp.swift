@@ -32,7 +32,12 @@ public enum FactorRegistryApp {
         )
         let accounts = AccountService(
             accounts: AccountRepository(client: database, events: events, logger: logger), tenants: projects,
-            hashers: try PasswordHashers(standard: hasher, projectEntries: settings.scryptProjects),
+            hashers: try PasswordHashers(
+                standard: hasher, projectEntries: settings.scryptProjects,
+                sealer: SecretSealer(
+                    masterKey: try SecretSealer.masterKey(base64: settings.masterKeyBase64, file: settings.masterKeyFile)
+                )
+            ),
             limits: FirstFactorLimits(
                 limiter: RateLimiter(client: database, logger: logger), reader: host.settings.reader,
                 development: host.settings.mode == .development, events: events

@@ -13,6 +13,9 @@ struct FactorRegistrySettings: Sendable {
     let oobCodeSweepInterval: Duration
     let orphanSecretMinimumAge: Duration
     let orphanSecretSweepInterval: Duration
+    /// Seals what factor-registry keeps secret at rest (imported HMAC keys).
+    let masterKeyBase64: String?
+    let masterKeyFile: String
 
     init(_ host: ServiceHost) {
         let reader = host.settings.reader
@@ -33,5 +36,10 @@ struct FactorRegistrySettings: Sendable {
         oobCodeSweepInterval = .seconds(reader.int(forKey: "oobCodes.sweepSeconds", default: 600))
         orphanSecretMinimumAge = .seconds(reader.int(forKey: "orphanSecrets.minimumAgeSeconds", default: 3600))
         orphanSecretSweepInterval = .seconds(reader.int(forKey: "orphanSecrets.sweepSeconds", default: 3600))
+        masterKeyBase64 = reader.string(forKey: "secrets.masterKey", isSecret: true)
+        masterKeyFile = reader.string(
+            forKey: "secrets.masterKeyFile",
+            default: "\(reader.string(forKey: "tls.directory", default: ".stack/certs"))/factor-registry-master.key"
+        )
     }
 }

@@ -44,6 +44,8 @@ extension IdentityToolkitError {
         public static let invalidEmail = Code(.invalidEmail)
         public static let invalidGrantType = Code(.invalidGrantType)
         public static let invalidHashAlgorithm = Code(.invalidHashAlgorithm)
+        public static let invalidHashParameter = Code(.invalidHashParameter)
+        public static let invalidHashRounds = Code(.invalidHashRounds)
         public static let invalidIdentifier = Code(.invalidIdentifier)
         public static let invalidIDToken = Code(.invalidIDToken)
         public static let invalidLocalID = Code(.invalidLocalID)
@@ -137,6 +139,8 @@ extension IdentityToolkitError {
             case invalidEmail = "INVALID_EMAIL"
             case invalidGrantType = "INVALID_GRANT_TYPE"
             case invalidHashAlgorithm = "INVALID_HASH_ALGORITHM"
+            case invalidHashParameter = "INVALID_HASH_PARAMETER"
+            case invalidHashRounds = "INVALID_HASH_ROUNDS"
             case invalidIdentifier = "INVALID_IDENTIFIER"
             case invalidIDToken = "INVALID_ID_TOKEN"
             case invalidLocalID = "INVALID_LOCAL_ID"

@@ -100,17 +100,37 @@ public struct ImportedAccount: Codable, Sendable, Hashable {
 /// The hash parameters of an import. `STANDARD_SCRYPT` (`cpuMemCost` = N, `blockSize` = r,
 /// `parallelization` = p, `dkLen`) is what this server stores natively and is accepted.
 public struct PasswordHashParameters: Codable, Sendable, Hashable {
+    /// v1 `hashAlgorithm`: `SCRYPT` (Firebase's), `STANDARD_SCRYPT`, `BCRYPT`, `PBKDF_SHA1`,
+    /// `PBKDF2_SHA256`, `HMAC_SHA512`/`256`/`1`/`MD5`, `MD5`, `SHA1`/`256`/`512`.
     public var algorithm: String
     public var cpuMemCost: Int?
     public var blockSize: Int?
     public var parallelization: Int?
     public var dkLen: Int?
+    /// Base64: the HMAC key, or Firebase scrypt's project signer key.
+    public var signerKey: String?
+    /// Base64: Firebase scrypt's salt separator.
+    public var saltSeparator: String?
+    public var rounds: Int?
+    /// Firebase scrypt's memory cost (N = 2^memoryCost).
+    public var memoryCost: Int?
+    /// `SALT_AND_PASSWORD`, `PASSWORD_AND_SALT` or `UNSPECIFIED_ORDER`.
+    public var passwordHashOrder: String?
 
-    public init(algorithm: String, cpuMemCost: Int? = nil, blockSize: Int? = nil, parallelization: Int? = nil, dkLen: Int? = nil) {
+    public init(
+        algorithm: String, cpuMemCost: Int? = nil, blockSize: Int? = nil, parallelization: Int? = nil, dkLen: Int? = nil,
+        signerKey: String? = nil, saltSeparator: String? = nil, rounds: Int? = nil, memoryCost: Int? = nil,
+        passwordHashOrder: String? = nil
+    ) {
         self.algorithm = algorithm
         self.cpuMemCost = cpuMemCost
         self.blockSize = blockSize
         self.parallelization = parallelization
         self.dkLen = dkLen
+        self.signerKey = signerKey
+        self.saltSeparator = saltSeparator
+        self.rounds = rounds
+        self.memoryCost = memoryCost
+        self.passwordHashOrder = passwordHashOrder
     }
 }

@@ -5,8 +5,9 @@ import JSONRPC
 
 /// `account.import` (Admin SDK `importUsers`, contract §2.17). Whole-request problems refuse the
 /// request; a problem with one account is reported at its index and the rest are imported.
-/// Imported password hashes must be `STANDARD_SCRYPT`, which is what this server stores, so an
-/// imported user signs in with their old password and nothing is re-hashed.
+/// Password hashes come in any of Identity Platform's algorithms (``ImportedHashScheme``); the
+/// user signs in with their old password, and that first sign-in replaces the hash with the
+/// project's own (`AccountService.verifyPassword`).
 struct AccountImporter: Sendable {
     let service: AccountService
     let enrollments: EnrollmentRepository
@@ -19,7 +20,8 @@ struct AccountImporter: Sendable {
         guard params.users.count <= Self.maximumAccounts else {
             throw AccountService.rejected(.maximumUserCountExceeded, detail: "at most 1000 accounts per request")
         }
-        let scrypt = try Self.scryptParameters(params)
+        let scheme = try Self.scheme(params)
+        let sealedKey = try scheme?.sealedKey(service.hashers.sealer)
         if !params.allowOverwrite, let repeated = Self.firstRepeat(params.users.compactMap(\.localId)) {
             throw AccountService.rejected(.duplicateLocalID, detail: repeated)
         }
@@ -31,7 +33,9 @@ struct AccountImporter: Sendable {
         var failures: [ImportAccounts.Failure] = []
         for (index, user) in params.users.enumerated() {
             do {
-                let record = try await record(for: user, projectId: params.projectId, tenantId: params.tenantId, scrypt: scrypt)
+                let record = try await record(
+                    for: user, projectId: params.projectId, tenantId: params.tenantId, scheme: scheme, sealedKey: sealedKey
+                )
                 let factors = try Self.secondFactors(user)
                 try await service.accounts.importAccount(in: schema, record, overwrite: params.allowOverwrite)
                 if !factors.isEmpty || params.allowOverwrite {
@@ -69,41 +73,18 @@ struct AccountImporter: Sendable {
         }
     }
 
-    struct ImportFailure: Error {
-        let message: String
-    }
-
-    struct ScryptParameters {
-        let rounds: Int
-        let blockSize: Int
-        let parallelism: Int
-    }
-
-    /// The request's hash parameters, required (and checked) only when some account has a hash.
-    static func scryptParameters(_ params: ImportAccounts.Params) throws -> ScryptParameters? {
+    /// The request's hash algorithm, required (and checked) only when some account has a hash.
+    static func scheme(_ params: ImportAccounts.Params) throws -> ImportedHashScheme? {
         guard params.users.contains(where: { $0.passwordHash != nil }) else { return nil }
         guard let hash = params.hash else {
             throw AccountService.rejected(.invalidHashAlgorithm, detail: "hashAlgorithm is required with passwordHash")
         }
-        guard hash.algorithm == "STANDARD_SCRYPT" else {
-            throw AccountService.rejected(
-                .invalidHashAlgorithm, detail: "\(hash.algorithm.prefix(40)) is not supported; import STANDARD_SCRYPT hashes")
-        }
-        guard let rounds = hash.cpuMemCost, let blockSize = hash.blockSize, let parallelism = hash.parallelization,
-            PasswordHasher.acceptable(rounds: rounds, blockSize: blockSize, parallelism: parallelism, keyLength: hash.dkLen ?? 32)
-        else {
-            throw AccountService.rejected(
-                .invalidHashAlgorithm,
-                detail: "STANDARD_SCRYPT needs cpuMemCost (a power of two), blockSize, parallelization "
-                    + "and dkLen within this server's limits"
-            )
-        }
-        return ScryptParameters(rounds: rounds, blockSize: blockSize, parallelism: parallelism)
+        return try ImportedHashScheme(hash)
     }
 
-    func record(for user: ImportedAccount, projectId: String, tenantId: String?, scrypt: ScryptParameters?) async throws
-        -> AccountRepository.ImportRecord
-    {
+    func record(
+        for user: ImportedAccount, projectId: String, tenantId: String?, scheme: ImportedHashScheme?, sealedKey: Data?
+    ) async throws -> AccountRepository.ImportRecord {
         guard let localId = user.localId, !localId.isEmpty else { throw ImportFailure(message: "localId is missing") }
         guard localId.utf8.count <= 128 else { throw ImportFailure(message: "localId is too long (at most 128 bytes)") }
         if let own = user.tenantId, own != tenantId {
@@ -127,13 +108,12 @@ struct AccountImporter: Sendable {
         }
         var passwordHash: String?
         if let hash = user.passwordHash {
-            guard let scrypt, let key = Self.base64(hash), (16...64).contains(key.count) else {
-                throw ImportFailure(message: "passwordHash is invalid")
-            }
-            let salt = Self.base64(user.salt ?? "") ?? Data()
-            passwordHash =
-                "scrypt$\(scrypt.rounds)$\(scrypt.blockSize)$\(scrypt.parallelism)$"
-                + "\(salt.base64EncodedString())$\(key.base64EncodedString())"
+            guard let scheme, let bytes = Self.base64(hash), !bytes.isEmpty, bytes.count <= 1024,
+                let salt = Self.base64(user.salt ?? ""), salt.count <= 1024
+            else { throw ImportFailure.invalidHash }
+            passwordHash = try await scheme.stored(
+                hash: bytes, salt: salt, sealedKey: sealedKey, inner: service.hashers.hasher(for: projectId)
+            )
         } else if let raw = user.rawPassword {
             guard raw.count >= AccountService.minimumPasswordLength, raw.utf8.count <= PasswordHasher.maximumPasswordBytes else {
                 throw ImportFailure(message: "rawPassword must be 6 characters to 4096 bytes")

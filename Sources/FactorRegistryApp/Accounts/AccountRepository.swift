@@ -207,6 +207,16 @@ extension AccountRepository {
         for try await seconds in rows.decode(Int64.self) { return seconds }
         throw AccountStoreInconsistent()
     }
+
+    /// Replaces a password's stored form by another of the same password, only while the account
+    /// still has `old` (the same password: sessions and `valid_since` stay as they are).
+    func replacePasswordHash(in schema: TenantSchema, localId: String, from old: String, to new: String) async throws {
+        let accounts = schema.qualified("accounts")
+        try await client.query(
+            "UPDATE \(unescaped: accounts) SET password_hash = \(new) WHERE local_id = \(localId) AND password_hash = \(old)",
+            logger: logger
+        )
+    }
 }
 
 extension AccountRepository {

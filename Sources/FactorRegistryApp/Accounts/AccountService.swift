@@ -61,7 +61,7 @@ struct AccountService: Sendable {
         let localId = stored.account.localId
         let right: Bool
         if let hash = stored.passwordHash {
-            right = try await hashers.standard.verify(params.password, against: hash)
+            right = try await hashers.verify(params.password, against: hash)
         } else {
             _ = try await hashers.standard.verify(params.password, against: hashers.decoy(for: params.projectId))
             right = false
@@ -75,6 +75,9 @@ struct AccountService: Sendable {
             try await signInFailed(localId, reason: .invalidPassword, in: schema)
             throw Self.rejected(.invalidPassword)
         }
+        if let hash = stored.passwordHash, hashers.needsRehash(hash, projectId: params.projectId) {
+            await rehash(params.password, replacing: hash, localId: localId, projectId: params.projectId, in: schema)
+        }
         let kinds = Set(params.secondFactorKinds ?? [])
         if stored.account.mfaInfo?.contains(where: { kinds.contains($0.kind) }) == true {
             try await accounts.events.record(
@@ -85,6 +88,19 @@ struct AccountService: Sendable {
         let lastLoginAt = try await accounts.recordSignIn(in: schema, localId: localId)
         try await accounts.events.record(.signInSucceeded, localId: localId, details: ["factor": "password"], in: schema)
         return .init(account: stored.account, lastLoginAt: lastLoginAt)
+    }
+
+    /// The first sign-in with an imported hash (or one of old parameters) replaces it with the
+    /// project's own scrypt hash: the foreign algorithm and its parameters are then gone. Only if
+    /// the hash is still the one that matched (a password change meanwhile wins). A failure here
+    /// costs nothing but the next sign-in's retry, so the sign-in goes on.
+    private func rehash(_ password: String, replacing old: String, localId: String, projectId: String, in schema: TenantSchema) async {
+        do {
+            let new = try await hashers.hasher(for: projectId).hash(password)
+            try await accounts.replacePasswordHash(in: schema, localId: localId, from: old, to: new)
+        } catch {
+            accounts.logger.warning("imported password hash not replaced yet", metadata: ["error": "\(String(reflecting: error))"])
+        }
     }
 
     /// A refused password: the account when there is one, and why; never the address or the password.

@@ -25,7 +25,7 @@ struct PasswordHasher: Sendable {
     /// Whether `password` matches `stored`, compared in constant time; `false` for a malformed hash.
     /// Throws `TOO_MANY_ATTEMPTS_TRY_LATER` when the hashing queue is full.
     func verify(_ password: String, against stored: String) async throws -> Bool {
-        try await queue.run { self.verifyNow(password, against: stored) }
+        try await queue.run { self.verifyBlocking(password, against: stored) }
     }
 
     /// The same, on the calling thread (start-up only: the decoy hashes).
@@ -36,7 +36,8 @@ struct PasswordHasher: Sendable {
         return "scrypt$\(rounds)$\(blockSize)$\(parallelism)$\(salt.base64EncodedString())$\(key.base64EncodedString())"
     }
 
-    private func verifyNow(_ password: String, against stored: String) -> Bool {
+    /// The same, on the calling thread (inside a queued job: an imported fast digest's wrapping).
+    func verifyBlocking(_ password: String, against stored: String) -> Bool {
         let parts = stored.split(separator: "$").map(String.init)
         guard parts.count == 6, parts[0] == "scrypt", let rounds = Int(parts[1]), let blockSize = Int(parts[2]),
             let parallelism = Int(parts[3]), let salt = Data(base64Encoded: parts[4]),

@@ -1,11 +1,16 @@
 import Contracts
+import Foundation
+import ServiceKit
 
 /// The scrypt parameters of each project: `passwords.scrypt.*` for all, overridden per project by
 /// `passwords.scrypt.projects` entries `"<projectId>=<N>:<r>:<p>"`. Stored hashes carry their own
-/// parameters, so changing a project's only affects passwords set afterwards.
+/// parameters, so changing a project's only affects passwords set afterwards; an imported hash
+/// (``ImportedPasswordHash``), or one of other parameters, is replaced at the user's next sign-in.
 struct PasswordHashers: Sendable {
     let standard: PasswordHasher
     let byProject: [String: PasswordHasher]
+    /// Opens imported HMAC keys (factor-registry's master key).
+    let sealer: SecretSealer
     /// A hash of a random password per parameter set, checked when an email is unknown so the
     /// answer takes as long as for a known one.
     private let decoys: [String: String]
@@ -17,7 +22,8 @@ struct PasswordHashers: Sendable {
         }
     }
 
-    init(standard: PasswordHasher, projectEntries: [String]) throws {
+    init(standard: PasswordHasher, projectEntries: [String], sealer: SecretSealer) throws {
+        self.sealer = sealer
         guard
             PasswordHasher.acceptable(
                 rounds: standard.rounds, blockSize: standard.blockSize, parallelism: standard.parallelism,
@@ -50,6 +56,25 @@ struct PasswordHashers: Sendable {
     func hash(_ password: String?, for projectId: String) async throws -> String? {
         guard let password else { return nil }
         return try await hasher(for: projectId).hash(password)
+    }
+
+    /// Whether `password` matches `stored`, in any form this server keeps (its own scrypt, or an
+    /// imported algorithm's), compared in constant time. Throws `TOO_MANY_ATTEMPTS_TRY_LATER` when
+    /// the hashing queue is full.
+    func verify(_ password: String, against stored: String) async throws -> Bool {
+        if stored.hasPrefix("scrypt$") { return try await standard.verify(password, against: stored) }
+        let (sealer, inner) = (self.sealer, standard)
+        return try await standard.queue.run { ImportedPasswordHash.matches(password, stored: stored, sealer: sealer, inner: inner) }
+    }
+
+    /// Whether a hash that just matched should be replaced by the project's own: an imported
+    /// algorithm's, or scrypt under other parameters than the project's now.
+    func needsRehash(_ stored: String, projectId: String) -> Bool {
+        let hasher = hasher(for: projectId)
+        let parts = stored.split(separator: "$")
+        guard parts.count == 6, parts[0] == "scrypt", let key = Data(base64Encoded: String(parts[5])) else { return true }
+        return parts[1] != "\(hasher.rounds)" || parts[2] != "\(hasher.blockSize)" || parts[3] != "\(hasher.parallelism)"
+            || key.count != PasswordHasher.keyLength
     }
 
     func decoy(for projectId: String) -> String { decoys[byProject[projectId] == nil ? "" : projectId] ?? decoys[""]! }

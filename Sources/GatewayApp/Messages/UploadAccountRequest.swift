@@ -8,6 +8,11 @@ struct UploadAccountRequest: DiscoveryMessage {
     var blockSize: Int?
     var parallelization: Int?
     var dkLen: Int?
+    var signerKey: String?
+    var saltSeparator: String?
+    var rounds: Int?
+    var memoryCost: Int?
+    var passwordHashOrder: String?
     var allowOverwrite: Bool?
     var sanityCheck: Bool?
 }

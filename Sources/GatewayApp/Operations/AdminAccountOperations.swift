@@ -212,7 +212,9 @@ struct AdminAccountOperations: Sendable {
         let hash = body.hashAlgorithm.map { algorithm in
             PasswordHashParameters(
                 algorithm: algorithm, cpuMemCost: body.cpuMemCost, blockSize: body.blockSize,
-                parallelization: body.parallelization, dkLen: body.dkLen
+                parallelization: body.parallelization, dkLen: body.dkLen, signerKey: body.signerKey.nonEmpty,
+                saltSeparator: body.saltSeparator.nonEmpty, rounds: body.rounds, memoryCost: body.memoryCost,
+                passwordHashOrder: body.passwordHashOrder
             )
         }
         let outcome = try await PeerCall.call(

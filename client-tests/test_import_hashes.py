@@ -1,0 +1,201 @@
+"""Issue 41: a Firebase project's users move in with their password hashes. Each of the algorithms of
+v1 accounts:batchCreate is imported through firebase-admin's `import_users` with the `UserImportHash`
+an app team would use, from hashes computed here by Python's hashlib, hmac, bcrypt and cryptography;
+each user then signs in with the old password, and that first sign-in replaces the stored hash with
+the project's own scrypt (the foreign one and its parameters gone). Firebase's modified scrypt is also
+checked against the vector its own utility publishes. One case runs in production mode."""
+
+import base64
+import hashlib
+import hmac
+import secrets
+
+import bcrypt
+import pytest
+import requests
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+from production_stack import running
+
+V1 = "/identitytoolkit.googleapis.com/v1"
+# Firebase's scrypt utility's README (github.com/firebase/scrypt): the project's parameters and one user.
+README_KEY = base64.b64decode("jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==")
+README_SALT = base64.b64decode("42xEC+ixf3L2lw==")
+README_HASH = base64.b64decode("lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==")
+SEPARATOR = b"\x07"
+KEY = secrets.token_bytes(64)
+
+
+def firebase_scrypt(password, salt, separator=SEPARATOR, rounds=8, memory_cost=14, key=KEY):
+    """Firebase's modified scrypt, as its utility computes it."""
+    derived = hashlib.scrypt(password, salt=salt + separator, n=2 ** memory_cost, r=rounds, p=1, dklen=64)
+    encryptor = Cipher(algorithms.AES(derived[:32]), modes.CTR(b"\0" * 16)).encryptor()
+    return encryptor.update(key) + encryptor.finalize()
+
+
+def digest_rounds(name, data, rounds):
+    value = hashlib.new(name, data).digest()
+    for _ in range(rounds - 1):
+        value = hashlib.new(name, value).digest()
+    return value
+
+
+def cases():
+    from firebase_admin import auth
+
+    H = auth.UserImportHash
+    return {
+        "SCRYPT": (lambda pw, salt: firebase_scrypt(pw, salt), H.scrypt(key=KEY, rounds=8, memory_cost=14, salt_separator=SEPARATOR)),
+        "STANDARD_SCRYPT": (lambda pw, salt: hashlib.scrypt(pw, salt=salt, n=1024, r=8, p=1, dklen=64),
+                            H.standard_scrypt(memory_cost=1024, parallelization=1, block_size=8, derived_key_length=64)),
+        "BCRYPT": (lambda pw, salt: bcrypt.hashpw(pw, bcrypt.gensalt(rounds=4)), H.bcrypt()),
+        "PBKDF_SHA1": (lambda pw, salt: hashlib.pbkdf2_hmac("sha1", pw, salt, 1000, 32), H.pbkdf_sha1(rounds=1000)),
+        "PBKDF2_SHA256": (lambda pw, salt: hashlib.pbkdf2_hmac("sha256", pw, salt, 1000, 64), H.pbkdf2_sha256(rounds=1000)),
+        "HMAC_SHA512": (lambda pw, salt: hmac.new(KEY, pw + salt, hashlib.sha512).digest(), H.hmac_sha512(key=KEY)),
+        "HMAC_SHA256": (lambda pw, salt: hmac.new(KEY, pw + salt, hashlib.sha256).digest(), H.hmac_sha256(key=KEY)),
+        "HMAC_SHA1": (lambda pw, salt: hmac.new(KEY, pw + salt, hashlib.sha1).digest(), H.hmac_sha1(key=KEY)),
+        "HMAC_MD5": (lambda pw, salt: hmac.new(KEY, pw + salt, hashlib.md5).digest(), H.hmac_md5(key=KEY)),
+        "MD5": (lambda pw, salt: hashlib.md5(salt + pw).hexdigest().encode(), H.md5(rounds=0)),
+        "SHA1": (lambda pw, salt: digest_rounds("sha1", salt + pw, 1), H.sha1(rounds=1)),
+        "SHA256": (lambda pw, salt: digest_rounds("sha256", salt + pw, 3), H.sha256(rounds=3)),
+        "SHA512": (lambda pw, salt: digest_rounds("sha512", salt + pw, 2), H.sha512(rounds=2)),
+    }
+
+
+@pytest.fixture(scope="module")
+def admin_app(stack):
+    import os
+
+    import firebase_admin
+
+    before = os.environ.get("FIREBASE_AUTH_EMULATOR_HOST")
+    os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = stack.gateway_host
+    app = firebase_admin.initialize_app(options={"projectId": "demo-project"}, name=f"hashes-{secrets.token_hex(4)}")
+    yield app
+    firebase_admin.delete_app(app)
+    if before is None:
+        os.environ.pop("FIREBASE_AUTH_EMULATOR_HOST", None)
+    else:
+        os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = before
+
+
+def sign_in(gateway, email, password, key="k"):
+    return requests.post(f"{gateway}{V1}/accounts:signInWithPassword?key={key}", json={"email": email, "password": password},
+                         timeout=30)
+
+
+def stored_hash(stack, uid, schema="p_demo-project"):
+    return stack.query("factor-registry", f"""SELECT password_hash FROM "{schema}".accounts WHERE local_id = '{uid}'""")[0]
+
+
+@pytest.mark.parametrize("algorithm", [
+    "SCRYPT", "STANDARD_SCRYPT", "BCRYPT", "PBKDF_SHA1", "PBKDF2_SHA256", "HMAC_SHA512", "HMAC_SHA256", "HMAC_SHA1", "HMAC_MD5",
+    "MD5", "SHA1", "SHA256", "SHA512"])
+def test_a_user_imported_with_each_algorithm_signs_in_with_the_old_password_and_gets_our_hash(stack, admin_app, algorithm):
+    from firebase_admin import auth
+
+    compute, hash_alg = cases()[algorithm]
+    password, salt = f"old-{algorithm}-password".encode(), secrets.token_bytes(12)
+    uid = f"h-{algorithm.lower()}-{secrets.token_hex(4)}"
+    email = f"{uid}@example.com"
+    user = auth.ImportUserRecord(uid=uid, email=email, password_hash=compute(password, salt), password_salt=salt)
+    result = auth.import_users([user], hash_alg=hash_alg, app=admin_app)
+    assert result.success_count == 1, [error.reason for error in result.errors]
+    before = stored_hash(stack, uid)
+    assert not before.startswith("scrypt$") or algorithm == "STANDARD_SCRYPT"
+    assert sign_in(stack.gateway, email, "not-the-password").json()["error"]["message"] == "INVALID_PASSWORD"
+    assert stored_hash(stack, uid) == before
+    assert sign_in(stack.gateway, email, password.decode()).status_code == 200
+    after = stored_hash(stack, uid)
+    # The project's own parameters (the test stacks give demo-project 2048:8:1).
+    assert after.startswith("scrypt$2048$8$1$") and after != before
+    assert sign_in(stack.gateway, email, password.decode()).status_code == 200
+    assert stored_hash(stack, uid) == after
+
+
+def test_firebase_scrypt_matches_the_vector_of_firebases_own_utility(stack, admin_app):
+    """The README of github.com/firebase/scrypt: its parameters, salt and hash; the password user1password."""
+    from firebase_admin import auth
+
+    assert firebase_scrypt(b"user1password", README_SALT, separator=b"\x07", key=README_KEY) == README_HASH
+    uid = f"readme-{secrets.token_hex(4)}"
+    user = auth.ImportUserRecord(uid=uid, email=f"{uid}@example.com", password_hash=README_HASH, password_salt=README_SALT)
+    result = auth.import_users([user], hash_alg=auth.UserImportHash.scrypt(
+        key=README_KEY, rounds=8, memory_cost=14, salt_separator=b"\x07"), app=admin_app)
+    assert result.success_count == 1, [error.reason for error in result.errors]
+    assert sign_in(stack.gateway, f"{uid}@example.com", "user1password").status_code == 200
+
+
+def test_what_is_stored_holds_no_signer_key_no_hmac_key_and_no_fast_digest(stack, admin_app):
+    from firebase_admin import auth
+
+    imported = {}
+    for algorithm in ("SCRYPT", "HMAC_SHA256", "MD5", "SHA1"):
+        compute, hash_alg = cases()[algorithm]
+        uid, salt = f"kept-{algorithm.lower()}-{secrets.token_hex(4)}", secrets.token_bytes(8)
+        digest = compute(b"kept-password", salt)
+        result = auth.import_users([auth.ImportUserRecord(uid=uid, email=f"{uid}@example.com", password_hash=digest,
+                                                          password_salt=salt)], hash_alg=hash_alg, app=admin_app)
+        assert result.success_count == 1
+        imported[uid] = digest
+    for uid, digest in imported.items():
+        stored = stored_hash(stack, uid)
+        for secret in (KEY, digest):
+            assert base64.b64encode(secret).decode() not in stored and secret.hex() not in stored
+            assert base64.urlsafe_b64encode(secret).decode().rstrip("=") not in stored
+        assert "$scrypt$" in stored or stored.startswith("firebase-scrypt$")
+
+
+def test_bad_hashes_are_refused_per_user_and_bad_parameters_for_the_request(stack):
+    admin = {"Authorization": "Bearer owner"}
+    url = f"{stack.gateway}{V1}/projects/demo-project/accounts:batchCreate"
+    salt = base64.urlsafe_b64encode(b"salt").decode()
+    good = base64.urlsafe_b64encode(hmac.new(KEY, b"pw-123456" + b"salt", hashlib.sha256).digest()).decode()
+    key = base64.urlsafe_b64encode(KEY).decode()
+    uids = [f"batch-{i}-{secrets.token_hex(3)}" for i in range(3)]
+    answer = requests.post(url, headers=admin, timeout=30, json={"hashAlgorithm": "HMAC_SHA256", "signerKey": key, "users": [
+        {"localId": uids[0], "email": f"{uids[0]}@example.com", "passwordHash": good, "salt": salt},
+        {"localId": uids[1], "email": f"{uids[1]}@example.com", "passwordHash": base64.urlsafe_b64encode(b"short").decode(),
+         "salt": salt},
+        {"localId": uids[2], "email": f"{uids[2]}@example.com", "passwordHash": "not base64 !", "salt": salt},
+    ]})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["error"] == [{"index": 1, "message": "passwordHash is invalid"},
+                                      {"index": 2, "message": "passwordHash is invalid"}]
+    assert sign_in(stack.gateway, f"{uids[0]}@example.com", "pw-123456").status_code == 200
+    lookup = requests.post(f"{stack.gateway}{V1}/projects/demo-project/accounts:lookup", headers=admin, timeout=30,
+                           json={"localId": uids}).json()
+    assert [user["localId"] for user in lookup["users"]] == [uids[0]]  # never half a user
+    hashed = {"localId": "refused", "passwordHash": good}
+    for body, message in [
+        ({"hashAlgorithm": "ARGON3"}, "INVALID_HASH_ALGORITHM : ARGON3 is not supported"),
+        ({"hashAlgorithm": "HMAC_SHA256"}, "INVALID_HASH_PARAMETER"),
+        ({"hashAlgorithm": "SHA256", "rounds": 9000}, "INVALID_HASH_ROUNDS"),
+        ({"hashAlgorithm": "SCRYPT", "signerKey": key, "rounds": 8, "memoryCost": 20}, "INVALID_HASH_PARAMETER"),
+        ({"hashAlgorithm": "PBKDF2_SHA256", "rounds": 0}, "INVALID_HASH_ROUNDS"),
+    ]:
+        refused = requests.post(url, headers=admin, timeout=30, json={"users": [hashed], **body})
+        assert refused.status_code == 400 and refused.json()["error"]["message"].startswith(message), (body, refused.text)
+
+
+def test_in_production_an_imported_firebase_user_signs_in_and_keeps_no_foreign_hash():
+    with running() as stack:
+        admin = {"Authorization": f"Bearer {stack.admin_token}"}
+        uid, salt = f"prod-{secrets.token_hex(4)}", secrets.token_bytes(12)
+        email = f"{uid}@example.com"
+        answer = requests.post(f"{stack.gateway}{V1}/projects/demo-project/accounts:batchCreate", headers=admin, timeout=60, json={
+            "hashAlgorithm": "SCRYPT", "signerKey": base64.urlsafe_b64encode(KEY).decode(), "rounds": 8, "memoryCost": 14,
+            "saltSeparator": base64.urlsafe_b64encode(SEPARATOR).decode(),
+            "users": [{"localId": uid, "email": email, "emailVerified": True, "displayName": "Moved In",
+                       "passwordHash": base64.urlsafe_b64encode(firebase_scrypt(b"moved-in-pw", salt)).decode(),
+                       "salt": base64.urlsafe_b64encode(salt).decode(), "createdAt": "1600000000000"}]})
+        assert answer.status_code == 200 and answer.json().get("error", []) == [], answer.text
+        assert stack.query("factor-registry", f"""SELECT password_hash FROM "p_demo-project".accounts
+                                                  WHERE local_id = '{uid}'""")[0].startswith("firebase-scrypt$")
+        signed_in = sign_in(stack.gateway, email, "moved-in-pw", key=stack.api_key)
+        assert signed_in.status_code == 200, signed_in.text
+        assert stack.query("factor-registry", f"""SELECT password_hash FROM "p_demo-project".accounts
+                                                  WHERE local_id = '{uid}'""")[0].startswith("scrypt$")
+        user = requests.post(f"{stack.gateway}{V1}/accounts:lookup?key={stack.api_key}", timeout=30,
+                             json={"idToken": signed_in.json()["idToken"]}).json()["users"][0]
+        assert user["displayName"] == "Moved In" and user["emailVerified"] and user["createdAt"] == "1600000000000"
