@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+        // CSV, for `mfa-admin users import` of a `firebase auth:export` CSV file.
+        .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/swift-extras/swift-extras-base64.git", from: "1.2.0"),
@@ -279,6 +281,7 @@ let package = Package(
             dependencies: [
                 "QRCode", "JSONRPC", "BuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),

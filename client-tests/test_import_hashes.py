@@ -8,6 +8,7 @@ checked against the vector its own utility publishes. One case runs in productio
 import base64
 import hashlib
 import hmac
+import json
 import secrets
 
 import bcrypt
@@ -199,3 +200,81 @@ def test_in_production_an_imported_firebase_user_signs_in_and_keeps_no_foreign_h
         user = requests.post(f"{stack.gateway}{V1}/accounts:lookup?key={stack.api_key}", timeout=30,
                              json={"idToken": signed_in.json()["idToken"]}).json()["users"][0]
         assert user["displayName"] == "Moved In" and user["emailVerified"] and user["createdAt"] == "1600000000000"
+
+
+def mfa_admin(stack, *arguments):
+    import os
+    import subprocess
+
+    environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "MFA_GATEWAY_URL": stack.gateway, "MFA_ADMIN_TOKEN": "owner"}
+    return subprocess.run([str(stack.bin_dir / "mfa-admin"), *arguments], env=environment, capture_output=True, text=True,
+                          timeout=120)
+
+
+SCRYPT_FLAGS = ["--hash-algo", "SCRYPT", "--hash-key", base64.b64encode(KEY).decode(), "--salt-separator",
+                base64.b64encode(SEPARATOR).decode(), "--rounds", "8", "--mem-cost", "14"]
+
+
+def exported_user(uid, password, **extra):
+    """One user as `firebase auth:export` writes it (standard base64 hash and salt)."""
+    salt = secrets.token_bytes(12)
+    return {"localId": uid, "email": f"{uid}@example.com", "emailVerified": True,
+            "passwordHash": base64.b64encode(firebase_scrypt(password.encode(), salt)).decode(),
+            "salt": base64.b64encode(salt).decode(), "createdAt": "1600000000000", **extra}
+
+
+def lookup(stack, uid):
+    answer = requests.post(f"{stack.gateway}{V1}/projects/demo-project/accounts:lookup", json={"localId": [uid]},
+                           headers={"Authorization": "Bearer owner"}, timeout=30).json()
+    return answer["users"][0]
+
+
+def test_mfa_admin_imports_a_firebase_json_export_and_resumes_after_a_refusal(stack, tmp_path):
+    uids = [f"json-{i}-{secrets.token_hex(3)}" for i in range(4)]
+    users = [
+        exported_user(uids[0], "first-password", displayName="Ada", photoUrl="https://example.com/ada.png",
+                      lastSignedInAt="1650000000000",
+                      providerUserInfo=[{"providerId": "google.com", "rawId": "123", "email": f"{uids[0]}@gmail.com"}]),
+        exported_user(uids[1], "second-password", customAttributes='{"plan":"pro"}'),
+        {**exported_user(uids[2], "third-password"), "email": f"{uids[1]}@example.com"},  # the address of user 1
+        exported_user(uids[3], "fourth-password", disabled=False),
+    ]
+    path = tmp_path / "users.json"
+    path.write_text(json.dumps({"users": users}))
+    first = mfa_admin(stack, "users", "import", str(path), "--batch-size", "2", *SCRYPT_FLAGS)
+    assert first.returncode == 1, first.stderr
+    assert f"user 2 ({uids[2]}): email is already in use by another account." in first.stderr
+    assert "imported 3 of 4 (1 refused; next: 4)" in first.stderr
+    assert "Imported 3 users; 1 refused." in first.stdout
+    assert "1 users had provider links" in first.stdout
+    for uid, password in [(uids[0], "first-password"), (uids[1], "second-password"), (uids[3], "fourth-password")]:
+        assert sign_in(stack.gateway, f"{uid}@example.com", password).status_code == 200, uid
+    ada = lookup(stack, uids[0])
+    assert ada["displayName"] == "Ada" and ada["photoUrl"] == "https://example.com/ada.png"
+    assert ada["createdAt"] == "1600000000000"
+    assert json.loads(lookup(stack, uids[1])["customAttributes"]) == {"plan": "pro"}
+    # The refused user fixed in the file, the import goes on from there.
+    users[2]["email"] = f"{uids[2]}@example.com"
+    path.write_text(json.dumps({"users": users}))
+    resumed = mfa_admin(stack, "users", "import", str(path), "--resume-from", "2", "--batch-size", "1", *SCRYPT_FLAGS)
+    assert resumed.returncode == 1 and "user 3" in resumed.stderr  # user 3 is there already
+    assert sign_in(stack.gateway, f"{uids[2]}@example.com", "third-password").status_code == 200
+    missing = mfa_admin(stack, "users", "import", str(path))
+    assert missing.returncode == 1 and "--hash-algo" in missing.stderr
+
+
+def test_mfa_admin_imports_a_firebase_csv_export(stack, tmp_path):
+    uid = f"csv-{secrets.token_hex(4)}"
+    user = exported_user(uid, "csv-password")
+    claims = '{"role":"admin","quote":"a \\"b\\""}'
+    row = [uid, user["email"], "true", user["passwordHash"], user["salt"], "Csv User", "", *[""] * 16, "1600000000000",
+           "1650000000000", "", "false", '"' + claims.replace('"', '""') + '"', *[""] * 24]
+    path = tmp_path / "users.csv"
+    path.write_text(",".join(row) + ",\n")
+    done = mfa_admin(stack, "users", "import", str(path), *SCRYPT_FLAGS)
+    assert done.returncode == 0, done.stderr
+    assert "Imported 1 users; 0 refused." in done.stdout
+    assert sign_in(stack.gateway, user["email"], "csv-password").status_code == 200
+    imported = lookup(stack, uid)
+    assert imported["displayName"] == "Csv User" and imported["emailVerified"] is True
+    assert json.loads(imported["customAttributes"]) == {"role": "admin", "quote": 'a "b"'}

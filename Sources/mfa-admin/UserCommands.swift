@@ -2,11 +2,12 @@ import ArgumentParser
 import JSONRPC
 import NIOHTTP1
 
-/// `mfa-admin users list|lookup`: the Admin SDKs' `accounts:batchGet` and `accounts:lookup`.
+/// `mfa-admin users list|lookup|import`: the Admin SDKs' `accounts:batchGet`, `accounts:lookup` and
+/// `accounts:batchCreate` (UserImportCommand).
 struct UserCommands: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "users", abstract: "List users and look one up with their second factors.",
-        subcommands: [List.self, Lookup.self]
+        commandName: "users", abstract: "List users, look one up with their second factors, import a Firebase export.",
+        subcommands: [List.self, Lookup.self, UserImportCommand.self]
     )
 
     static func factorCount(_ user: JSONValue) -> Int {

@@ -55,6 +55,7 @@ public struct ImportedAccount: Codable, Sendable, Hashable {
     public var email: String?
     public var emailVerified: Bool?
     public var displayName: String?
+    public var photoUrl: String?
     public var disabled: Bool?
     public var phoneNumber: String?
     public var customAttributes: String?
@@ -78,8 +79,9 @@ public struct ImportedAccount: Codable, Sendable, Hashable {
         localId: String? = nil, email: String? = nil, emailVerified: Bool? = nil, displayName: String? = nil,
         disabled: Bool? = nil, phoneNumber: String? = nil, customAttributes: String? = nil, passwordHash: String? = nil,
         salt: String? = nil, rawPassword: String? = nil, createdAt: String? = nil, lastLoginAt: String? = nil,
-        tenantId: String? = nil, mfaInfo: [Enrollment]? = nil
+        tenantId: String? = nil, mfaInfo: [Enrollment]? = nil, photoUrl: String? = nil
     ) {
+        self.photoUrl = photoUrl
         self.mfaInfo = mfaInfo
         self.localId = localId
         self.email = email

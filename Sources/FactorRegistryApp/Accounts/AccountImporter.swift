@@ -30,12 +30,13 @@ struct AccountImporter: Sendable {
         {
             throw AccountService.rejected(.duplicateEmail, detail: repeated)
         }
+        // The records first, hashing on every core (a raw password or a fast digest costs a scrypt),
+        // then the rows in the file's order.
+        let records = await prepare(params, scheme: scheme, sealedKey: sealedKey)
         var failures: [ImportAccounts.Failure] = []
         for (index, user) in params.users.enumerated() {
             do {
-                let record = try await record(
-                    for: user, projectId: params.projectId, tenantId: params.tenantId, scheme: scheme, sealedKey: sealedKey
-                )
+                let record = try records[index].get()
                 let factors = try Self.secondFactors(user)
                 try await service.accounts.importAccount(in: schema, record, overwrite: params.allowOverwrite)
                 if !factors.isEmpty || params.allowOverwrite {
@@ -52,6 +53,45 @@ struct AccountImporter: Sendable {
             }
         }
         return .init(errors: failures)
+    }
+
+    /// Each user's record, or why it cannot be one, computed a few at a time (as many as there are
+    /// cores: an import never takes the hashing queue from sign-ins).
+    private func prepare(
+        _ params: ImportAccounts.Params, scheme: ImportedHashScheme?, sealedKey: Data?
+    ) async -> [Result<AccountRepository.ImportRecord, ImportFailure>] {
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var results = [Result<AccountRepository.ImportRecord, ImportFailure>](
+            repeating: .failure(ImportFailure(message: "not imported")), count: params.users.count
+        )
+        for start in stride(from: 0, to: params.users.count, by: width) {
+            let chunk = start..<min(start + width, params.users.count)
+            await withTaskGroup(of: (Int, Result<AccountRepository.ImportRecord, ImportFailure>).self) { group in
+                for index in chunk {
+                    let user = params.users[index]
+                    group.addTask {
+                        do {
+                            return (
+                                index,
+                                .success(
+                                    try await record(
+                                        for: user, projectId: params.projectId, tenantId: params.tenantId, scheme: scheme,
+                                        sealedKey: sealedKey
+                                    )
+                                )
+                            )
+                        } catch let failure as ImportFailure {
+                            return (index, .failure(failure))
+                        } catch {
+                            // The hashing queue was full: this user can be imported again later.
+                            return (index, .failure(ImportFailure(message: "the server is busy: import this user again")))
+                        }
+                    }
+                }
+                for await (index, result) in group { results[index] = result }
+            }
+        }
+        return results
     }
 
     /// §2.17's per-account checks of imported phone factors.
@@ -95,6 +135,7 @@ struct AccountImporter: Sendable {
             throw ImportFailure(message: "phone number format is invalid")
         }
         if let name = user.displayName, name.utf8.count > 256 { throw ImportFailure(message: "displayName is too long") }
+        if let photo = user.photoUrl, photo.utf8.count > 2048 { throw ImportFailure(message: "photoUrl is too long") }
         if let claims = user.customAttributes {
             guard claims.utf8.count <= ReservedClaims.maximumBytes else {
                 throw ImportFailure(message: "Custom claims provided are too large.")
@@ -122,7 +163,8 @@ struct AccountImporter: Sendable {
         }
         return AccountRepository.ImportRecord(
             localId: localId, email: user.email, emailVerified: user.emailVerified ?? false, displayName: user.displayName,
-            disabled: user.disabled ?? false, phoneNumber: user.phoneNumber, customAttributes: user.customAttributes,
+            photoUrl: user.photoUrl, disabled: user.disabled ?? false, phoneNumber: user.phoneNumber,
+            customAttributes: user.customAttributes,
             passwordHash: passwordHash, createdAtMillis: try Self.millis(user.createdAt, "createdAt"),
             lastLoginAtMillis: try Self.millis(user.lastLoginAt, "lastLoginAt")
         )

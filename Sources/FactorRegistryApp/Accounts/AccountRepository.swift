@@ -361,6 +361,7 @@ extension AccountRepository {
         var email: String?
         var emailVerified: Bool
         var displayName: String?
+        var photoUrl: String?
         var disabled: Bool
         var phoneNumber: String?
         var customAttributes: String?
@@ -381,13 +382,14 @@ extension AccountRepository {
                 """
                 INSERT INTO \(unescaped: accounts)
                 (local_id, email, email_normalized, email_verified, display_name, password_hash, disabled, phone_number,
-                 custom_attributes, created_at, last_login_at)
+                 custom_attributes, created_at, last_login_at, photo_url)
                 VALUES (\(record.localId), \(record.email), \(normalized), \(record.emailVerified), \(record.displayName),
                         \(record.passwordHash), \(record.disabled), \(record.phoneNumber), \(record.customAttributes),
-                        coalesce(\(createdAt)::timestamptz, now()), \(lastLoginAt))
+                        coalesce(\(createdAt)::timestamptz, now()), \(lastLoginAt), \(record.photoUrl))
                 ON CONFLICT (local_id) DO UPDATE SET
                     email = excluded.email, email_normalized = excluded.email_normalized,
                     email_verified = excluded.email_verified, display_name = excluded.display_name,
+                    photo_url = excluded.photo_url,
                     password_hash = excluded.password_hash, disabled = excluded.disabled,
                     phone_number = excluded.phone_number, custom_attributes = excluded.custom_attributes,
                     created_at = excluded.created_at, last_login_at = excluded.last_login_at,

@@ -193,6 +193,8 @@ struct AdminAccountOperations: Sendable {
         return try request.answer(BatchDeleteAccountsResponse(errors: kept.isEmpty ? nil : kept))
     }
 
+    static let importDeadline: Duration = .seconds(300)
+
     /// `POST …/accounts:batchCreate` (importUsers): `error` lists the accounts not imported.
     func batchCreate(_ request: PublicRequest) async throws -> JSONValue {
         let body = try request.decode(UploadAccountRequest.self)
@@ -206,7 +208,7 @@ struct AdminAccountOperations: Sendable {
                 disabled: item.disabled, phoneNumber: item.phoneNumber, customAttributes: item.customAttributes,
                 passwordHash: item.passwordHash, salt: item.salt, rawPassword: item.rawPassword, createdAt: item.createdAt,
                 lastLoginAt: item.lastLoginAt, tenantId: item.tenantId,
-                mfaInfo: item.mfaInfo.map { Self.enrollments($0, importsTOTP: true) }
+                mfaInfo: item.mfaInfo.map { Self.enrollments($0, importsTOTP: true) }, photoUrl: item.photoUrl
             )
         }
         let hash = body.hashAlgorithm.map { algorithm in
@@ -217,8 +219,10 @@ struct AdminAccountOperations: Sendable {
                 passwordHashOrder: body.passwordHashOrder
             )
         }
+        // An import may hash a thousand passwords (a raw password, a fast digest kept under scrypt):
+        // tens of seconds at production parameters, more than an ordinary call's deadline.
         let outcome = try await PeerCall.call(
-            registry, ImportAccounts.self,
+            registry.allowing(Self.importDeadline), ImportAccounts.self,
             .init(
                 projectId: scope.projectId, tenantId: scope.tenantId, users: users,
                 allowOverwrite: body.allowOverwrite ?? false, sanityCheck: body.sanityCheck ?? false,

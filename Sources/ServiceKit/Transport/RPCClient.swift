@@ -36,6 +36,19 @@ public final class RPCClient: Sendable {
         )
     }
 
+    private init(peer: ServiceName, route: Route, timeout: Duration) {
+        self.peer = peer
+        self.route = route
+        self.timeout = timeout
+    }
+
+    /// The same peer and connection, with another deadline per call: for the few calls whose work
+    /// is long by nature (an import hashing a thousand passwords), so that the usual deadline stays
+    /// short for everything else.
+    public func allowing(_ timeout: Duration) -> RPCClient {
+        RPCClient(peer: peer, route: route, timeout: timeout)
+    }
+
     /// A client over the peer's connection, which replaces itself when it stops answering.
     public init(peer: ServiceName, connection: PeerConnection, mode: DeploymentMode) {
         self.peer = peer
