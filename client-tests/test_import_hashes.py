@@ -103,13 +103,13 @@ def test_a_user_imported_with_each_algorithm_signs_in_with_the_old_password_and_
     result = auth.import_users([user], hash_alg=hash_alg, app=admin_app)
     assert result.success_count == 1, [error.reason for error in result.errors]
     before = stored_hash(stack, uid)
-    assert not before.startswith("scrypt$") or algorithm == "STANDARD_SCRYPT"
+    assert not before.startswith("firebase-scrypt$11$8$")
     assert sign_in(stack.gateway, email, "not-the-password").json()["error"]["message"] == "INVALID_PASSWORD"
     assert stored_hash(stack, uid) == before
     assert sign_in(stack.gateway, email, password.decode()).status_code == 200
     after = stored_hash(stack, uid)
-    # The project's own parameters (the test stacks give demo-project 2048:8:1).
-    assert after.startswith("scrypt$2048$8$1$") and after != before
+    # The project's own form and parameters (the test stacks give demo-project N = 2048, r = 8: memory cost 11).
+    assert after.startswith("firebase-scrypt$11$8$") and after != before
     assert sign_in(stack.gateway, email, password.decode()).status_code == 200
     assert stored_hash(stack, uid) == after
 
@@ -144,7 +144,7 @@ def test_what_is_stored_holds_no_signer_key_no_hmac_key_and_no_fast_digest(stack
         for secret in (KEY, digest):
             assert base64.b64encode(secret).decode() not in stored and secret.hex() not in stored
             assert base64.urlsafe_b64encode(secret).decode().rstrip("=") not in stored
-        assert "$scrypt$" in stored or stored.startswith("firebase-scrypt$")
+        assert "$firebase-scrypt$" in stored or stored.startswith("firebase-scrypt$")
 
 
 def test_bad_hashes_are_refused_per_user_and_bad_parameters_for_the_request(stack):
@@ -191,12 +191,15 @@ def test_in_production_an_imported_firebase_user_signs_in_and_keeps_no_foreign_h
                        "passwordHash": base64.urlsafe_b64encode(firebase_scrypt(b"moved-in-pw", salt)).decode(),
                        "salt": base64.urlsafe_b64encode(salt).decode(), "createdAt": "1600000000000"}]})
         assert answer.status_code == 200 and answer.json().get("error", []) == [], answer.text
-        assert stack.query("factor-registry", f"""SELECT password_hash FROM "p_demo-project".accounts
-                                                  WHERE local_id = '{uid}'""")[0].startswith("firebase-scrypt$")
+        before = stack.query("factor-registry", f"""SELECT password_hash FROM "p_demo-project".accounts
+                                                    WHERE local_id = '{uid}'""")[0]
+        assert before.startswith("firebase-scrypt$14$8$")
         signed_in = sign_in(stack.gateway, email, "moved-in-pw", key=stack.api_key)
         assert signed_in.status_code == 200, signed_in.text
-        assert stack.query("factor-registry", f"""SELECT password_hash FROM "p_demo-project".accounts
-                                                  WHERE local_id = '{uid}'""")[0].startswith("scrypt$")
+        after = stack.query("factor-registry", f"""SELECT password_hash FROM "p_demo-project".accounts
+                                                   WHERE local_id = '{uid}'""")[0]
+        # Replaced by the project's own (the test stacks give demo-project N = 2048: memory cost 11).
+        assert after.startswith("firebase-scrypt$11$8$") and after != before
         user = requests.post(f"{stack.gateway}{V1}/accounts:lookup?key={stack.api_key}", timeout=30,
                              json={"idToken": signed_in.json()["idToken"]}).json()["users"][0]
         assert user["displayName"] == "Moved In" and user["emailVerified"] and user["createdAt"] == "1600000000000"
@@ -278,3 +281,68 @@ def test_mfa_admin_imports_a_firebase_csv_export(stack, tmp_path):
     imported = lookup(stack, uid)
     assert imported["displayName"] == "Csv User" and imported["emailVerified"] is True
     assert json.loads(imported["customAttributes"]) == {"role": "admin", "quote": 'a "b"'}
+
+
+def test_passwords_leave_with_the_projects_hash_config_and_sign_in_where_they_are_imported(stack, admin_app):
+    """Item 5: an admin lists the users with their hashes (firebase-admin's list_users), the config
+    publishes the parameters (signIn.hashConfig, Identity Platform's shape), and with exactly those the
+    users import elsewhere (here a tenant; Firebase and Identity Platform take the same) and sign in."""
+    from firebase_admin import auth
+
+    email, password = f"leaver-{secrets.token_hex(4)}@example.com", "leaving-password"
+    signed_up = requests.post(f"{stack.gateway}{V1}/accounts:signUp?key=k", json={"email": email, "password": password},
+                              timeout=30).json()
+    config = requests.get(f"{stack.gateway}/v2/projects/demo-project/config", headers={"Authorization": "Bearer owner"},
+                          timeout=30).json()["signIn"]["hashConfig"]
+    assert config["algorithm"] == "SCRYPT" and config["saltSeparator"] == "Bw==" and config["rounds"] == 8
+    assert config["memoryCost"] == 11  # the test stack's N = 2048 for demo-project
+    key = base64.b64decode(config["signerKey"])
+    assert len(key) == 64
+    exported = next(user for user in auth.list_users(app=admin_app).iterate_all() if user.uid == signed_up["localId"])
+    assert exported.password_hash and exported.password_salt
+    hash_bytes = base64.urlsafe_b64decode(exported.password_hash)
+    salt = base64.urlsafe_b64decode(exported.password_salt)
+    # Computed here, as Firebase's own utility does: the exported hash is the password's.
+    assert firebase_scrypt(password.encode(), salt, separator=b"\x07", rounds=8, memory_cost=11, key=key) == hash_bytes
+    # The same key next time: one per project.
+    again = requests.get(f"{stack.gateway}/v2/projects/demo-project/config", headers={"Authorization": "Bearer owner"},
+                         timeout=30).json()["signIn"]["hashConfig"]
+    assert again == config
+    # Imported with exactly those parameters into a tenant, the user signs in there with the same password.
+    admin = {"Authorization": "Bearer owner"}
+    tenant = requests.post(f"{stack.gateway}/v2/projects/demo-project/tenants", headers=admin, timeout=30,
+                           json={"displayName": "Arrivals", "allowPasswordSignup": True}).json()["tenantId"]
+    imported = requests.post(f"{stack.gateway}{V1}/projects/demo-project/tenants/{tenant}/accounts:batchCreate", headers=admin,
+                             timeout=30, json={
+                                 "hashAlgorithm": config["algorithm"], "signerKey": config["signerKey"],
+                                 "saltSeparator": config["saltSeparator"], "rounds": config["rounds"],
+                                 "memoryCost": config["memoryCost"],
+                                 "users": [{"localId": exported.uid, "email": email, "passwordHash": exported.password_hash,
+                                            "salt": exported.password_salt}]})
+    assert imported.status_code == 200 and imported.json().get("error", []) == [], imported.text
+    arrived = requests.post(f"{stack.gateway}{V1}/accounts:signInWithPassword?key=k", timeout=30,
+                            json={"email": email, "password": password, "tenantId": tenant})
+    assert arrived.status_code == 200, arrived.text
+    # Output only: a PATCH that sends the document back as read changes nothing and is not refused.
+    patched = requests.patch(f"{stack.gateway}/v2/projects/demo-project/config?updateMask=signIn.hashConfig",
+                             headers={"Authorization": "Bearer owner"}, timeout=30,
+                             json={"signIn": {"hashConfig": {**config, "signerKey": "AAAA"}}})
+    assert patched.status_code in (200, 400)
+    assert requests.get(f"{stack.gateway}/v2/projects/demo-project/config", headers={"Authorization": "Bearer owner"},
+                        timeout=30).json()["signIn"]["hashConfig"] == config
+
+
+def test_an_imported_hash_is_not_handed_out_until_a_sign_in_replaces_it(stack, admin_app):
+    from firebase_admin import auth
+
+    compute, hash_alg = cases()["MD5"]
+    uid, salt = f"pending-{secrets.token_hex(4)}", secrets.token_bytes(8)
+    result = auth.import_users([auth.ImportUserRecord(uid=uid, email=f"{uid}@example.com",
+                                                      password_hash=compute(b"pending-pw", salt), password_salt=salt)],
+                               hash_alg=hash_alg, app=admin_app)
+    assert result.success_count == 1
+    listed = next(user for user in auth.list_users(app=admin_app).iterate_all() if user.uid == uid)
+    assert listed.password_hash in (None, "UkVEQUNURUQ=")  # redacted: only the project's own form is handed out
+    assert sign_in(stack.gateway, f"{uid}@example.com", "pending-pw").status_code == 200
+    listed = next(user for user in auth.list_users(app=admin_app).iterate_all() if user.uid == uid)
+    assert listed.password_hash and listed.password_salt

@@ -40,13 +40,13 @@ def test_email_password_sign_up_returns_an_account_and_tokens(stack):
     assert claims["firebase"] == {"identities": {"email": [email]}, "sign_in_provider": "password"}
 
 
-def test_the_password_is_stored_only_as_a_scrypt_hash(stack):
+def test_the_password_is_stored_only_as_a_firebase_scrypt_verifier(stack):
     email = unique_email()
     sign_up(stack, email=email, password="a very secret password").raise_for_status()
     stored = stack.query("factor-registry",
                          f"SELECT password_hash FROM \"p_demo-project\".accounts WHERE email = '{email}'")
     assert len(stored) == 1
-    assert stored[0].startswith("scrypt$")
+    assert stored[0].startswith("firebase-scrypt$")
     assert "secret" not in stored[0]
 
 
@@ -99,5 +99,5 @@ def test_passwords_are_hashed_with_the_projects_own_scrypt_parameters(stack):
     assert answer.status_code == 200, answer.text
     stored = stack.query("factor-registry",
                          f"""SELECT password_hash FROM "p_demo-project".accounts WHERE email = '{email}'""")
-    # The conftest stack sets N = 1024 for all and N = 2048 for demo-project.
-    assert stored[0].startswith("scrypt$2048$8$1$") and "secret-pw" not in stored[0]
+    # The conftest stack sets N = 1024 for all and N = 2048 (memory cost 11) for demo-project.
+    assert stored[0].startswith("firebase-scrypt$11$8$") and "secret-pw" not in stored[0]

@@ -52,7 +52,8 @@ public enum FactorRegistryApp {
         var parts = ServiceHost.Parts()
         FactorRegistryMethods.registerTenants(&parts.methods, registry: registry, projects: projects, settingsCache: settingsCache)
         FactorRegistryMethods.registerAccounts(
-            &parts.methods, accounts: accounts, importer: AccountImporter(service: accounts, enrollments: enrollmentRepository)
+            &parts.methods, accounts: accounts, importer: AccountImporter(service: accounts, enrollments: enrollmentRepository),
+            export: PasswordExport(client: database, accounts: accounts, logger: logger)
         )
         FactorRegistryMethods.registerEnrollments(&parts.methods, enrollments: enrollments)
         FactorRegistryMethods.registerOobCodes(&parts.methods, codes: oobCodes)

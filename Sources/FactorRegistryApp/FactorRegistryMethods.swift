@@ -37,7 +37,10 @@ enum FactorRegistryMethods {
     }
 
     /// Accounts: sign-up, password and phone sign-in, reads, updates, deletion, import.
-    static func registerAccounts(_ methods: inout RPCMethodTable, accounts: AccountService, importer: AccountImporter) {
+    static func registerAccounts(
+        _ methods: inout RPCMethodTable, accounts: AccountService, importer: AccountImporter, export: PasswordExport
+    ) {
+        methods.register(ExportPasswordHashes.self, callers: gatewayOnly) { params, _ in try await export.run(params) }
         methods.register(SignUpAccount.self, callers: gatewayOnly) { params, _ in try await accounts.signUp(params) }
         methods.register(GetAccount.self, callers: gatewayOnly) { params, _ in try await accounts.get(params) }
         methods.register(CreateAccount.self, callers: gatewayOnly) { params, _ in try await accounts.create(params) }

@@ -26,7 +26,7 @@ struct ImportedPasswordHashTests {
         let stored = try await scheme.stored(
             hash: AccountImporter.base64(hash)!, salt: AccountImporter.base64(salt)!, sealedKey: try scheme.sealedKey(sealer), inner: inner
         )
-        if stored.hasPrefix("scrypt$") { return inner.verifyBlocking(password, against: stored) }
+        if stored.hasPrefix("scrypt$") || stored.hasPrefix("firebase-scrypt$") { return inner.verifyBlocking(password, against: stored) }
         return ImportedPasswordHash.matches(password, stored: stored, sealer: sealer, inner: inner)
     }
 
@@ -127,11 +127,11 @@ struct ImportedPasswordHashTests {
         let given = Data((0..<32).map { UInt8($0) })
         let mac = try await hmac.stored(hash: given, salt: Data(), sealedKey: sealed, inner: Self.inner)
         #expect(!mac.contains(Self.fireemuKey) && !mac.contains(key.base64EncodedString()))
-        #expect(!mac.contains(given.base64EncodedString()) && mac.contains("$scrypt$"))
+        #expect(!mac.contains(given.base64EncodedString()) && mac.contains("$firebase-scrypt$"))
         let md5 = try ImportedHashScheme(PasswordHashParameters(algorithm: "MD5", rounds: 0))
         let digest = AccountImporter.base64("NTVjZGM2NWFmNjgyMjNiMDI3YzY5NTI3OGExOGM3Mzg=")!
         let wrapped = try await md5.stored(hash: digest, salt: Data("salt-value-01".utf8), sealedKey: nil, inner: Self.inner)
-        #expect(wrapped.hasPrefix("digest-md5$0$s$") && wrapped.contains("$scrypt$"))
+        #expect(wrapped.hasPrefix("digest-md5$0$s$") && wrapped.contains("$firebase-scrypt$10$8$"))
         #expect(!wrapped.contains(digest.base64EncodedString()) && !wrapped.contains(String(decoding: digest, as: UTF8.self)))
     }
 

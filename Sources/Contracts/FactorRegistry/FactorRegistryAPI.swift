@@ -8,7 +8,7 @@ public enum FactorRegistryAPI {
         Discover.self, GetServiceStatus.self, Ping.self,
         CreateTenant.self, GetTenant.self, ListTenants.self, DeleteTenant.self, SignUpAccount.self,
         VerifyPassword.self, GetAccount.self, DeleteAccount.self, CreateAccount.self, FindAccounts.self,
-        UpdateAccount.self, RecordSignIn.self, ListAccounts.self, DeleteAccounts.self, DeleteAllAccounts.self, CreateOOBCode.self,
+        UpdateAccount.self, RecordSignIn.self, ListAccounts.self, ExportPasswordHashes.self, DeleteAccounts.self, DeleteAllAccounts.self, CreateOOBCode.self,
         ApplyOOBCode.self, InspectOOBCode.self, SignInWithEmailLink.self, SignInWithPhone.self, ImportAccounts.self, GetProjectConfig.self,
         UpdateProjectConfig.self, UpdateTenant.self,
         ResolveSettings.self, WatchSettings.self, AddEnrollment.self, RemoveEnrollment.self, ReplaceEnrollments.self, ResolveAPIKey.self,

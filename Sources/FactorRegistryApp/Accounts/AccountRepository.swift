@@ -327,6 +327,22 @@ extension AccountRepository {
         for try await row in rows.decode(Row.self) { found.append(Self.credentials(from: row).account) }
         return found
     }
+
+    /// The stored password hashes of the listed accounts that have one (an admin's export).
+    func passwordHashes(in schema: TenantSchema, localIds: [String]) async throws -> [(String, String)] {
+        guard !localIds.isEmpty else { return [] }
+        let accounts = schema.qualified("accounts")
+        let rows = try await client.query(
+            """
+            SELECT local_id, password_hash FROM \(unescaped: accounts)
+            WHERE local_id = ANY(\(localIds)) AND password_hash IS NOT NULL ORDER BY local_id
+            """,
+            logger: logger
+        )
+        var found: [(String, String)] = []
+        for try await (localId, hash) in rows.decode((String, String).self) { found.append((localId, hash)) }
+        return found
+    }
 }
 
 extension AccountRepository {

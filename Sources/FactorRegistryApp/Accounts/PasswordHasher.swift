@@ -3,8 +3,10 @@ import Foundation
 import ServiceKit
 import _CryptoExtras
 
-/// Memory-hard password hashing with scrypt (swift-crypto). Stored form:
-/// `scrypt$<N>$<r>$<p>$<base64 salt>$<base64 key>`, so parameters can change without breaking
+/// Memory-hard password hashing with scrypt (swift-crypto), in Firebase's variant when p is 1 (the
+/// default: ``FirebaseScrypt``, so that hashes move to and from Firebase and Identity Platform), in
+/// plain scrypt otherwise (`scrypt$<N>$<r>$<p>$<base64 salt>$<base64 key>`, also the form of hashes
+/// made before). Each stored hash carries its parameters, so they can change without breaking
 /// existing hashes. Passwords and hashes never reach a log or an error.
 struct PasswordHasher: Sendable {
     /// scrypt's N (a power of two), r and p.
@@ -32,12 +34,40 @@ struct PasswordHasher: Sendable {
     func hashBlocking(_ password: String) throws -> String {
         var generator = SystemRandomNumberGenerator()
         let salt = Data((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        if let memoryCost = firebaseMemoryCost {
+            let salted = salt + FirebaseScrypt.separator
+            guard
+                let keystream = FirebaseScrypt.keystream(
+                    Data(password.utf8), salt: salted, memoryCost: memoryCost, rounds: blockSize, length: FirebaseScrypt.keystreamLength
+                )
+            else { throw CryptoKitError.incorrectParameterSize }
+            return FirebaseScrypt.stored(memoryCost: memoryCost, rounds: blockSize, salt: salted, keystream: keystream)
+        }
         let key = try derive(password, salt: salt, rounds: rounds, blockSize: blockSize, parallelism: parallelism)
         return "scrypt$\(rounds)$\(blockSize)$\(parallelism)$\(salt.base64EncodedString())$\(key.base64EncodedString())"
     }
 
+    /// log2 N, when this hasher makes Firebase's variant (p = 1); `nil` for plain scrypt.
+    var firebaseMemoryCost: Int? {
+        guard parallelism == 1, rounds > 1, rounds & (rounds - 1) == 0 else { return nil }
+        return rounds.trailingZeroBitCount
+    }
+
+    /// Whether `stored` is exactly what this hasher makes now (else a sign-in replaces it).
+    func isCurrent(_ stored: String) -> Bool {
+        if let memoryCost = firebaseMemoryCost {
+            guard let parts = FirebaseScrypt.parts(stored) else { return false }
+            return parts.memoryCost == memoryCost && parts.rounds == blockSize && parts.salt.last == FirebaseScrypt.separator.first
+                && parts.salt.count == 16 + FirebaseScrypt.separator.count && parts.keystream.count == FirebaseScrypt.keystreamLength
+        }
+        let fields = stored.split(separator: "$")
+        guard fields.count == 6, fields[0] == "scrypt", let key = Data(base64Encoded: String(fields[5])) else { return false }
+        return fields[1] == "\(rounds)" && fields[2] == "\(blockSize)" && fields[3] == "\(parallelism)" && key.count == Self.keyLength
+    }
+
     /// The same, on the calling thread (inside a queued job: an imported fast digest's wrapping).
     func verifyBlocking(_ password: String, against stored: String) -> Bool {
+        if stored.hasPrefix(FirebaseScrypt.tag + "$") { return FirebaseScrypt.matches(password, stored: stored) }
         let parts = stored.split(separator: "$").map(String.init)
         guard parts.count == 6, parts[0] == "scrypt", let rounds = Int(parts[1]), let blockSize = Int(parts[2]),
             let parallelism = Int(parts[3]), let salt = Data(base64Encoded: parts[4]),

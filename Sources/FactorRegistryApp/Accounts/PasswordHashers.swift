@@ -62,19 +62,17 @@ struct PasswordHashers: Sendable {
     /// imported algorithm's), compared in constant time. Throws `TOO_MANY_ATTEMPTS_TRY_LATER` when
     /// the hashing queue is full.
     func verify(_ password: String, against stored: String) async throws -> Bool {
-        if stored.hasPrefix("scrypt$") { return try await standard.verify(password, against: stored) }
+        if stored.hasPrefix("scrypt$") || stored.hasPrefix(FirebaseScrypt.tag + "$") {
+            return try await standard.verify(password, against: stored)
+        }
         let (sealer, inner) = (self.sealer, standard)
         return try await standard.queue.run { ImportedPasswordHash.matches(password, stored: stored, sealer: sealer, inner: inner) }
     }
 
     /// Whether a hash that just matched should be replaced by the project's own: an imported
-    /// algorithm's, or scrypt under other parameters than the project's now.
+    /// algorithm's, or one made under other parameters or in another form than the project's now.
     func needsRehash(_ stored: String, projectId: String) -> Bool {
-        let hasher = hasher(for: projectId)
-        let parts = stored.split(separator: "$")
-        guard parts.count == 6, parts[0] == "scrypt", let key = Data(base64Encoded: String(parts[5])) else { return true }
-        return parts[1] != "\(hasher.rounds)" || parts[2] != "\(hasher.blockSize)" || parts[3] != "\(hasher.parallelism)"
-            || key.count != PasswordHasher.keyLength
+        !hasher(for: projectId).isCurrent(stored)
     }
 
     func decoy(for projectId: String) -> String { decoys[byProject[projectId] == nil ? "" : projectId] ?? decoys[""]! }

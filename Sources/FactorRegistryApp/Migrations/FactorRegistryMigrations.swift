@@ -73,6 +73,20 @@ enum FactorRegistryMigrations {
                     """,
                 ]
             ),
+            // Each project's signer key for exported password hashes (FirebaseScrypt), sealed under
+            // factor-registry's master key; made on first use.
+            TenantMigration(
+                "CreatePasswordSignerKeys",
+                [
+                    """
+                    CREATE TABLE password_signer_keys (
+                        project_id text PRIMARY KEY,
+                        sealed_key bytea NOT NULL,
+                        created_at timestamptz NOT NULL DEFAULT now()
+                    )
+                    """
+                ]
+            ),
         ]
         // First-factor limits (token buckets), shared by every instance; keys are hashes.
         + RateLimiter.migrations

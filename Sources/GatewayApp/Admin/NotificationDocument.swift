@@ -78,11 +78,3 @@ enum NotificationDocument {
         IdentityToolkitError(.invalidConfig, detail: "notification.\(detail)")
     }
 }
-
-extension JSONValue {
-    fileprivate func setting(_ key: String, to value: JSONValue) -> JSONValue {
-        guard case .object(var members) = self else { return self }
-        members[key] = value
-        return .object(members)
-    }
-}

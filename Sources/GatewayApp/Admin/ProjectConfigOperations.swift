@@ -10,10 +10,25 @@ struct ProjectConfigOperations: Sendable {
 
     func get(_ request: PublicRequest) async throws -> JSONValue {
         let scope = try AdminScope(request)
-        return SettingsDocument.project(
+        let document = SettingsDocument.project(
             try await PeerCall.call(registry, GetProjectConfig.self, .init(projectId: scope.projectId), requestID: request.requestID),
             defaults: defaults
         )
+        return try await Self.withHashConfig(document, registry: registry, projectId: scope.projectId, requestID: request.requestID)
+    }
+
+    /// `signIn.hashConfig` (output only, as in Identity Platform): the parameters with which the
+    /// project's exported password hashes import into Firebase, Identity Platform or another project
+    /// (`firebase auth:import --hash-algo=SCRYPT --hash-key=… --salt-separator=… --rounds=… --mem-cost=…`).
+    static func withHashConfig(_ document: JSONValue, registry: RPCClient, projectId: String, requestID: String) async throws
+        -> JSONValue
+    {
+        let export = try await PeerCall.call(
+            registry, ExportPasswordHashes.self, .init(projectId: projectId, localIds: []), requestID: requestID
+        )
+        guard let config = export.hashConfig, case .object(var signIn)? = document["signIn"] else { return document }
+        signIn["hashConfig"] = try JSONCoding.value(of: config)
+        return document.setting("signIn", to: .object(signIn))
     }
 
     /// Applies the mask to the stored config and stores the result if nobody changed it meanwhile
@@ -25,12 +40,14 @@ struct ProjectConfigOperations: Sendable {
             let current = try await PeerCall.call(
                 registry, GetProjectConfig.self, .init(projectId: scope.projectId), requestID: request.requestID
             )
-            // An empty mask replaces the whole config: whatever the body leaves out is reset.
+            // An empty mask replaces the whole config: whatever the body leaves out is reset. The
+            // output-only `signIn.hashConfig` of a document read back is not a setting.
+            let body = Self.withoutHashConfig(request.body)
             let document =
                 mask.isEmpty
-                ? request.body
+                ? body
                 : mask.apply(
-                    request.body, to: SettingsDocument.project(current, defaults: defaults)
+                    body, to: SettingsDocument.project(current, defaults: defaults)
                 )
             let settings = try SettingsDocument.projectSettings(document, base: current.settings)
             do {
@@ -45,5 +62,11 @@ struct ProjectConfigOperations: Sendable {
             }
         }
         throw IdentityToolkitError.unavailable
+    }
+
+    static func withoutHashConfig(_ document: JSONValue) -> JSONValue {
+        guard case .object(var signIn)? = document["signIn"], signIn["hashConfig"] != nil else { return document }
+        signIn["hashConfig"] = nil
+        return document.setting("signIn", to: .object(signIn))
     }
 }

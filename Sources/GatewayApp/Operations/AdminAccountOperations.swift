@@ -150,7 +150,22 @@ struct AdminAccountOperations: Sendable {
             .init(projectId: scope.projectId, tenantId: scope.tenantId, maxResults: maxResults, pageToken: token),
             requestID: request.requestID
         )
-        let users = page.accounts.map { UserInfo($0, tenantId: scope.tenantId) }
+        // Each password in the form the project's `signIn.hashConfig` imports (where it has one
+        // already: an imported hash not yet replaced by a sign-in stays redacted).
+        let export = try await PeerCall.call(
+            registry, ExportPasswordHashes.self,
+            .init(projectId: scope.projectId, tenantId: scope.tenantId, localIds: page.accounts.map(\.localId)),
+            requestID: request.requestID
+        )
+        let hashes = Dictionary(export.hashes.map { ($0.localId, $0) }, uniquingKeysWith: { first, _ in first })
+        let users = page.accounts.map { account in
+            var user = UserInfo(account, tenantId: scope.tenantId)
+            if let exported = hashes[account.localId] {
+                user.passwordHash = exported.passwordHash
+                user.salt = exported.salt
+            }
+            return user
+        }
         return try request.answer(DownloadAccountResponse(users: users, nextPageToken: page.nextPageToken))
     }
 

@@ -113,7 +113,7 @@ enum ImportedHashScheme: Sendable {
             // password the same way and leaves the project's signer key out of the table.
             guard hash.count == signerKey.count else { throw ImportFailure.invalidHash }
             let keystream = Data(zip(hash, signerKey).map { $0 ^ $1 })
-            return ImportedPasswordHash.firebaseScrypt(memoryCost: memoryCost, rounds: rounds, salt: salt + separator, keystream: keystream)
+            return FirebaseScrypt.stored(memoryCost: memoryCost, rounds: rounds, salt: salt + separator, keystream: keystream)
         case .bcrypt:
             guard let text = String(data: hash, encoding: .ascii), text.utf8.count == 60, text.hasPrefix("$2") else {
                 throw ImportFailure.invalidHash

@@ -7,7 +7,7 @@ import _CryptoExtras
 /// A password hash kept in an imported algorithm until the user's first sign-in, which replaces it
 /// with the project's own scrypt hash (`AccountService.verifyPassword`). Stored forms, `$`-separated,
 /// binary fields in base64:
-/// - `firebase-scrypt$<memoryCost>$<rounds>$<salt ‖ separator>$<keystream>`
+/// - `firebase-scrypt$…` (``FirebaseScrypt``, this server's own form too)
 /// - `bcrypt$<the $2a$… string>`
 /// - `pbkdf2-<sha1|sha256>$<rounds>$<salt>$<key>`
 /// - `hmac-<md5|sha1|sha256|sha512>$<s|p>$<sealed key>$<salt>$<scrypt$… of the MAC>`
@@ -17,29 +17,14 @@ enum ImportedPasswordHash {
     /// The associated data an imported HMAC key is sealed under.
     static let hmacKeyID = "imported-hmac-key"
 
-    static func firebaseScrypt(memoryCost: Int, rounds: Int, salt: Data, keystream: Data) -> String {
-        "firebase-scrypt$\(memoryCost)$\(rounds)$\(salt.base64EncodedString())$\(keystream.base64EncodedString())"
-    }
-
     /// Whether `password` matches `stored`, compared in constant time; `false` for anything malformed.
     /// Runs on the blocking pool (the caller's ``HashingQueue``): every form costs a KDF or a scrypt.
     static func matches(_ password: String, stored: String, sealer: SecretSealer, inner: PasswordHasher) -> Bool {
         let parts = stored.split(separator: "$", maxSplits: 4, omittingEmptySubsequences: false).map(String.init)
         let secret = Data(password.utf8)
         switch parts[0] {
-        case "firebase-scrypt":
-            guard parts.count == 5, let memoryCost = Int(parts[1]), (1...14).contains(memoryCost), let rounds = Int(parts[2]),
-                (1...8).contains(rounds), let salt = Data(base64Encoded: parts[3]), let expected = Data(base64Encoded: parts[4]),
-                (1...1024).contains(expected.count),
-                let derived = try? KDF.Scrypt.deriveKey(
-                    from: secret, salt: salt, outputByteCount: 64, rounds: 1 << memoryCost, blockSize: rounds, parallelism: 1
-                ),
-                let keystream = try? AES._CTR.encrypt(
-                    Data(count: expected.count), using: SymmetricKey(data: derived.withUnsafeBytes { Data($0.prefix(32)) }),
-                    nonce: AES._CTR.Nonce(nonceBytes: [UInt8](repeating: 0, count: 16))
-                )
-            else { return false }
-            return constantTimeEqual(keystream, expected)
+        case FirebaseScrypt.tag:
+            return FirebaseScrypt.matches(password, stored: stored)
         case "bcrypt":
             guard parts.count == 2, let hash = Data(base64Encoded: parts[1]), let text = String(data: hash, encoding: .ascii) else {
                 return false
