@@ -9,6 +9,7 @@ import base64
 import hashlib
 import hmac
 import json
+import re
 import secrets
 
 import bcrypt
@@ -346,3 +347,35 @@ def test_an_imported_hash_is_not_handed_out_until_a_sign_in_replaces_it(stack, a
     assert sign_in(stack.gateway, f"{uid}@example.com", "pending-pw").status_code == 200
     listed = next(user for user in auth.list_users(app=admin_app).iterate_all() if user.uid == uid)
     assert listed.password_hash and listed.password_salt
+
+
+def test_mfa_admin_exports_a_tenant_and_the_file_imports_into_another_with_the_printed_parameters(stack, tmp_path):
+    admin = {"Authorization": "Bearer owner"}
+
+    def tenant(name):
+        return requests.post(f"{stack.gateway}/v2/projects/demo-project/tenants", headers=admin, timeout=30,
+                             json={"displayName": name, "allowPasswordSignup": True}).json()["tenantId"]
+
+    source, target = tenant("Leaving"), tenant("Arriving")
+    people = {f"out-{i}-{secrets.token_hex(3)}@example.com": f"password-{i}-{secrets.token_hex(3)}" for i in range(3)}
+    for email, password in people.items():
+        assert requests.post(f"{stack.gateway}{V1}/accounts:signUp?key=k", timeout=30,
+                             json={"email": email, "password": password, "tenantId": source}).status_code == 200
+    path = tmp_path / "export.json"
+    exported = mfa_admin(stack, "users", "export", str(path), "--tenant", source)
+    assert exported.returncode == 0, exported.stderr
+    assert "Exported 3 users" in exported.stdout
+    flags = re.search(r"--hash-algo=(\S+) --hash-key=(\S+) --salt-separator=(\S+) --rounds=(\d+) --mem-cost=(\d+)",
+                      exported.stdout)
+    assert flags and flags[1] == "SCRYPT"
+    document = json.loads(path.read_text())
+    assert sorted(user["email"] for user in document["users"]) == sorted(people)
+    assert all(user["passwordHash"] and user["salt"] for user in document["users"])
+    assert oct(path.stat().st_mode & 0o777) == "0o600"  # hashes are secrets of a kind
+    imported = mfa_admin(stack, "users", "import", str(path), "--tenant", target, "--hash-algo", flags[1], "--hash-key", flags[2],
+                         "--salt-separator", flags[3], "--rounds", flags[4], "--mem-cost", flags[5])
+    assert imported.returncode == 0, imported.stderr
+    for email, password in people.items():
+        arrived = requests.post(f"{stack.gateway}{V1}/accounts:signInWithPassword?key=k", timeout=30,
+                                json={"email": email, "password": password, "tenantId": target})
+        assert arrived.status_code == 200, arrived.text

@@ -6,8 +6,8 @@ import NIOHTTP1
 /// `accounts:batchCreate` (UserImportCommand).
 struct UserCommands: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "users", abstract: "List users, look one up with their second factors, import a Firebase export.",
-        subcommands: [List.self, Lookup.self, UserImportCommand.self]
+        commandName: "users", abstract: "List users, look one up with their second factors, import and export them (Firebase's format).",
+        subcommands: [List.self, Lookup.self, UserImportCommand.self, UserExportCommand.self]
     )
 
     static func factorCount(_ user: JSONValue) -> Int {
