@@ -349,7 +349,9 @@ def test_an_imported_hash_is_not_handed_out_until_a_sign_in_replaces_it(stack, a
     assert listed.password_hash and listed.password_salt
 
 
-def test_mfa_admin_exports_a_tenant_and_the_file_imports_into_another_with_the_printed_parameters(stack, tmp_path):
+@pytest.mark.parametrize("extension", ["json", "csv"])
+def test_mfa_admin_exports_a_tenant_and_the_file_imports_into_another_with_the_printed_parameters(stack, tmp_path,
+                                                                                                  extension):
     admin = {"Authorization": "Bearer owner"}
 
     def tenant(name):
@@ -361,16 +363,20 @@ def test_mfa_admin_exports_a_tenant_and_the_file_imports_into_another_with_the_p
     for email, password in people.items():
         assert requests.post(f"{stack.gateway}{V1}/accounts:signUp?key=k", timeout=30,
                              json={"email": email, "password": password, "tenantId": source}).status_code == 200
-    path = tmp_path / "export.json"
+    path = tmp_path / f"export.{extension}"
     exported = mfa_admin(stack, "users", "export", str(path), "--tenant", source)
     assert exported.returncode == 0, exported.stderr
     assert "Exported 3 users" in exported.stdout
     flags = re.search(r"--hash-algo=(\S+) --hash-key=(\S+) --salt-separator=(\S+) --rounds=(\d+) --mem-cost=(\d+)",
                       exported.stdout)
     assert flags and flags[1] == "SCRYPT"
-    document = json.loads(path.read_text())
-    assert sorted(user["email"] for user in document["users"]) == sorted(people)
-    assert all(user["passwordHash"] and user["salt"] for user in document["users"])
+    if extension == "json":
+        document = json.loads(path.read_text())
+        assert sorted(user["email"] for user in document["users"]) == sorted(people)
+        assert all(user["passwordHash"] and user["salt"] for user in document["users"])
+    else:
+        rows = [line.split(",") for line in path.read_text().splitlines() if line]
+        assert sorted(row[1] for row in rows) == sorted(people) and all(len(row) == 53 and row[3] and row[4] for row in rows)
     assert oct(path.stat().st_mode & 0o777) == "0o600"  # hashes are secrets of a kind
     imported = mfa_admin(stack, "users", "import", str(path), "--tenant", target, "--hash-algo", flags[1], "--hash-key", flags[2],
                          "--salt-separator", flags[3], "--rounds", flags[4], "--mem-cost", flags[5])
