@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ServiceKit
 import _CryptoExtras
 
 /// Firebase's modified scrypt (github.com/firebase/scrypt), this server's own password hash: a
@@ -63,6 +64,6 @@ enum FirebaseScrypt {
                 Data(password.utf8), salt: parts.salt, memoryCost: parts.memoryCost, rounds: parts.rounds, length: parts.keystream.count
             )
         else { return false }
-        return constantTimeEqual(computed, parts.keystream)
+        return AdminAuthenticator.constantTimeEquals(Array(computed), Array(parts.keystream))
     }
 }

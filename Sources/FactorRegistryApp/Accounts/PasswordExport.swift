@@ -44,6 +44,7 @@ struct PasswordExport: Sendable {
     /// The project's signer key, made the first time (two instances racing keep the first one stored).
     private func signerKey(for projectId: String) async throws -> Data {
         let sealer = accounts.hashers.sealer
+        if let sealed = try await storedKey(projectId) { return try sealer.open(sealed, keyID: Self.keyID(projectId)) }
         let fresh = try sealer.seal(
             Data((0..<FirebaseScrypt.keystreamLength).map { _ in UInt8.random(in: 0...255) }), keyID: Self.keyID(projectId)
         )
@@ -54,13 +55,16 @@ struct PasswordExport: Sendable {
             """,
             logger: logger
         )
+        guard let sealed = try await storedKey(projectId) else { throw AccountStoreInconsistent() }
+        return try sealer.open(sealed, keyID: Self.keyID(projectId))
+    }
+
+    private func storedKey(_ projectId: String) async throws -> Data? {
         let rows = try await client.query(
             "SELECT sealed_key FROM control.password_signer_keys WHERE project_id = \(projectId)", logger: logger
         )
-        for try await sealed in rows.decode(ByteBuffer.self) {
-            return try sealer.open(Data(buffer: sealed), keyID: Self.keyID(projectId))
-        }
-        throw AccountStoreInconsistent()
+        for try await sealed in rows.decode(ByteBuffer.self) { return Data(buffer: sealed) }
+        return nil
     }
 
     static func urlSafe(_ data: Data) -> String {

@@ -77,10 +77,7 @@ struct PasswordHasher: Sendable {
                 password, salt: salt, rounds: rounds, blockSize: blockSize, parallelism: parallelism, keyLength: expected.count
             )
         else { return false }
-        guard actual.count == expected.count else { return false }
-        var difference: UInt8 = 0
-        for (left, right) in zip(actual, expected) { difference |= left ^ right }
-        return difference == 0
+        return AdminAuthenticator.constantTimeEquals(Array(actual), Array(expected))
     }
 
     /// Parameters a stored (possibly imported) hash may use: N a power of two, memory (128·N·r

@@ -45,11 +45,3 @@ enum SaltPlacement: String, Sendable {
         self == .saltFirst ? salt + password : password + salt
     }
 }
-
-/// Constant-time equality of two byte strings (time depends on their lengths only).
-func constantTimeEqual(_ left: Data, _ right: Data) -> Bool {
-    guard left.count == right.count else { return false }
-    var difference: UInt8 = 0
-    for (a, b) in zip(left, right) { difference |= a ^ b }
-    return difference == 0
-}

@@ -139,14 +139,6 @@ enum ImportedHashScheme: Sendable {
         guard case .hmac(_, let key, _) = self else { return nil }
         return try sealer.seal(key, keyID: ImportedPasswordHash.hmacKeyID)
     }
-
-    /// Whether this scheme's hashes cost a scrypt each at import (the fast digests and MACs).
-    var wrapsAtImport: Bool {
-        switch self {
-        case .digest, .hmac: true
-        default: false
-        }
-    }
 }
 
 /// One user's hash this scheme cannot hold: reported at the user's index.

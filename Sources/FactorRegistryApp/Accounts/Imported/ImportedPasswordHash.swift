@@ -38,7 +38,7 @@ enum ImportedPasswordHash {
                     outputByteCount: expected.count, unsafeUncheckedRounds: rounds
                 )
             else { return false }
-            return constantTimeEqual(key.withUnsafeBytes { Data($0) }, expected)
+            return AdminAuthenticator.constantTimeEquals(key.withUnsafeBytes { Array($0) }, Array(expected))
         case let tag where tag.hasPrefix("hmac-"):
             guard parts.count == 5, let digest = ImportedDigest(rawValue: String(tag.dropFirst(5))),
                 let placement = SaltPlacement(rawValue: parts[1]), let sealed = Data(base64Encoded: parts[2]),
