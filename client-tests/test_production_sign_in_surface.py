@@ -167,6 +167,28 @@ def test_phone_sign_in_sends_its_sms_over_https_after_a_recaptcha_check(producti
     assert refused.status_code == 400
 
 
+def test_a_linked_number_is_mailed_over_smtp_and_its_link_removes_it_after_confirmation(production_surface):
+    """Issue 39, M-6 in production: the notice goes out over SMTP; the link's page shows first and the
+    confirming POST removes the number and ends every session."""
+    stack, inbox = production_surface
+    email = f"linker-{free_port()}@example.com"
+    owner = call(stack, "signUp", email=email, password="secret-pw", returnSecureToken=True).json()
+    number = f"+1555{free_port():07d}"
+    sent = call(stack, "sendVerificationCode", phoneNumber=number, recaptchaToken="good")
+    assert sent.status_code == 200, sent.text
+    text = next(m for m in reversed(ProviderAPI.received) if m["form"]["To"] == [number])["form"]["Body"][0]
+    code = re.match(r"(\d{6}) ", text).group(1)
+    linked = call(stack, "signInWithPhoneNumber", idToken=owner["idToken"], sessionInfo=sent.json()["sessionInfo"], code=code)
+    assert linked.status_code == 200 and linked.json()["phoneNumber"] == number, linked.text
+    page = requests.get(mailed_link(inbox, email, "revertPhoneNumberAddition"), timeout=30)
+    assert page.status_code == 200 and "Remove the phone number and sign out everywhere" in page.text
+    assert call(stack, "lookup", idToken=linked.json()["idToken"]).json()["users"][0]["phoneNumber"] == number
+    assert confirm(page).status_code == 200
+    assert call(stack, "lookup", idToken=linked.json()["idToken"]).json()["error"]["message"] == "TOKEN_EXPIRED"
+    fresh = call(stack, "signInWithPassword", email=email, password="secret-pw").json()
+    assert "phoneNumber" not in call(stack, "lookup", idToken=fresh["idToken"]).json()["users"][0]
+
+
 def test_email_link_sign_in_works_once_the_project_enables_it(production_surface):
     stack, inbox = production_surface
     email = f"link-{free_port()}@example.com"
