@@ -26,6 +26,7 @@ public enum FactorRegistryApp {
             repository: projects, catalog: catalog, peers: [host.client(for: .challengeIssuer), host.client(for: .sessionToken)],
             logger: logger, defaultProjectId: host.settings.defaultProjectId
         )
+        let sealer = SecretSealer(masterKey: try SecretSealer.masterKey(base64: settings.masterKeyBase64, file: settings.masterKeyFile))
         let hasher = PasswordHasher(
             rounds: settings.scrypt.rounds, blockSize: settings.scrypt.blockSize, parallelism: settings.scrypt.parallelism,
             queue: HashingQueue(maximum: settings.maximumQueuedHashes)
@@ -33,10 +34,7 @@ public enum FactorRegistryApp {
         let accounts = AccountService(
             accounts: AccountRepository(client: database, events: events, logger: logger), tenants: projects,
             hashers: try PasswordHashers(
-                standard: hasher, projectEntries: settings.scryptProjects,
-                sealer: SecretSealer(
-                    masterKey: try SecretSealer.masterKey(base64: settings.masterKeyBase64, file: settings.masterKeyFile)
-                )
+                standard: hasher, projectEntries: settings.scryptProjects, sealer: sealer
             ),
             limits: FirstFactorLimits(
                 limiter: RateLimiter(client: database, logger: logger), reader: host.settings.reader,
@@ -56,6 +54,19 @@ public enum FactorRegistryApp {
             export: PasswordExport(client: database, accounts: accounts, logger: logger)
         )
         FactorRegistryMethods.registerEnrollments(&parts.methods, enrollments: enrollments)
+        // Identity providers: configurations, and sign-in with them (outside calls to the providers).
+        let providerClient = try host.outside.client(extraTrustRootsFile: settings.identityProviderTrustRoots)
+        let configs = IdentityProviderConfigService(
+            repository: IdentityProviderConfigRepository(client: database, logger: logger), accounts: accounts, sealer: sealer
+        )
+        FactorRegistryMethods.registerIdentityProviders(
+            &parts.methods, configs: configs,
+            signIn: FederatedSignIn(
+                accounts: accounts, identities: FederatedIdentityRepository(client: database, logger: logger), configs: configs,
+                directory: OpenIDProviderDirectory(client: providerClient, logger: logger), client: providerClient,
+                defaults: DefaultSupportedProviders(host.settings.reader), sealer: sealer
+            )
+        )
         FactorRegistryMethods.registerOobCodes(&parts.methods, codes: oobCodes)
         parts.methods.registerAudit(events) { try await accounts.activeSchema(projectId: $0.projectId, tenantId: $0.tenantId) }
 
@@ -92,6 +103,7 @@ public enum FactorRegistryApp {
             client: database, tenants: catalog.tenantMigrator,
             rules: [
                 OOBCodeRepository.expiredCodes(settings.expiredOobCodeRetention), RateLimiter.fullBuckets,
+                FederatedIdentityRepository.expiredNonces,
                 SecurityEventLog.retentionDays(host.settings.reader),
             ],
             logger: logger

@@ -1,4 +1,5 @@
 import Contracts
+import IdentityToolkit
 import JSONRPC
 import ServiceKit
 
@@ -75,5 +76,27 @@ enum FactorRegistryMethods {
         methods.register(InspectOOBCode.self, callers: gatewayOnly) { params, _ in try await codes.inspect(params) }
         methods.register(ApplyOOBCode.self, callers: gatewayOnly) { params, _ in try await codes.apply(params) }
         methods.register(SignInWithEmailLink.self, callers: gatewayOnly) { params, _ in try await codes.signInWithEmailLink(params) }
+    }
+
+    /// Identity providers: their configurations, the web flow's start, and sign-in.
+    static func registerIdentityProviders(_ methods: inout RPCMethodTable, configs: IdentityProviderConfigService, signIn: FederatedSignIn)
+    {
+        methods.register(PutIdentityProviderConfig.self, callers: gatewayOnly) { params, _ in try await configs.put(params) }
+        methods.register(GetIdentityProviderConfig.self, callers: gatewayOnly) { params, _ in try await configs.get(params) }
+        methods.register(ListIdentityProviderConfigs.self, callers: gatewayOnly) { params, _ in try await configs.list(params) }
+        methods.register(DeleteIdentityProviderConfig.self, callers: gatewayOnly) { params, _ in try await configs.delete(params) }
+        methods.register(CreateAuthorizationUri.self, callers: gatewayOnly) { params, _ in
+            try await rejecting { try await signIn.authorizationUri(params) }
+        }
+        methods.register(SignInWithIdp.self, callers: gatewayOnly) { params, _ in try await rejecting { try await signIn.signIn(params) } }
+    }
+
+    /// A business error of the flow, as the RPC error that carries it to the gateway.
+    static func rejecting<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as IdentityToolkitError {
+            throw AccountService.rejected(error)
+        }
     }
 }

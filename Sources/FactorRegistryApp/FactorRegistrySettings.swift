@@ -16,6 +16,9 @@ struct FactorRegistrySettings: Sendable {
     /// Seals what factor-registry keeps secret at rest (imported HMAC keys).
     let masterKeyBase64: String?
     let masterKeyFile: String
+    /// `identityProviders.trustRoots`: CA certificates (PEM) trusted besides the system's for the
+    /// identity providers' endpoints (a private provider, a test's stand-in).
+    let identityProviderTrustRoots: String?
 
     init(_ host: ServiceHost) {
         let reader = host.settings.reader
@@ -37,6 +40,7 @@ struct FactorRegistrySettings: Sendable {
         orphanSecretMinimumAge = .seconds(reader.int(forKey: "orphanSecrets.minimumAgeSeconds", default: 3600))
         orphanSecretSweepInterval = .seconds(reader.int(forKey: "orphanSecrets.sweepSeconds", default: 3600))
         masterKeyBase64 = reader.string(forKey: "secrets.masterKey", isSecret: true)
+        identityProviderTrustRoots = reader.string(forKey: "identityProviders.trustRoots")
         masterKeyFile = reader.string(
             forKey: "secrets.masterKeyFile",
             default: "\(reader.string(forKey: "tls.directory", default: ".stack/certs"))/factor-registry-master.key"

@@ -56,6 +56,7 @@ struct PublicOperations: Sendable {
         let tenants = TenantOperations(registry: registry)
         let smsDefense = SMSDefenseOperations(challenges: challenges, settings: cachedSettings)
         let securityEvents = SecurityEventOperations(peers: [registry, challenges, sessions], settings: cachedSettings)
+        let providerConfigs = IdentityProviderConfigOperations(registry: registry, settings: cachedSettings)
         self.securityEvents = securityEvents
         let factorWithdrawal = AdminFactorWithdrawal(registry: registry, erasure: erasure, settings: cachedSettings)
         let sendOobCode = SendOOBCodeOperation(
@@ -94,6 +95,9 @@ struct PublicOperations: Sendable {
             ).handle,
             "identitytoolkit.accounts.signInWithCustomToken": SignInWithCustomTokenOperation(registry: registry, sessions: sessions)
                 .handle,
+            "identitytoolkit.accounts.signInWithIdp": SignInWithIdpOperation(registry: registry, sessions: sessions, linking: linking)
+                .handle,
+            "identitytoolkit.accounts.createAuthUri": CreateAuthUriOperation(registry: registry, emailPrivacyByDefault: privacy).handle,
             "securetoken.token": SecureTokenOperation(
                 registry: registry, sessions: sessions, keys: sealKeys, cachedSettings: cachedSettings,
                 projectNumber: settings.projectNumber
@@ -124,6 +128,7 @@ struct PublicOperations: Sendable {
             "identitytoolkit.projects.tenants.accounts.batchDelete": admin.batchDelete,
             "identitytoolkit.projects.accounts.batchCreate": admin.batchCreate,
             "identitytoolkit.projects.tenants.accounts.batchCreate": admin.batchCreate,
+            "identitytoolkit.defaultSupportedIdps.list": providerConfigs.listSupported,
             // This server's own (identitytoolkit/extensions.json).
             "mfa.projects.smsDefense.get": smsDefense.get,
             "mfa.projects.tenants.smsDefense.get": smsDefense.get,
@@ -134,6 +139,18 @@ struct PublicOperations: Sendable {
             "mfa.projects.accounts.withdrawMfaEnrollment": factorWithdrawal.withdraw,
             "mfa.projects.tenants.accounts.withdrawMfaEnrollment": factorWithdrawal.withdraw,
         ]
-        handlers = client.merging(administration) { first, _ in first }
+        var providers: [String: PublicOperationHandler] = [:]
+        for (prefix, collection) in [
+            ("oauthIdpConfigs", IdentityProviderConfigOperations.Collection.oauth), ("defaultSupportedIdpConfigs", .defaultSupported),
+        ] {
+            for scope in ["identitytoolkit.projects", "identitytoolkit.projects.tenants"] {
+                providers["\(scope).\(prefix).create"] = providerConfigs.create(collection)
+                providers["\(scope).\(prefix).get"] = providerConfigs.get(collection)
+                providers["\(scope).\(prefix).list"] = providerConfigs.list(collection)
+                providers["\(scope).\(prefix).patch"] = providerConfigs.patch(collection)
+                providers["\(scope).\(prefix).delete"] = providerConfigs.delete(collection)
+            }
+        }
+        handlers = client.merging(administration) { first, _ in first }.merging(providers) { first, _ in first }
     }
 }

@@ -22,6 +22,7 @@ extension IdentityToolkitError {
         public static let adminOnlyOperation = Code(.adminOnlyOperation)
         public static let captchaCheckFailed = Code(.captchaCheckFailed)
         public static let claimsTooLarge = Code(.claimsTooLarge)
+        public static let configurationExists = Code(.configurationExists)
         public static let configurationNotFound = Code(.configurationNotFound)
         public static let credentialMismatch = Code(.credentialMismatch)
         public static let credentialTooOldLoginAgain = Code(.credentialTooOldLoginAgain)
@@ -31,6 +32,7 @@ extension IdentityToolkitError {
         public static let emailExists = Code(.emailExists)
         public static let emailNotFound = Code(.emailNotFound)
         public static let expiredOOBCode = Code(.expiredOOBCode)
+        public static let federatedUserIDAlreadyLinked = Code(.federatedUserIDAlreadyLinked)
         public static let forbiddenClaim = Code(.forbiddenClaim)
         public static let insufficientPermission = Code(.insufficientPermission)
         public static let invalidAppCredential = Code(.invalidAppCredential)
@@ -39,6 +41,7 @@ extension IdentityToolkitError {
         public static let invalidCode = Code(.invalidCode)
         public static let invalidConfig = Code(.invalidConfig)
         public static let invalidContinueURI = Code(.invalidContinueURI)
+        public static let invalidCredentialOrProviderID = Code(.invalidCredentialOrProviderID)
         public static let invalidCustomToken = Code(.invalidCustomToken)
         public static let invalidDisplayName = Code(.invalidDisplayName)
         public static let invalidEmail = Code(.invalidEmail)
@@ -47,6 +50,7 @@ extension IdentityToolkitError {
         public static let invalidHashParameter = Code(.invalidHashParameter)
         public static let invalidHashRounds = Code(.invalidHashRounds)
         public static let invalidIdentifier = Code(.invalidIdentifier)
+        public static let invalidIdpResponse = Code(.invalidIdpResponse)
         public static let invalidIDToken = Code(.invalidIDToken)
         public static let invalidLocalID = Code(.invalidLocalID)
         public static let invalidLoginCredentials = Code(.invalidLoginCredentials)
@@ -54,12 +58,16 @@ extension IdentityToolkitError {
         public static let invalidMFAPendingCredential = Code(.invalidMFAPendingCredential)
         public static let invalidMFAPhoneNumber = Code(.invalidMFAPhoneNumber)
         public static let invalidNewEmail = Code(.invalidNewEmail)
+        public static let invalidOAuthClientID = Code(.invalidOAuthClientID)
         public static let invalidOOBCode = Code(.invalidOOBCode)
         public static let invalidPassword = Code(.invalidPassword)
+        public static let invalidPendingToken = Code(.invalidPendingToken)
         public static let invalidPhoneNumber = Code(.invalidPhoneNumber)
         public static let invalidPhotoURL = Code(.invalidPhotoURL)
+        public static let invalidProviderID = Code(.invalidProviderID)
         public static let invalidRefreshToken = Code(.invalidRefreshToken)
         public static let invalidReqType = Code(.invalidReqType)
+        public static let invalidRequestURI = Code(.invalidRequestURI)
         public static let invalidSessionInfo = Code(.invalidSessionInfo)
         public static let invalidTemporaryProof = Code(.invalidTemporaryProof)
         public static let invalidTestingPhoneNumber = Code(.invalidTestingPhoneNumber)
@@ -83,19 +91,24 @@ extension IdentityToolkitError {
         public static let missingNewEmail = Code(.missingNewEmail)
         public static let missingNewPassword = Code(.missingNewPassword)
         public static let missingOOBCode = Code(.missingOOBCode)
+        public static let missingOrInvalidNonce = Code(.missingOrInvalidNonce)
         public static let missingPassword = Code(.missingPassword)
+        public static let missingProviderID = Code(.missingProviderID)
         public static let missingRefreshToken = Code(.missingRefreshToken)
         public static let missingReqType = Code(.missingReqType)
+        public static let missingRequestURI = Code(.missingRequestURI)
+        public static let missingSessionID = Code(.missingSessionID)
         public static let missingSessionInfo = Code(.missingSessionInfo)
         public static let missingUserAccount = Code(.missingUserAccount)
         public static let notDisabled = Code(.notDisabled)
         public static let operationNotAllowed = Code(.operationNotAllowed)
+        public static let passwordDoesNotMeetRequirements = Code(.passwordDoesNotMeetRequirements)
         public static let passwordLoginDisabled = Code(.passwordLoginDisabled)
-        /// The scope's SMS spend cap or its pumping defence stopped a send (the SDKs' `auth/quota-exceeded`).
-        public static let quotaExceeded = Code(.quotaExceeded)
         public static let phoneNumberExists = Code(.phoneNumberExists)
         public static let projectDisabled = Code(.projectDisabled)
         public static let providerAlreadyLinked = Code(.providerAlreadyLinked)
+        /// The scope's SMS spend cap or its pumping defence stopped a send (the SDKs' `auth/quota-exceeded`).
+        public static let quotaExceeded = Code(.quotaExceeded)
         public static let secondFactorExists = Code(.secondFactorExists)
         public static let secondFactorLimitExceeded = Code(.secondFactorLimitExceeded)
         public static let sessionExpired = Code(.sessionExpired)
@@ -116,6 +129,7 @@ extension IdentityToolkitError {
             case adminOnlyOperation = "ADMIN_ONLY_OPERATION"
             case captchaCheckFailed = "CAPTCHA_CHECK_FAILED"
             case claimsTooLarge = "CLAIMS_TOO_LARGE"
+            case configurationExists = "CONFIGURATION_EXISTS"
             case configurationNotFound = "CONFIGURATION_NOT_FOUND"
             /// A custom token signed by another project's service account (the SDKs' `auth/custom-token-mismatch`).
             case credentialMismatch = "CREDENTIAL_MISMATCH"
@@ -126,6 +140,7 @@ extension IdentityToolkitError {
             case emailExists = "EMAIL_EXISTS"
             case emailNotFound = "EMAIL_NOT_FOUND"
             case expiredOOBCode = "EXPIRED_OOB_CODE"
+            case federatedUserIDAlreadyLinked = "FEDERATED_USER_ID_ALREADY_LINKED"
             case forbiddenClaim = "FORBIDDEN_CLAIM"
             case insufficientPermission = "INSUFFICIENT_PERMISSION"
             case invalidAppCredential = "INVALID_APP_CREDENTIAL"
@@ -134,6 +149,7 @@ extension IdentityToolkitError {
             case invalidCode = "INVALID_CODE"
             case invalidConfig = "INVALID_CONFIG"
             case invalidContinueURI = "INVALID_CONTINUE_URI"
+            case invalidCredentialOrProviderID = "INVALID_CREDENTIAL_OR_PROVIDER_ID"
             case invalidCustomToken = "INVALID_CUSTOM_TOKEN"
             case invalidDisplayName = "INVALID_DISPLAY_NAME"
             case invalidEmail = "INVALID_EMAIL"
@@ -142,6 +158,7 @@ extension IdentityToolkitError {
             case invalidHashParameter = "INVALID_HASH_PARAMETER"
             case invalidHashRounds = "INVALID_HASH_ROUNDS"
             case invalidIdentifier = "INVALID_IDENTIFIER"
+            case invalidIdpResponse = "INVALID_IDP_RESPONSE"
             case invalidIDToken = "INVALID_ID_TOKEN"
             case invalidLocalID = "INVALID_LOCAL_ID"
             case invalidLoginCredentials = "INVALID_LOGIN_CREDENTIALS"
@@ -149,12 +166,16 @@ extension IdentityToolkitError {
             case invalidMFAPendingCredential = "INVALID_MFA_PENDING_CREDENTIAL"
             case invalidMFAPhoneNumber = "INVALID_MFA_PHONE_NUMBER"
             case invalidNewEmail = "INVALID_NEW_EMAIL"
+            case invalidOAuthClientID = "INVALID_OAUTH_CLIENT_ID"
             case invalidOOBCode = "INVALID_OOB_CODE"
             case invalidPassword = "INVALID_PASSWORD"
+            case invalidPendingToken = "INVALID_PENDING_TOKEN"
             case invalidPhoneNumber = "INVALID_PHONE_NUMBER"
             case invalidPhotoURL = "INVALID_PHOTO_URL"
+            case invalidProviderID = "INVALID_PROVIDER_ID"
             case invalidRefreshToken = "INVALID_REFRESH_TOKEN"
             case invalidReqType = "INVALID_REQ_TYPE"
+            case invalidRequestURI = "INVALID_REQUEST_URI"
             case invalidSessionInfo = "INVALID_SESSION_INFO"
             case invalidTemporaryProof = "INVALID_TEMPORARY_PROOF"
             case invalidTestingPhoneNumber = "INVALID_TESTING_PHONE_NUMBER"
@@ -178,18 +199,23 @@ extension IdentityToolkitError {
             case missingNewEmail = "MISSING_NEW_EMAIL"
             case missingNewPassword = "MISSING_NEW_PASSWORD"
             case missingOOBCode = "MISSING_OOB_CODE"
+            case missingOrInvalidNonce = "MISSING_OR_INVALID_NONCE"
             case missingPassword = "MISSING_PASSWORD"
+            case missingProviderID = "MISSING_PROVIDER_ID"
             case missingRefreshToken = "MISSING_REFRESH_TOKEN"
+            case missingRequestURI = "MISSING_REQUEST_URI"
             case missingReqType = "MISSING_REQ_TYPE"
+            case missingSessionID = "MISSING_SESSION_ID"
             case missingSessionInfo = "MISSING_SESSION_INFO"
             case missingUserAccount = "MISSING_USER_ACCOUNT"
             case notDisabled = "NOT_DISABLED"
             case operationNotAllowed = "OPERATION_NOT_ALLOWED"
+            case passwordDoesNotMeetRequirements = "PASSWORD_DOES_NOT_MEET_REQUIREMENTS"
             case passwordLoginDisabled = "PASSWORD_LOGIN_DISABLED"
-            case quotaExceeded = "QUOTA_EXCEEDED"
             case phoneNumberExists = "PHONE_NUMBER_EXISTS"
             case projectDisabled = "PROJECT_DISABLED"
             case providerAlreadyLinked = "PROVIDER_ALREADY_LINKED"
+            case quotaExceeded = "QUOTA_EXCEEDED"
             case secondFactorExists = "SECOND_FACTOR_EXISTS"
             case secondFactorLimitExceeded = "SECOND_FACTOR_LIMIT_EXCEEDED"
             case sessionExpired = "SESSION_EXPIRED"

@@ -26,12 +26,20 @@ public enum ServiceMain {
                 ]
             )
             var parts = try await parts(building: build, for: host)
-            if let traces = try TraceExport.bootstrap(endpoint: settings.tracingEndpoint, serviceName: service.rawValue) {
-                parts.background.append(traces)
+            do {
+                if let traces = try TraceExport.bootstrap(endpoint: settings.tracingEndpoint, serviceName: service.rawValue) {
+                    parts.background.append(traces)
+                }
+                try ConfigurationAudit.shared.check()
+                warnAboutOldNames(host.logger)
+                try await host.run(parts)
+            } catch {
+                // However far it got, the clients must be shut down before the host goes
+                // (AsyncHTTPClient's rule; a debug build traps otherwise, hiding the reason).
+                await host.outside.shutdown()
+                await host.shutdownPeerConnections()
+                throw error
             }
-            try ConfigurationAudit.shared.check()
-            warnAboutOldNames(host.logger)
-            try await host.run(parts)
         } catch {
             ShutdownDeadline.serviceFailed(service.rawValue, error)
             exit(1)
@@ -177,6 +185,7 @@ extension ServiceMain {
         do {
             return try await build(host)
         } catch {
+            host.logger.error("the service's parts could not be built", metadata: ["error": "\(error)"])
             await host.outside.shutdown()
             await host.shutdownPeerConnections()
             throw error

@@ -51,6 +51,10 @@ public enum SecurityEventType: String, Sendable, CaseIterable, Codable {
     case emailChanged = "email.changed"
     /// The account's phone number (a first factor) was set, replaced or removed.
     case phoneNumberChanged = "phoneNumber.changed"
+    /// An identity provider's user was linked to the account (`details.provider`; `details.replaced`:
+    /// the unverified credentials an IdP-verified email took the account from), or unlinked.
+    case providerLinked = "provider.linked"
+    case providerUnlinked = "provider.unlinked"
     /// A refresh token was used twice: its whole family was revoked.
     case tokenFamilyRevoked = "tokenFamily.revoked"
     /// A send the SMS pumping defence refused (`details.reason`, `details.region`).

@@ -13,7 +13,8 @@ public enum FactorRegistryAPI {
         ApplyOOBCode.self, InspectOOBCode.self, SignInWithEmailLink.self, SignInWithPhone.self, ImportAccounts.self, GetProjectConfig.self,
         UpdateProjectConfig.self, UpdateTenant.self,
         ResolveSettings.self, WatchSettings.self, AddEnrollment.self, RemoveEnrollment.self, ReplaceEnrollments.self, ResolveAPIKey.self,
-        ListSecurityEvents.self,
+        ListSecurityEvents.self, PutIdentityProviderConfig.self, GetIdentityProviderConfig.self, ListIdentityProviderConfigs.self,
+        DeleteIdentityProviderConfig.self, SignInWithIdp.self, CreateAuthorizationUri.self,
     ]
 }
 

@@ -53,12 +53,20 @@ public struct Account: Codable, Sendable, Hashable {
     /// Enrolled second factors, oldest first; `nil` when there are none.
     public var mfaInfo: [Enrollment]?
     public var photoUrl: String?
+    /// The identity providers (`google.com`, `oidc.…`) the account signs in with; `nil` when none
+    /// (or when the read did not ask for them: the narrow sign-in records).
+    public var federatedIdentities: [FederatedIdentity]?
+    /// Whether a password is set; `nil` when the read did not look (the narrow sign-in records).
+    public var passwordSet: Bool?
 
     public init(
         localId: String, email: String?, emailVerified: Bool, displayName: String?, disabled: Bool, createdAt: String,
         signInProvider: String, validSince: Int64? = nil, lastLoginAt: String? = nil, customAttributes: String? = nil,
-        phoneNumber: String? = nil, mfaInfo: [Enrollment]? = nil, photoUrl: String? = nil
+        phoneNumber: String? = nil, mfaInfo: [Enrollment]? = nil, photoUrl: String? = nil,
+        federatedIdentities: [FederatedIdentity]? = nil, passwordSet: Bool? = nil
     ) {
+        self.federatedIdentities = federatedIdentities
+        self.passwordSet = passwordSet
         self.photoUrl = photoUrl
         self.phoneNumber = phoneNumber
         self.mfaInfo = mfaInfo
@@ -72,5 +80,25 @@ public struct Account: Codable, Sendable, Hashable {
         self.validSince = validSince
         self.lastLoginAt = lastLoginAt
         self.customAttributes = customAttributes
+    }
+}
+
+/// One identity provider's user linked to an account (Identity Toolkit's `providerUserInfo` entry
+/// for a federated provider): the provider's subject (`rawId`) and the profile it last reported.
+public struct FederatedIdentity: Codable, Sendable, Hashable {
+    /// `google.com`, `apple.com`, `oidc.<name>`.
+    public var providerId: String
+    /// The provider's `sub` for the user.
+    public var rawId: String
+    public var email: String?
+    public var displayName: String?
+    public var photoUrl: String?
+
+    public init(providerId: String, rawId: String, email: String? = nil, displayName: String? = nil, photoUrl: String? = nil) {
+        self.providerId = providerId
+        self.rawId = rawId
+        self.email = email
+        self.displayName = displayName
+        self.photoUrl = photoUrl
     }
 }

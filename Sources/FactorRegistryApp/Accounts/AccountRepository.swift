@@ -61,8 +61,9 @@ struct AccountStoreInconsistent: Error {}
 
 extension AccountRepository {
     /// How an account signs in by itself: with its email, its phone, or (neither) anonymously.
-    static func provider(email: String?, phoneNumber: String?) -> String {
-        email != nil ? "password" : phoneNumber != nil ? "phone" : "anonymous"
+    /// An account with neither that came from an identity provider signs in with it.
+    static func provider(email: String?, phoneNumber: String?, federated: String? = nil) -> String {
+        email != nil ? "password" : phoneNumber != nil ? "phone" : federated ?? "anonymous"
     }
 }
 
@@ -123,9 +124,16 @@ extension AccountRepository {
                 'phoneNumber', e.phone_number,
                 'enrolledAt', to_char(e.enrolled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))
               ORDER BY e.enrolled_at, e.enrollment_id)::text
-             FROM \(enrollments) e WHERE e.local_id = \(schema.qualified("accounts")).local_id)
+             FROM \(enrollments) e WHERE e.local_id = \(schema.qualified("accounts")).local_id),
+            (SELECT coalesce(json_agg(json_build_object(
+                'providerId', f.provider_id, 'rawId', f.raw_id, 'email', f.email, 'displayName', f.display_name,
+                'photoUrl', f.photo_url) ORDER BY f.linked_at, f.provider_id), '[]')::text
+             FROM \(schema.qualified("federated_identities")) f WHERE f.local_id = \(schema.qualified("accounts")).local_id)
             """
     }
+
+    /// What the narrow reads select in place of the enrollments and identities of ``columns(_:)``.
+    static let narrowTail = "NULL::text, NULL::text"
 
     /// An account's own columns, up to `photo_url`, with `passwordHash` in the password hash's place.
     private static func profileColumns(_ passwordHash: String) -> String {
@@ -136,15 +144,21 @@ extension AccountRepository {
         """
     }
 
-    typealias Row = (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?, String?, String?, String?, String?)
+    typealias Row = (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?, String?, String?, String?, String?, String?)
 
+    /// An account from its row. A full read (``columns(_:)``) has an identities array, `[]` at
+    /// least, and says whether a password is set; a narrow one has neither.
     static func credentials(from row: Row) -> StoredCredentials {
-        let (localId, email, verified, name, disabled, createdAt, hash, validSince, lastLogin, claims, phone, photo, factors) = row
+        let (localId, email, verified, name, disabled, createdAt, hash, validSince, lastLogin, claims, phone, photo, factors, linked) =
+            row
+        let identities = FederatedIdentityJSON.decode(linked)
         let account = Account(
             localId: localId, email: email, emailVerified: verified, displayName: name, disabled: disabled,
-            createdAt: String(createdAt), signInProvider: provider(email: email, phoneNumber: phone),
+            createdAt: String(createdAt),
+            signInProvider: provider(email: email, phoneNumber: phone, federated: identities?.first?.providerId),
             validSince: validSince, lastLoginAt: lastLogin.map(String.init), customAttributes: claims,
-            phoneNumber: phone, mfaInfo: EnrollmentJSON.decode(factors), photoUrl: photo
+            phoneNumber: phone, mfaInfo: EnrollmentJSON.decode(factors), photoUrl: photo,
+            federatedIdentities: identities.flatMap { $0.isEmpty ? nil : $0 }, passwordSet: linked == nil ? nil : hash != nil
         )
         return StoredCredentials(account: account, passwordHash: hash)
     }
@@ -162,7 +176,7 @@ extension AccountRepository {
         case .checkOnly:
             rows = try await client.query(
                 cached: """
-                    SELECT \(unescaped: Self.profileColumns("NULL::text")), NULL::text FROM \(unescaped: accounts)
+                    SELECT \(unescaped: Self.profileColumns("NULL::text")), \(unescaped: Self.narrowTail) FROM \(unescaped: accounts)
                     WHERE local_id = \(localId) AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
                         SELECT 1 FROM \(unescaped: schema.qualified("mfa_enrollments")) e
                         WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
@@ -185,7 +199,7 @@ extension AccountRepository {
                           WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
                             AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
                       AND (NOT \(asynchronous) OR (SELECT set_config('synchronous_commit', 'off', true)) = 'off')
-                    RETURNING \(unescaped: Self.profileColumns("NULL::text")), NULL::text
+                    RETURNING \(unescaped: Self.profileColumns("NULL::text")), \(unescaped: Self.narrowTail)
                     """,
                 logger: logger
             )

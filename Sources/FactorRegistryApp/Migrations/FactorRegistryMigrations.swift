@@ -171,5 +171,44 @@ enum FactorRegistryMigrations {
         SecurityEventLog.migration,
         // REVERT_PHONE_NUMBER_ADDITION: the number the notice is about (issue 39, M-6).
         TenantMigration("AddPhoneNumberToOobCodes", ["ALTER TABLE oob_codes ADD COLUMN phone_number text"]),
+        // Identity providers (issue 42): each one's configuration, the public part as JSON and its
+        // secrets sealed under the master key (FederatedSignIn); the accounts' linked identities, one
+        // per provider per account and each provider user on one account; and the nonces of ID tokens
+        // already used, kept until the token would have expired anyway.
+        TenantMigration(
+            "CreateIdentityProviderTables",
+            [
+                """
+                CREATE TABLE idp_configs (
+                    provider_id text PRIMARY KEY,
+                    kind text NOT NULL CHECK (kind IN ('defaultSupported', 'oidc')),
+                    config jsonb NOT NULL,
+                    sealed_client_secret bytea,
+                    sealed_private_key bytea,
+                    updated_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                """
+                CREATE TABLE federated_identities (
+                    provider_id text NOT NULL,
+                    raw_id text NOT NULL,
+                    local_id text NOT NULL REFERENCES accounts (local_id) ON DELETE CASCADE,
+                    email text,
+                    display_name text,
+                    photo_url text,
+                    linked_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (provider_id, raw_id),
+                    UNIQUE (local_id, provider_id)
+                )
+                """,
+                """
+                CREATE TABLE idp_used_nonces (
+                    nonce_hash bytea PRIMARY KEY,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX idp_used_nonces_expiry ON idp_used_nonces (expires_at)",
+            ]
+        ),
     ]
 }

@@ -8,11 +8,13 @@ extension UserInfo {
             localId: account.localId, tenantId: tenantId, email: account.email, emailVerified: account.emailVerified,
             displayName: account.displayName, photoUrl: account.photoUrl, disabled: account.disabled,
             phoneNumber: account.phoneNumber, customAttributes: account.customAttributes,
-            passwordHash: account.email.map { _ in Self.redactedHash }, createdAt: account.createdAt,
+            passwordHash: account.passwordSet == false ? nil : account.email.map { _ in Self.redactedHash }, createdAt: account.createdAt,
             lastLoginAt: account.lastLoginAt, validSince: account.validSince.map(String.init), providerUserInfo: [],
             mfaInfo: account.mfaInfo.map { MFAInfo.entries($0, masked: false) }
         )
-        if let email = account.email {
+        // An address that came with a provider is no way in by itself: no `password` entry without a
+        // password (an email-link account has no provider, and keeps its entry).
+        if let email = account.email, account.passwordSet != false || account.federatedIdentities == nil {
             providerUserInfo?.append(
                 ProviderUserInfo(
                     providerId: "password", federatedId: email, rawId: email, email: email, displayName: account.displayName,
@@ -22,6 +24,14 @@ extension UserInfo {
         }
         if let phone = account.phoneNumber {
             providerUserInfo?.append(ProviderUserInfo(providerId: "phone", rawId: phone, phoneNumber: phone))
+        }
+        for identity in account.federatedIdentities ?? [] {
+            providerUserInfo?.append(
+                ProviderUserInfo(
+                    providerId: identity.providerId, federatedId: FederatedID.of(identity.providerId, rawId: identity.rawId),
+                    rawId: identity.rawId, email: identity.email, displayName: identity.displayName, photoUrl: identity.photoUrl
+                )
+            )
         }
     }
 

@@ -14,6 +14,8 @@ struct AccountLinking: Sendable {
     enum Adds {
         case email(String)
         case phoneNumber(String)
+        /// A provider's user (factor-registry refuses a second one of the same provider).
+        case identityProvider
     }
 
     func requireAllowed(_ user: SignedInUser, adding: Adds) throws {
@@ -24,8 +26,12 @@ struct AccountLinking: Sendable {
             }
         case .phoneNumber(let number):
             if let current = user.account.phoneNumber, current != number { throw IdentityToolkitError(.providerAlreadyLinked) }
+        case .identityProvider:
+            break
         }
-        let anonymous = user.token.signInProvider == "anonymous" && user.account.email == nil && user.account.phoneNumber == nil
+        let anonymous =
+            user.token.signInProvider == "anonymous" && user.account.email == nil && user.account.phoneNumber == nil
+            && user.account.federatedIdentities == nil
         if !anonymous { try recentLogin.require(user) }
     }
 }

@@ -1,0 +1,155 @@
+import Contracts
+import Crypto
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceKit
+import TenantStore
+
+/// Linked provider identities (`federated_identities`) and the nonces of ID tokens already used
+/// (`idp_used_nonces`), in each tenant's schema.
+struct FederatedIdentityRepository: Sendable {
+    let client: Database
+    let logger: Logger
+
+    /// The provider user is linked to another account already (or, linking, to this one).
+    struct AlreadyLinked: Error {}
+    /// The account has another user of the same provider.
+    struct ProviderTaken: Error {}
+
+    /// The account a provider user is linked to.
+    func owner(in schema: TenantSchema, providerId: String, rawId: String) async throws -> String? {
+        let rows = try await client.query(
+            """
+            SELECT local_id FROM \(unescaped: schema.qualified("federated_identities"))
+            WHERE provider_id = \(providerId) AND raw_id = \(rawId)
+            """,
+            logger: logger
+        )
+        for try await localId in rows.decode(String.self) { return localId }
+        return nil
+    }
+
+    /// Links a provider user to an account; the unique keys make two racing links one winner.
+    func link(_ profile: ProviderProfile, to localId: String, in schema: TenantSchema, on connection: PostgresConnection? = nil)
+        async throws
+    {
+        let query: PostgresQuery = """
+            INSERT INTO \(unescaped: schema.qualified("federated_identities"))
+                (provider_id, raw_id, local_id, email, display_name, photo_url)
+            VALUES (\(profile.providerId), \(profile.rawId), \(localId), \(profile.email), \(profile.displayName), \(profile.photoUrl))
+            """
+        do {
+            if let connection {
+                try await connection.query(query, logger: logger)
+            } else {
+                try await client.query(query, logger: logger)
+            }
+        } catch let error as PSQLError where error.serverInfo?[.constraintName] == "federated_identities_pkey" {
+            throw AlreadyLinked()
+        } catch let error as PSQLError where error.serverInfo?[.constraintName] == "federated_identities_local_id_provider_id_key" {
+            throw ProviderTaken()
+        }
+    }
+
+    /// How a link changes the account besides adding the identity.
+    enum Adoption {
+        case none
+        /// The account has no email: it takes the provider's (and whether the provider verified it).
+        case email
+        /// The provider verified the account's own address.
+        case verifiedEmail
+        /// Identity Platform's rule for a trusted provider's verified email on an account whose
+        /// address nobody verified: whoever signed up with it is not known to own it, so the
+        /// account's other ways in (password, phone, other providers) go and its sessions end.
+        case takeOver
+    }
+
+    /// Links a provider user to an account, with the adoption, in one transaction with its audit record.
+    func link(
+        _ profile: ProviderProfile, to localId: String, adopting adoption: Adoption, in schema: TenantSchema, events: SecurityEventLog
+    ) async throws {
+        let accounts = schema.qualified("accounts")
+        let identities = schema.qualified("federated_identities")
+        let normalized = profile.email.map(EmailAddress.normalized)
+        do {
+            try await client.withTransaction(logger: logger) { connection in
+                switch adoption {
+                case .none:
+                    break
+                case .email:
+                    try await connection.query(
+                        """
+                        UPDATE \(unescaped: accounts) SET email = \(profile.email), email_normalized = \(normalized),
+                            email_verified = \(profile.emailVerified)
+                        WHERE local_id = \(localId) AND email IS NULL
+                        """,
+                        logger: logger
+                    )
+                case .verifiedEmail:
+                    try await connection.query(
+                        """
+                        UPDATE \(unescaped: accounts) SET email_verified = true
+                        WHERE local_id = \(localId) AND email_normalized = \(normalized)
+                        """,
+                        logger: logger
+                    )
+                case .takeOver:
+                    try await connection.query(
+                        """
+                        UPDATE \(unescaped: accounts) SET password_hash = NULL, phone_number = NULL, email_verified = true,
+                            display_name = \(profile.displayName), photo_url = \(profile.photoUrl),
+                            valid_since = date_trunc('second', now())
+                        WHERE local_id = \(localId)
+                        """,
+                        logger: logger
+                    )
+                    try await connection.query("DELETE FROM \(unescaped: identities) WHERE local_id = \(localId)", logger: logger)
+                }
+                try await link(profile, to: localId, in: schema, on: connection)
+                var details = ["provider": profile.providerId]
+                if case .takeOver = adoption { details["replaced"] = "unverified credentials" }
+                try await events.record(.providerLinked, localId: localId, details: details, in: schema, on: connection)
+            }
+        } catch let error as TransactionError {
+            guard let refusal = error.closureError, error.rollbackError == nil else { throw error }
+            if let failure = refusal as? PSQLError, failure.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
+                throw AccountRepository.EmailTaken()
+            }
+            throw refusal
+        }
+    }
+
+    /// The profile the provider reports now, kept with the link (`providerUserInfo`).
+    func refresh(_ profile: ProviderProfile, in schema: TenantSchema) async throws {
+        try await client.query(
+            """
+            UPDATE \(unescaped: schema.qualified("federated_identities"))
+            SET email = \(profile.email), display_name = \(profile.displayName), photo_url = \(profile.photoUrl)
+            WHERE provider_id = \(profile.providerId) AND raw_id = \(profile.rawId)
+              AND (email, display_name, photo_url) IS DISTINCT FROM (\(profile.email), \(profile.displayName), \(profile.photoUrl))
+            """,
+            logger: logger
+        )
+    }
+
+    /// Records an ID token's nonce as used until `expiresAt`; `false` when it was used already.
+    func use(nonce: String, issuer: String, expiresAt: Int64, in schema: TenantSchema) async throws -> Bool {
+        let hash = ByteBuffer(bytes: SHA256.hash(data: Data("\(issuer)\n\(nonce)".utf8)))
+        let rows = try await client.query(
+            """
+            INSERT INTO \(unescaped: schema.qualified("idp_used_nonces")) (nonce_hash, expires_at)
+            VALUES (\(hash), to_timestamp(\(expiresAt)::bigint)) ON CONFLICT (nonce_hash) DO NOTHING RETURNING 1
+            """,
+            logger: logger
+        )
+        for try await _ in rows.decode(Int.self) { return true }
+        return false
+    }
+
+    /// The sweep of nonces whose tokens have expired.
+    static let expiredNonces = RetentionRule(
+        "used identity-provider nonces", table: "idp_used_nonces", key: "nonce_hash", column: "expires_at", retention: .zero,
+        indexed: true
+    )
+}
