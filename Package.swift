@@ -360,7 +360,8 @@ let package = Package(
         .testTarget(
             name: "FactorRegistryTests",
             dependencies: [
-                "FactorRegistryApp", "Contracts", "JSONRPC", "ServiceKit", .product(name: "Crypto", package: "swift-crypto"),
+                "FactorRegistryApp", "Contracts", "IdentityToolkit", "JSONRPC", "ServiceKit",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

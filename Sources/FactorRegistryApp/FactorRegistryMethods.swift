@@ -49,6 +49,7 @@ enum FactorRegistryMethods {
         methods.register(UpdateAccount.self, callers: gatewayOnly) { params, _ in try await accounts.update(params) }
         methods.register(RecordSignIn.self, callers: gatewayOnly) { params, _ in try await accounts.recordSignIn(params) }
         methods.register(ListAccounts.self, callers: gatewayOnly) { params, _ in try await accounts.list(params) }
+        methods.register(QueryAccounts.self, callers: gatewayOnly) { params, _ in try await AccountQuery(accounts: accounts).run(params) }
         methods.register(DeleteAccounts.self, callers: gatewayOnly) { params, _ in try await accounts.deleteMany(params) }
         methods.register(DeleteAccount.self, callers: gatewayOnly) { params, _ in
             try await accounts.delete(params)

@@ -20,6 +20,9 @@ struct GatewaySettings: Sendable {
     /// Sent as `project_id` by the token endpoint (Google sends the project number there).
     let projectNumber: String
     let apiKeys: [String]
+    /// `appVerification.recaptcha.siteKey`: the reCAPTCHA site key web apps render the widget with
+    /// (`GET v1/recaptchaParams`), the public half of the secret challenge-issuer verifies with.
+    let recaptchaSiteKey: String?
     let recentLogin: RecentLogin
     let clientAddress: ClientAddress
     /// The scopes' switches while no operator has set them.
@@ -63,6 +66,7 @@ struct GatewaySettings: Sendable {
         oobLinkAPIKey = reader.string(forKey: "oob.linkApiKey", default: "fake-api-key")
         projectNumber = reader.string(forKey: "project.number", default: "12345")
         apiKeys = reader.stringArray(forKey: "api.keys", isSecret: true, default: [])
+        recaptchaSiteKey = reader.string(forKey: "appVerification.recaptcha.siteKey")
         recentLogin = try RecentLogin(reader: reader)
         clientAddress = try ClientAddress(reader: reader)
         modeDefaults = ModeDefaults(mode: host.settings.mode)

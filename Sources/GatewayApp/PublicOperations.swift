@@ -57,6 +57,11 @@ struct PublicOperations: Sendable {
         let smsDefense = SMSDefenseOperations(challenges: challenges, settings: cachedSettings)
         let securityEvents = SecurityEventOperations(peers: [registry, challenges, sessions], settings: cachedSettings)
         let providerConfigs = IdentityProviderConfigOperations(registry: registry, settings: cachedSettings)
+        let sessionCookie = SessionCookieOperation(registry: registry, sessions: sessions).handle
+        let accountQuery = AccountQueryOperation(registry: registry).handle
+        let clientConfig = ClientConfigOperations(
+            registry: registry, projectNumber: settings.projectNumber, recaptchaSiteKey: settings.recaptchaSiteKey
+        )
         self.securityEvents = securityEvents
         let factorWithdrawal = AdminFactorWithdrawal(registry: registry, erasure: erasure, settings: cachedSettings)
         let sendOobCode = SendOOBCodeOperation(
@@ -98,6 +103,9 @@ struct PublicOperations: Sendable {
             "identitytoolkit.accounts.signInWithIdp": SignInWithIdpOperation(registry: registry, sessions: sessions, linking: linking)
                 .handle,
             "identitytoolkit.accounts.createAuthUri": CreateAuthUriOperation(registry: registry, emailPrivacyByDefault: privacy).handle,
+            "identitytoolkit.getProjects": clientConfig.project,
+            "identitytoolkit.getRecaptchaParams": clientConfig.recaptchaParams,
+            "identitytoolkit.getRecaptchaConfig": clientConfig.recaptchaConfig,
             "securetoken.token": SecureTokenOperation(
                 registry: registry, sessions: sessions, keys: sealKeys, cachedSettings: cachedSettings,
                 projectNumber: settings.projectNumber
@@ -129,6 +137,11 @@ struct PublicOperations: Sendable {
             "identitytoolkit.projects.accounts.batchCreate": admin.batchCreate,
             "identitytoolkit.projects.tenants.accounts.batchCreate": admin.batchCreate,
             "identitytoolkit.defaultSupportedIdps.list": providerConfigs.listSupported,
+            "identitytoolkit.projects.createSessionCookie": sessionCookie,
+            "identitytoolkit.projects.accounts.query": accountQuery,
+            "identitytoolkit.projects.tenants.accounts.query": accountQuery,
+            "identitytoolkit.projects.queryAccounts": accountQuery,
+            "identitytoolkit.projects.tenants.createSessionCookie": sessionCookie,
             // This server's own (identitytoolkit/extensions.json).
             "mfa.projects.smsDefense.get": smsDefense.get,
             "mfa.projects.tenants.smsDefense.get": smsDefense.get,

@@ -44,6 +44,7 @@ extension IdentityToolkitError {
         public static let invalidCredentialOrProviderID = Code(.invalidCredentialOrProviderID)
         public static let invalidCustomToken = Code(.invalidCustomToken)
         public static let invalidDisplayName = Code(.invalidDisplayName)
+        public static let invalidDuration = Code(.invalidDuration)
         public static let invalidEmail = Code(.invalidEmail)
         public static let invalidGrantType = Code(.invalidGrantType)
         public static let invalidHashAlgorithm = Code(.invalidHashAlgorithm)
@@ -152,6 +153,7 @@ extension IdentityToolkitError {
             case invalidCredentialOrProviderID = "INVALID_CREDENTIAL_OR_PROVIDER_ID"
             case invalidCustomToken = "INVALID_CUSTOM_TOKEN"
             case invalidDisplayName = "INVALID_DISPLAY_NAME"
+            case invalidDuration = "INVALID_DURATION"
             case invalidEmail = "INVALID_EMAIL"
             case invalidGrantType = "INVALID_GRANT_TYPE"
             case invalidHashAlgorithm = "INVALID_HASH_ALGORITHM"

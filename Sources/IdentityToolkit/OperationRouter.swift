@@ -69,9 +69,14 @@ public struct OperationRouter: Sendable {
     static func bind(_ template: [String], to segments: [String]) -> [String: String]? {
         var parameters: [String: String] = [:]
         for (pattern, segment) in zip(template, segments) {
-            if pattern.hasPrefix("{"), pattern.hasSuffix("}") {
-                guard !segment.isEmpty else { return nil }
-                parameters[String(pattern.dropFirst().dropLast())] = segment
+            if pattern.hasPrefix("{"), let close = pattern.firstIndex(of: "}") {
+                // `{name}` is the whole segment; `{name}:verb` (`projects/{p}:createSessionCookie`) its start.
+                let suffix = pattern[pattern.index(after: close)...]
+                // No id has a colon: a `{name}` segment never swallows another operation's `:verb`.
+                guard segment.hasSuffix(suffix), segment.count > suffix.count, !segment.dropLast(suffix.count).contains(":") else {
+                    return nil
+                }
+                parameters[String(pattern[pattern.index(after: pattern.startIndex)..<close])] = String(segment.dropLast(suffix.count))
             } else if pattern != segment {
                 return nil
             }

@@ -31,6 +31,7 @@ enum SessionTokenMethods {
         methods.register(InspectRefreshToken.self, callers: gatewayOnly) { params, _ in try await refresh.inspect(params) }
         methods.register(RefreshSession.self, callers: gatewayOnly) { params, _ in try await refresh.refresh(params) }
         methods.register(VerifyIDToken.self, callers: gatewayOnly) { params, _ in try await issuer.check(params) }
+        methods.register(IssueSessionCookie.self, callers: gatewayOnly) { params, _ in try await issuer.sessionCookie(params) }
         methods.register(RevokeFactorSessions.self, callers: gatewayOnly) { params, _ in
             .init(revoked: try await sessions.revokeFactor(params))
         }

@@ -21,6 +21,21 @@ struct OperationRouterTests {
         #expect(operationId("POST", "/v1/token") == "securetoken.token")
     }
 
+    @Test("a parameter that starts a segment (`projects/{p}:verb`) binds without the verb, and no id takes a verb")
+    func parameterWithVerb() throws {
+        guard case .matched(let cookie) = router.route(method: "POST", path: "/v1/projects/demo-project:createSessionCookie") else {
+            Issue.record("no match")
+            return
+        }
+        #expect(cookie.operation.operationId == "identitytoolkit.projects.createSessionCookie")
+        #expect(cookie.pathParameters == ["targetProjectId": "demo-project"])
+        #expect(
+            operationId("POST", "/v1/projects/p1/tenants/t1:createSessionCookie") == "identitytoolkit.projects.tenants.createSessionCookie")
+        #expect(operationId("POST", "/v1/projects/p1:queryAccounts") == "identitytoolkit.projects.queryAccounts")
+        #expect(operationId("POST", "/v1/projects/:createSessionCookie") == nil)
+        #expect(operationId("GET", "/v2/projects/p1/tenants/t1:getIamPolicy") == nil)
+    }
+
     @Test("admin paths accept both /v2 and /admin/v2 and bind their parameters")
     func adminPaths() throws {
         guard case .matched(let match) = router.route(method: "GET", path: "/admin/v2/projects/demo-project/config") else {

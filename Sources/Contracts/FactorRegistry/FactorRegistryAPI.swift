@@ -14,7 +14,7 @@ public enum FactorRegistryAPI {
         UpdateProjectConfig.self, UpdateTenant.self,
         ResolveSettings.self, WatchSettings.self, AddEnrollment.self, RemoveEnrollment.self, ReplaceEnrollments.self, ResolveAPIKey.self,
         ListSecurityEvents.self, PutIdentityProviderConfig.self, GetIdentityProviderConfig.self, ListIdentityProviderConfigs.self,
-        DeleteIdentityProviderConfig.self, SignInWithIdp.self, CreateAuthorizationUri.self,
+        DeleteIdentityProviderConfig.self, SignInWithIdp.self, CreateAuthorizationUri.self, QueryAccounts.self,
     ]
 }
 

@@ -7,6 +7,6 @@ public enum SessionTokenAPI {
         Discover.self, GetServiceStatus.self, Ping.self, ProvisionTenantSchema.self, DropTenantSchema.self,
         PublishSigningKeys.self, IssueSession.self, InspectRefreshToken.self, RefreshSession.self,
         VerifyIDToken.self, VerifyCustomToken.self, IssuePendingCredential.self, PublishTokenSealKey.self, InspectPendingCredential.self,
-        RevokeFactorSessions.self, ForgetAccountSessions.self, ListSecurityEvents.self,
+        RevokeFactorSessions.self, ForgetAccountSessions.self, ListSecurityEvents.self, IssueSessionCookie.self,
     ]
 }

@@ -11,6 +11,8 @@ actor SigningKeySet {
     static let jwksPaths: Set<String> = [
         "/.well-known/jwks.json",
         "/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com",
+        // Session cookies are signed with the same keys (`createSessionCookie`).
+        "/v1/sessionCookiePublicKeys", "/identitytoolkit.googleapis.com/v1/sessionCookiePublicKeys",
     ]
     static let x509Paths: Set<String> = ["/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"]
 

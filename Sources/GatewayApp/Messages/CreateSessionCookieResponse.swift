@@ -1,0 +1,4 @@
+struct CreateSessionCookieResponse: DiscoveryMessage {
+    static let schema = "GoogleCloudIdentitytoolkitV1CreateSessionCookieResponse"
+    var sessionCookie: String
+}

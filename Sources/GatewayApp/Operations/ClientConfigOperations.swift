@@ -1,0 +1,40 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// What a client SDK reads about its project before it signs anyone in: `GET v1/projects` (the
+/// authorized domains a web sign-in may return to), `GET v1/recaptchaParams` (the reCAPTCHA site
+/// key the web SDK renders its verifier with before an SMS) and `GET v2/recaptchaConfig` (whether
+/// reCAPTCHA Enterprise protects sign-in: never here, so every provider's enforcement is `OFF` and
+/// the SDKs go on with the v2 verifier).
+struct ClientConfigOperations: Sendable {
+    let registry: RPCClient
+    let projectNumber: String
+    let recaptchaSiteKey: String?
+
+    func project(_ request: PublicRequest) async throws -> JSONValue {
+        let projectId = request.callerProjectId
+        let settings = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: nil, requestID: request.requestID)
+        // As Identity Platform answers: the project's number as `projectId`.
+        return ["projectId": .string(projectNumber), "authorizedDomains": .array(settings.authorizedDomains.map(JSONValue.string))]
+    }
+
+    func recaptchaParams(_ request: PublicRequest) async throws -> JSONValue {
+        _ = try await ScopeSettings.enabled(registry, projectId: request.callerProjectId, tenantId: nil, requestID: request.requestID)
+        var answer: [String: JSONValue] = ["kind": "identitytoolkit#GetRecaptchaParamResponse"]
+        if let recaptchaSiteKey { answer["recaptchaSiteKey"] = .string(recaptchaSiteKey) }
+        return .object(answer)
+    }
+
+    func recaptchaConfig(_ request: PublicRequest) async throws -> JSONValue {
+        let tenantId = request.query["tenantId"].flatMap { $0.isEmpty ? nil : $0 }
+        _ = try await ScopeSettings.enabled(registry, projectId: request.callerProjectId, tenantId: tenantId, requestID: request.requestID)
+        let providers = ["EMAIL_PASSWORD_PROVIDER", "PHONE_PROVIDER"]
+        return [
+            "recaptchaEnforcementState": .array(
+                providers.map { ["provider": .string($0), "enforcementState": "OFF"] }
+            )
+        ]
+    }
+}
