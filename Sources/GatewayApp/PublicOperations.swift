@@ -106,6 +106,7 @@ struct PublicOperations: Sendable {
             "identitytoolkit.getProjects": clientConfig.project,
             "identitytoolkit.getRecaptchaParams": clientConfig.recaptchaParams,
             "identitytoolkit.getRecaptchaConfig": clientConfig.recaptchaConfig,
+            "identitytoolkit.getPasswordPolicy": clientConfig.passwordPolicy,
             "securetoken.token": SecureTokenOperation(
                 registry: registry, sessions: sessions, keys: sealKeys, cachedSettings: cachedSettings,
                 projectNumber: settings.projectNumber

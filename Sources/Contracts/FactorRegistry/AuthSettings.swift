@@ -25,6 +25,8 @@ public struct AuthSettings: Codable, Sendable, Hashable {
     /// (`sendVerificationCode`, `signInWithPhoneNumber`); `nil` until an operator sets it, which
     /// means off in production (each code costs money) and on in development.
     public var phoneSignIn: Bool?
+    /// `passwordPolicyConfig`; `nil`: none set (six characters, `WEAK_PASSWORD`).
+    public var passwordPolicy: PasswordPolicy?
 
     public init(
         allowPasswordSignup: Bool, enableEmailLinkSignin: Bool, enableAnonymousUser: Bool, disableAuth: Bool,

@@ -26,10 +26,12 @@ enum SettingsDocument {
         }
         members["notification"] = NotificationDocument.document(settings.notification)
         members["smsDefenseConfig"] = SMSDefenseDocument.document(settings.smsDefense)
+        if let policy = settings.passwordPolicy { members["passwordPolicyConfig"] = PasswordPolicyDocument.document(policy) }
         return .object(members)
     }
 
-    static func tenantSettings(_ document: JSONValue) throws -> AuthSettings {
+    /// `previous`: the tenant's settings before a patch (the policy's `lastUpdateTime` moves only when it changes).
+    static func tenantSettings(_ document: JSONValue, previous: AuthSettings? = nil) throws -> AuthSettings {
         let defaults = AuthSettings.tenantDefaults
         var settings = AuthSettings(
             allowPasswordSignup: document["allowPasswordSignup"]?.boolValue ?? defaults.allowPasswordSignup,
@@ -43,6 +45,7 @@ enum SettingsDocument {
         settings.improvedEmailPrivacy = document["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"]?.boolValue
         settings.notification = try NotificationDocument.config(document["notification"])
         settings.smsDefense = try SMSDefenseDocument.config(document["smsDefenseConfig"])
+        settings.passwordPolicy = try PasswordPolicyDocument.policy(document["passwordPolicyConfig"], previous: previous?.passwordPolicy)
         return settings
     }
 
@@ -75,6 +78,7 @@ enum SettingsDocument {
         if let regions = settings.smsRegionConfig { members["smsRegionConfig"] = smsRegions(regions) }
         members["notification"] = NotificationDocument.document(settings.notification)
         members["smsDefenseConfig"] = SMSDefenseDocument.document(settings.smsDefense)
+        if let policy = settings.passwordPolicy { members["passwordPolicyConfig"] = PasswordPolicyDocument.document(policy) }
         return .object(members)
     }
 
@@ -92,6 +96,7 @@ enum SettingsDocument {
         settings.improvedEmailPrivacy = document["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"]?.boolValue
         settings.notification = try NotificationDocument.config(document["notification"])
         settings.smsDefense = try SMSDefenseDocument.config(document["smsDefenseConfig"])
+        settings.passwordPolicy = try PasswordPolicyDocument.policy(document["passwordPolicyConfig"], previous: base.passwordPolicy)
         if case .array(let domains)? = document["authorizedDomains"] {
             settings.authorizedDomains = domains.compactMap(\.stringValue)
         } else {

@@ -54,7 +54,7 @@ struct TenantOperations: Sendable {
                     registry, UpdateTenant.self,
                     .init(
                         projectId: tenant.projectId, tenantId: tenant.tenantId, displayName: document["displayName"]?.stringValue,
-                        settings: try SettingsDocument.tenantSettings(document), expectedVersion: tenant.version
+                        settings: try SettingsDocument.tenantSettings(document, previous: tenant.settings), expectedVersion: tenant.version
                     ),
                     requestID: request.requestID
                 )

@@ -57,6 +57,7 @@ struct AccountOperations: Sendable {
         let email = body.email
         let password = body.password
         if email != nil || password != nil { try recentLogin.require(user) }
+        if let password { try user.settings.requirePasswordPolicy(password) }
         // With email enumeration protection a new address must be proved first
         // (`sendOobCode VERIFY_AND_CHANGE_EMAIL`), as Identity Platform requires.
         if email != nil, user.settings.improvedEmailPrivacy ?? emailPrivacyByDefault {

@@ -27,6 +27,14 @@ struct ClientConfigOperations: Sendable {
         return .object(answer)
     }
 
+    /// `GET v2/passwordPolicy`: the scope's policy as the SDKs' `validatePassword` reads it.
+    func passwordPolicy(_ request: PublicRequest) async throws -> JSONValue {
+        let tenantId = request.query["tenantId"].flatMap { $0.isEmpty ? nil : $0 }
+        let settings = try await ScopeSettings.enabled(
+            registry, projectId: request.callerProjectId, tenantId: tenantId, requestID: request.requestID)
+        return PasswordPolicyDocument.published(settings.passwordPolicy ?? .unset)
+    }
+
     func recaptchaConfig(_ request: PublicRequest) async throws -> JSONValue {
         let tenantId = request.query["tenantId"].flatMap { $0.isEmpty ? nil : $0 }
         _ = try await ScopeSettings.enabled(registry, projectId: request.callerProjectId, tenantId: tenantId, requestID: request.requestID)

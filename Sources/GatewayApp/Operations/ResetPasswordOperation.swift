@@ -16,7 +16,7 @@ struct ResetPasswordOperation: Sendable {
         let body = try request.decode(ResetPasswordRequest.self)
         let projectId = request.callerProjectId
         let tenantId = body.tenantId
-        _ = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        let settings = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         guard let oobCode = body.oobCode.nonEmpty else {
             throw IdentityToolkitError(.missingOOBCode)
         }
@@ -31,6 +31,7 @@ struct ResetPasswordOperation: Sendable {
             )
             return try request.answer(answer)
         }
+        try settings.requirePasswordPolicy(newPassword)
         let applied = try await codes.apply(
             oobCode, requestTypes: ["PASSWORD_RESET"], newPassword: newPassword, projectId: projectId, tenantId: tenantId,
             apiKey: request.apiKey, locale: request.locale, requestID: request.requestID

@@ -49,6 +49,9 @@ struct SignInWithPasswordOperation: Sendable {
             throw error
         }
         let account = signIn.account
+        // A policy with `forceUpgradeOnSignin`: the right password that misses it must be changed
+        // first (the SDKs then ask for a new one); told only once the password proved right.
+        if settings.passwordPolicy?.forceUpgradeOnSignin == true { try settings.requirePasswordPolicy(password) }
         if signIn.secondFactorRequired == true {
             // The MFA branch (§2.2): a pending credential and the factors as hints, no tokens.
             let pending = try await PeerCall.call(

@@ -32,6 +32,7 @@ struct SignUpOperation: Sendable {
             guard body.email.nonEmpty != nil else { throw IdentityToolkitError(.missingEmail) }
             guard body.password.nonEmpty != nil else { throw IdentityToolkitError(.missingPassword) }
             if !settings.allowPasswordSignup { throw IdentityToolkitError(.operationNotAllowed) }
+            try settings.requirePasswordPolicy(body.password ?? "")
         } else if !settings.enableAnonymousUser {
             throw IdentityToolkitError(.adminOnlyOperation)
         }
@@ -71,6 +72,7 @@ struct SignUpOperation: Sendable {
         }
         if !settings.allowPasswordSignup { throw IdentityToolkitError(.operationNotAllowed) }
         if user.account.email != nil { throw IdentityToolkitError(.providerAlreadyLinked) }
+        try settings.requirePasswordPolicy(password)
         try linking.requireAllowed(user, adding: .email(email))
         let account = try await PeerCall.call(
             registry, UpdateAccount.self,
