@@ -19,8 +19,12 @@ def tool(name: str) -> str:
 
 
 @contextlib.contextmanager
-def chromium(width: int = 1000, height: int = 2200):
+def chromium(width: int = 1000, height: int = 2200, trusted_certificates: tuple[Path, ...] = ()):
+    """`trusted_certificates`: leaf certificates (PEM) the browser accepts as if a public CA had issued
+    them (by their key's SPKI hash), for a stand-in outside service such as an identity provider."""
     options = Options()
+    if trusted_certificates:
+        options.add_argument("--ignore-certificate-errors-spki-list=" + ",".join(spki_hash(path) for path in trusted_certificates))
     options.binary_location = tool("chromium")
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      f"--window-size={width},{height}", "--no-first-run", "--disable-extensions"):
@@ -30,6 +34,19 @@ def chromium(width: int = 1000, height: int = 2200):
         yield driver
     finally:
         driver.quit()
+
+
+def spki_hash(certificate: Path) -> str:
+    """The base64 SHA-256 of a certificate's public key (what Chromium pins by)."""
+    import base64
+    import hashlib
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import serialization
+
+    key = x509.load_pem_x509_certificate(certificate.read_bytes()).public_key()
+    spki = key.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return base64.b64encode(hashlib.sha256(spki).digest()).decode()
 
 
 def decode_qr(png: bytes, work: Path) -> str:

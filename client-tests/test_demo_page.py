@@ -5,6 +5,7 @@ out of the QR image the page shows, so the QR code itself is proven, not only th
 MFA_UPDATE_SCREENSHOTS=1 copies the page's screenshot to docs/demo-page.png."""
 
 import json
+import secrets
 import os
 import shutil
 import time
@@ -142,3 +143,56 @@ def test_production_has_no_demo_page(production):
     for method, path in [("GET", "/demo"), ("GET", "/demo/demo.js"), ("POST", "/demo/qr")]:
         answer = requests.request(method, production.gateway + path, data="otpauth://totp/x", timeout=10)
         assert answer.status_code == 404, (path, answer.status_code)
+
+
+def test_a_user_signs_in_through_an_openid_connect_provider_on_the_demo_page_then_with_a_second_factor(stack):
+    """The redirect flow in a real browser: createAuthUri → the provider's own page (oidc-provider-mock's
+    consent form, over HTTPS from its stand-in CA) → back to the demo page → signInWithIdp; then an
+    authenticator app enrolled, and the next provider sign-in finished with its code."""
+    import oidc_provider
+
+    with oidc_provider.running() as provider, another_stack(stack, "demo-idp", extra_env={
+            "IDENTITY_PROVIDERS_TRUST_ROOTS": str(provider.ca)}) as demo_idp, chromium(
+            trusted_certificates=(provider.ca.parent / "provider.pem",)) as driver:
+        sub = "demo-" + secrets.token_hex(4)
+        email = f"{sub}@example.com"
+        provider.set_user(sub, email=email, email_verified=True, name="Demo Provider User")
+        # localhost: the project's authorized domain, where the provider may send the browser back.
+        page = demo_idp.gateway.replace("127.0.0.1", "localhost") + "/demo"
+        driver.get(page)
+        click(driver, "mfa-enable")
+        wait_for(driver, lambda: "enabled" in text(driver, "mfa-status"))
+        type_into(driver, "idp-issuer", provider.issuer)
+        click(driver, "idp-configure")
+        wait_for(driver, lambda: "configured" in text(driver, "idp-status"))
+
+        def through_the_provider():
+            click(driver, "idp-sign-in")
+            wait_for(driver, lambda: driver.current_url.startswith(provider.issuer))
+            driver.find_element(By.CSS_SELECTOR, 'input[name="sub"]').send_keys(sub)
+            driver.find_element(By.XPATH, '//button[text()="Authorize"]').click()
+            wait_for(driver, lambda: driver.current_url.rstrip("/").endswith("/demo"))
+
+        through_the_provider()
+        wait_for(driver, lambda: text(driver, "signed-in-as") == email)
+        token = json.loads(text(driver, "claims"))
+        assert token["firebase"]["sign_in_provider"] == "oidc.demo" and token["firebase"]["identities"]["oidc.demo"] == [sub]
+
+        click(driver, "totp-start")
+        wait_for(driver, lambda: text(driver, "totp-secret"))
+        totp = pyotp.TOTP(text(driver, "totp-secret"))
+        type_into(driver, "totp-code", totp.now())
+        click(driver, "totp-finish")
+        wait_for(driver, lambda: "authenticator app" in text(driver, "factors"))
+        click(driver, "sign-out")
+        wait_for(driver, lambda: text(driver, "signed-in-as") == "nobody")
+
+        through_the_provider()
+        wait_for(driver, lambda: driver.find_element(By.ID, "second-factor").is_displayed())
+        type_into(driver, "mfa-code", totp.at(time.time() + 30))
+        click(driver, "mfa-finish")
+        wait_for(driver, lambda: text(driver, "signed-in-as") == email)
+        token = json.loads(text(driver, "claims"))
+        assert token["firebase"]["sign_in_provider"] == "oidc.demo"
+        assert token["firebase"]["sign_in_second_factor"] == "totp"
+        assert not failed_calls(driver), failed_calls(driver)

@@ -409,3 +409,20 @@ def test_create_auth_uri_tells_an_emails_sign_in_methods_unless_enumeration_prot
         requests.patch(f"{idp_stack.gateway}/v2/projects/demo-project/config"
                        "?updateMask=emailPrivacyConfig.enableImprovedEmailPrivacy", headers=ADMIN, timeout=30,
                        json={"emailPrivacyConfig": {"enableImprovedEmailPrivacy": False}})
+
+
+def test_an_imported_users_google_link_signs_them_in_to_their_imported_account(idp_stack, configured, admin):
+    """A Firebase project moved in (issue 41 with 42): the Admin SDK imports a user with their Google
+    link (`provider_data`), and the Google sign-in lands in that account, not a new one."""
+    sub = user(configured, email=unique_email("imported"), email_verified=True)
+    uid = "imported-" + secrets.token_hex(4)
+    record = auth.ImportUserRecord(uid, email=unique_email("imported-own"), email_verified=True, provider_data=[
+        auth.UserProvider(sub, "google.com", email=f"{sub}@gmail.com", display_name="Imported")])
+    result = auth.import_users([record], app=admin)
+    assert result.success_count == 1, [error.reason for error in result.errors]
+    signed_in = sign_in(idp_stack, post_body(configured.id_token("google-web-client", sub), "google.com")).execute()
+    assert signed_in["localId"] == uid and "isNewUser" not in signed_in
+    # Two accounts may not claim one provider user.
+    clash = auth.import_users([auth.ImportUserRecord("clash-" + secrets.token_hex(4), provider_data=[
+        auth.UserProvider(sub, "google.com")])], app=admin)
+    assert clash.failure_count == 1 and "already linked" in clash.errors[0].reason

@@ -250,11 +250,14 @@ def test_mfa_admin_imports_a_firebase_json_export_and_resumes_after_a_refusal(st
     assert f"user 2 ({uids[2]}): email is already in use by another account." in first.stderr
     assert "imported 3 of 4 (1 refused; next: 4)" in first.stderr
     assert "Imported 3 users; 1 refused." in first.stdout
-    assert "1 users had provider links" in first.stdout
+    assert "provider links" not in first.stdout
     for uid, password in [(uids[0], "first-password"), (uids[1], "second-password"), (uids[3], "fourth-password")]:
         assert sign_in(stack.gateway, f"{uid}@example.com", password).status_code == 200, uid
     ada = lookup(stack, uids[0])
     assert ada["displayName"] == "Ada" and ada["photoUrl"] == "https://example.com/ada.png"
+    # The Google link came along (issue 42): Ada keeps signing in with Google once it is configured.
+    google = [entry for entry in ada["providerUserInfo"] if entry["providerId"] == "google.com"]
+    assert google and google[0]["rawId"] == "123" and google[0]["federatedId"] == "https://accounts.google.com/123"
     assert ada["createdAt"] == "1600000000000"
     assert json.loads(lookup(stack, uids[1])["customAttributes"]) == {"plan": "pro"}
     # The refused user fixed in the file, the import goes on from there.

@@ -50,7 +50,11 @@ public enum FactorRegistryApp {
         var parts = ServiceHost.Parts()
         FactorRegistryMethods.registerTenants(&parts.methods, registry: registry, projects: projects, settingsCache: settingsCache)
         FactorRegistryMethods.registerAccounts(
-            &parts.methods, accounts: accounts, importer: AccountImporter(service: accounts, enrollments: enrollmentRepository),
+            &parts.methods, accounts: accounts,
+            importer: AccountImporter(
+                service: accounts, enrollments: enrollmentRepository,
+                identities: FederatedIdentityRepository(client: database, logger: logger)
+            ),
             export: PasswordExport(client: database, accounts: accounts, logger: logger)
         )
         FactorRegistryMethods.registerEnrollments(&parts.methods, enrollments: enrollments)

@@ -5,17 +5,18 @@ import JSONRPC
 /// The users of a `firebase auth:export` file, as `accounts:batchCreate` takes them. JSON:
 /// `{"users": [...]}` with the export's member names (`lastSignedInAt` is the API's `lastLoginAt`);
 /// CSV: the export's 52 columns without a header (firebase-tools' `accountExporter`), of which
-/// the account's own are read. Provider links (`providerUserInfo`, the provider columns) are not
-/// imported: their count is reported, and those users sign in another way.
+/// the account's own are read. Provider links come along from a JSON export (`providerUserInfo`:
+/// Google, Apple and OpenID Connect users keep signing in with them once the provider is configured);
+/// a CSV export's provider columns are not read: their users are counted and sign in another way.
 struct FirebaseExportFile {
     let users: [JSONValue]
-    /// Users that had at least one provider link (Google, Apple…), left out.
+    /// Users of a CSV export that had at least one provider link (Google, Apple…), left out.
     let usersWithProviders: Int
 
     /// The members of a user that go to `batchCreate` as they are.
     static let members = [
         "localId", "email", "emailVerified", "passwordHash", "salt", "displayName", "photoUrl", "createdAt", "lastLoginAt",
-        "phoneNumber", "disabled", "customAttributes", "mfaInfo",
+        "phoneNumber", "disabled", "customAttributes", "mfaInfo", "providerUserInfo",
     ]
 
     init(path: String, format: String?) throws {
@@ -34,7 +35,6 @@ struct FirebaseExportFile {
         guard let document = try? JSONCoding.parse(Array(data)), case .array(let entries)? = document["users"] else {
             throw CommandFailure.message("\(path) is not a firebase auth:export JSON file ({\"users\": [...]})")
         }
-        var withProviders = 0
         let users = entries.map { entry -> JSONValue in
             var user: [String: JSONValue] = [:]
             for name in members { if let value = entry[name], value != .null { user[name] = value } }
@@ -42,10 +42,9 @@ struct FirebaseExportFile {
             for name in ["createdAt", "lastLoginAt"] {
                 if case .int(let number)? = user[name] { user[name] = .string(String(number)) }
             }
-            if case .array(let providers)? = entry["providerUserInfo"], !providers.isEmpty { withProviders += 1 }
             return .object(user)
         }
-        return (users, withProviders)
+        return (users, 0)
     }
 
     private static func csv(_ data: Data, path: String) throws -> ([JSONValue], Int) {

@@ -74,13 +74,17 @@ public struct ImportedAccount: Codable, Sendable, Hashable {
     /// cannot be imported (its secret would have to be exported first), and `phoneNumber` absent
     /// means such an item: `Second factor not supported.`
     public var mfaInfo: [Enrollment]?
+    /// The account's identity-provider users (Google, Apple, `oidc.…`), linked as they were: the
+    /// provider's subject is `rawId` (Google's `federatedId` URL is read for it when `rawId` is absent).
+    public var providerUserInfo: [FederatedIdentity]?
 
     public init(
         localId: String? = nil, email: String? = nil, emailVerified: Bool? = nil, displayName: String? = nil,
         disabled: Bool? = nil, phoneNumber: String? = nil, customAttributes: String? = nil, passwordHash: String? = nil,
         salt: String? = nil, rawPassword: String? = nil, createdAt: String? = nil, lastLoginAt: String? = nil,
-        tenantId: String? = nil, mfaInfo: [Enrollment]? = nil, photoUrl: String? = nil
+        tenantId: String? = nil, mfaInfo: [Enrollment]? = nil, photoUrl: String? = nil, providerUserInfo: [FederatedIdentity]? = nil
     ) {
+        self.providerUserInfo = providerUserInfo
         self.photoUrl = photoUrl
         self.mfaInfo = mfaInfo
         self.localId = localId

@@ -11,6 +11,7 @@ import JSONRPC
 struct AccountImporter: Sendable {
     let service: AccountService
     let enrollments: EnrollmentRepository
+    let identities: FederatedIdentityRepository
 
     static let maximumAccounts = 1000
 
@@ -38,9 +39,13 @@ struct AccountImporter: Sendable {
             do {
                 let record = try records[index].get()
                 let factors = try Self.secondFactors(user)
+                let links = try Self.providerLinks(user)
                 try await service.accounts.importAccount(in: schema, record, overwrite: params.allowOverwrite)
                 if !factors.isEmpty || params.allowOverwrite {
                     _ = try await enrollments.replace(in: schema, localId: record.localId, factors)
+                }
+                if !links.isEmpty || params.allowOverwrite {
+                    try await identities.replace(in: schema, localId: record.localId, links)
                 }
             } catch let failure as ImportFailure {
                 failures.append(.init(index: index, message: failure.message))
@@ -50,6 +55,8 @@ struct AccountImporter: Sendable {
                 failures.append(.init(index: index, message: "email is already in use by another account."))
             } catch is AccountRepository.PhoneNumberTaken {
                 failures.append(.init(index: index, message: "phone number is already in use by another account."))
+            } catch is FederatedIdentityRepository.AlreadyLinked {
+                failures.append(.init(index: index, message: "a providerUserInfo entry is already linked to another account."))
             }
         }
         return .init(errors: failures)
@@ -114,6 +121,22 @@ struct AccountImporter: Sendable {
     }
 
     /// The request's hash algorithm, required (and checked) only when some account has a hash.
+    /// The provider links of an import: a known kind of id each, one per provider, a subject of at most 255 bytes.
+    static func providerLinks(_ user: ImportedAccount) throws -> [FederatedIdentity] {
+        var seen: Set<String> = []
+        return try (user.providerUserInfo ?? []).map { link in
+            guard
+                DefaultSupportedProviders.ids.contains(link.providerId) || IdentityProviderConfigService.isOIDCProviderID(link.providerId)
+                    || link.providerId.hasSuffix(".com")
+            else { throw ImportFailure(message: "providerUserInfo has an unknown providerId") }
+            guard !link.rawId.isEmpty, link.rawId.utf8.count <= 255 else { throw ImportFailure(message: "providerUserInfo needs a rawId") }
+            guard seen.insert(link.providerId).inserted else {
+                throw ImportFailure(message: "providerUserInfo names a provider twice")
+            }
+            return link
+        }
+    }
+
     static func scheme(_ params: ImportAccounts.Params) throws -> ImportedHashScheme? {
         guard params.users.contains(where: { $0.passwordHash != nil }) else { return nil }
         guard let hash = params.hash else {

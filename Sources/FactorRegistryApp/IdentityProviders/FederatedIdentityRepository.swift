@@ -120,6 +120,28 @@ struct FederatedIdentityRepository: Sendable {
         }
     }
 
+    /// An imported account's links, replacing any it had (an overwrite), in one transaction.
+    func replace(in schema: TenantSchema, localId: String, _ links: [FederatedIdentity]) async throws {
+        let table = schema.qualified("federated_identities")
+        do {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("DELETE FROM \(unescaped: table) WHERE local_id = \(localId)", logger: logger)
+                for link in links {
+                    try await self.link(
+                        ProviderProfile(
+                            providerId: link.providerId, rawId: link.rawId, email: link.email, displayName: link.displayName,
+                            photoUrl: link.photoUrl
+                        ),
+                        to: localId, in: schema, on: connection
+                    )
+                }
+            }
+        } catch let error as TransactionError {
+            guard let refusal = error.closureError, error.rollbackError == nil else { throw error }
+            throw refusal
+        }
+    }
+
     /// The profile the provider reports now, kept with the link (`providerUserInfo`).
     func refresh(_ profile: ProviderProfile, in schema: TenantSchema) async throws {
         try await client.query(

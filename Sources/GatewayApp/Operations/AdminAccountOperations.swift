@@ -211,6 +211,19 @@ struct AdminAccountOperations: Sendable {
     static let importDeadline: Duration = .seconds(300)
 
     /// `POST …/accounts:batchCreate` (importUsers): `error` lists the accounts not imported.
+    /// An import's provider users: the federated ones (the `password` and `phone` entries describe
+    /// the account's own email and number); the subject is `rawId`, or the end of Google's `federatedId` URL.
+    static func identities(_ entries: [ProviderUserInfo]?) -> [FederatedIdentity]? {
+        let identities = (entries ?? []).compactMap { entry -> FederatedIdentity? in
+            guard let provider = entry.providerId, !["password", "phone"].contains(provider) else { return nil }
+            let subject = entry.rawId ?? entry.federatedId.map { String($0.split(separator: "/").last ?? Substring($0)) }
+            return FederatedIdentity(
+                providerId: provider, rawId: subject ?? "", email: entry.email, displayName: entry.displayName, photoUrl: entry.photoUrl
+            )
+        }
+        return identities.isEmpty ? nil : identities
+    }
+
     func batchCreate(_ request: PublicRequest) async throws -> JSONValue {
         let body = try request.decode(UploadAccountRequest.self)
         let scope = try AdminScope(request, tenantId: body.tenantId)
@@ -223,7 +236,8 @@ struct AdminAccountOperations: Sendable {
                 disabled: item.disabled, phoneNumber: item.phoneNumber, customAttributes: item.customAttributes,
                 passwordHash: item.passwordHash, salt: item.salt, rawPassword: item.rawPassword, createdAt: item.createdAt,
                 lastLoginAt: item.lastLoginAt, tenantId: item.tenantId,
-                mfaInfo: item.mfaInfo.map { Self.enrollments($0, importsTOTP: true) }, photoUrl: item.photoUrl
+                mfaInfo: item.mfaInfo.map { Self.enrollments($0, importsTOTP: true) }, photoUrl: item.photoUrl,
+                providerUserInfo: Self.identities(item.providerUserInfo)
             )
         }
         let hash = body.hashAlgorithm.map { algorithm in

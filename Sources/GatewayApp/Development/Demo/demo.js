@@ -272,7 +272,59 @@ on("mfa-finish", async () => {
   $("mfa-code").value = "";
 });
 
+on("idp-configure", async () => {
+  const id = $("idp-id").value.trim();
+  const config = {
+    issuer: $("idp-issuer").value.trim(), clientId: $("idp-client-id").value.trim(),
+    clientSecret: $("idp-client-secret").value, enabled: true, responseType: { code: true },
+  };
+  const admin = { Authorization: "Bearer owner" };
+  try {
+    await call("POST", `/v2/projects/${project}/oauthIdpConfigs?oauthIdpConfigId=${encodeURIComponent(id)}`, config, admin);
+  } catch (error) {
+    if (!(error instanceof APIError) || !error.message.startsWith("CONFIGURATION_EXISTS")) throw error;
+    await call("PATCH", `/v2/projects/${project}/oauthIdpConfigs/${encodeURIComponent(id)}`, config, admin);
+  }
+  $("idp-status").textContent = `${id} is configured`;
+  $("idp-status").className = "status ok";
+});
+
+// The web sign-in, as the SDKs' redirect flow makes it: createAuthUri with a session id this
+// browser keeps, off to the provider, and back here with its answer in the address.
+on("idp-sign-in", async () => {
+  const providerId = $("idp-id").value.trim();
+  const sessionId = crypto.randomUUID();
+  const continueUri = `${location.origin}/demo`;
+  const answer = await v1("createAuthUri", { providerId, continueUri, sessionId });
+  sessionStorage.setItem("mfa-demo-idp", JSON.stringify({ sessionId, providerId }));
+  location.assign(answer.authUri);
+});
+
+async function finishProviderSignIn() {
+  const pending = sessionStorage.getItem("mfa-demo-idp");
+  const query = new URLSearchParams(location.search);
+  if (!pending || !(query.has("code") || query.has("error")) || !query.has("state")) return;
+  sessionStorage.removeItem("mfa-demo-idp");
+  const { sessionId, providerId } = JSON.parse(pending);
+  const requestUri = location.href;
+  history.replaceState(null, "", "/demo");
+  $("idp-id").value = providerId;
+  try {
+    const answer = await v1("signInWithIdp", { requestUri, sessionId, returnSecureToken: true, returnIdpCredential: true });
+    if (answer.mfaPendingCredential) {
+      session.pending = answer;
+      showSecondFactorChoices(answer.mfaInfo);
+    } else if (answer.idToken) {
+      signedIn(answer);
+    } else {
+      logCall("signInWithIdp", "failed", answer.errorMessage ?? (answer.needConfirmation ? "sign in the old way, then link" : "no tokens"));
+    }
+  } catch (error) {
+    if (!(error instanceof APIError)) logCall("signInWithIdp", "failed", error.message);
+  }
+}
+
 $("project").textContent = project;
 $("email").value = `ada-${Math.random().toString(36).slice(2, 8)}@example.com`;
 $("phone-number").value = `+1650555${String(Math.floor(Math.random() * 10000)).padStart(4, "0")}`;
-render();
+finishProviderSignIn().finally(render);
