@@ -426,3 +426,30 @@ def test_an_imported_users_google_link_signs_them_in_to_their_imported_account(i
     clash = auth.import_users([auth.ImportUserRecord("clash-" + secrets.token_hex(4), provider_data=[
         auth.UserProvider(sub, "google.com")])], app=admin)
     assert clash.failure_count == 1 and "already linked" in clash.errors[0].reason
+
+
+def test_apples_web_flow_trades_the_code_with_a_client_secret_its_key_signs(idp_stack, configured):
+    """Sign in with Apple on the web: the code flow, whose client secret is a short-lived ES256 JWT that
+    the team's key (sealed in the configuration) signs for each exchange."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+    base = f"{idp_stack.gateway}/v2/projects/demo-project/defaultSupportedIdpConfigs/apple.com"
+    answer = requests.patch(f"{base}?updateMask=appleSignInConfig", headers=ADMIN, timeout=30, json={"appleSignInConfig": {
+        "bundleIds": ["com.example.app"], "codeFlowConfig": {"teamId": "TEAM123456", "keyId": "KEY1234567", "privateKey": key}}})
+    assert answer.status_code == 200, answer.text
+    assert "PRIVATE KEY" not in answer.text
+    sub = user(configured, email=unique_email("apple-web"), email_verified="true")
+    session = secrets.token_urlsafe(16)
+    started = identitytoolkit(idp_stack).accounts().createAuthUri(body={
+        "providerId": "apple.com", "continueUri": "http://localhost/apple", "sessionId": session}).execute()
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(started["authUri"]).query)
+    assert query["client_id"] == ["com.example.service"] and query["response_type"] == ["code"]
+    # The stand-in advertises no `name` scope and no form_post: only what it knows is asked for.
+    assert query["scope"] == ["openid email"] and "response_mode" not in query
+    back = configured.authorize("com.example.service", "", sub, authorization_url=started["authUri"])
+    signed_in = identitytoolkit(idp_stack).accounts().signInWithIdp(body={
+        "requestUri": back, "sessionId": session, "returnSecureToken": True}).execute()
+    assert signed_in["providerId"] == "apple.com" and signed_in["isNewUser"] is True and signed_in["emailVerified"] is True

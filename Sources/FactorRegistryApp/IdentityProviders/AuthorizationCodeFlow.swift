@@ -18,15 +18,28 @@ struct AuthorizationCodeFlow: Sendable {
         "client_id", "response_type", "scope", "redirect_uri", "state", "nonce", "code_challenge", "code_challenge_method",
     ]
 
+    /// Whether the web sign-in trades a code (with the client secret) rather than taking the ID
+    /// token from the redirect: an OIDC provider's `responseType`; Google or Apple when a secret
+    /// (Apple: its key) is configured.
+    static func usesCode(_ config: IdentityProviderConfig) -> Bool {
+        switch config.kind {
+        case .oidc: config.responseCode == true
+        case .defaultSupported: config.clientSecretSet || config.applePrivateKeySet
+        }
+    }
+
     static func authorizationURL(
         endpoint: String, config: IdentityProviderConfig, state: String, nonce: String, codeVerifier: String, redirectUri: String,
-        scopes: [String], customParameters: [String: String]
+        scopes: [String], customParameters: [String: String], responseModes: [String] = [], supportedScopes: [String]? = nil
     ) throws -> String {
         guard var url = URLComponents(string: endpoint), url.scheme == "https" else {
             throw IdentityToolkitError(.invalidIdpResponse, detail: "The identity provider names no https authorization endpoint.")
         }
-        let code = config.responseCode == true
-        var scope = ["openid", "email", "profile"]
+        let code = usesCode(config)
+        let apple = config.providerId == DefaultSupportedProviders.apple
+        // Apple knows `name`, not `profile`, and sends what those scopes ask for only in a form POST.
+        // Of those, what the provider says it knows (when it says).
+        var scope = ["openid", "email", apple ? "name" : "profile"].filter { $0 == "openid" || supportedScopes?.contains($0) != false }
         for extra in scopes where !scope.contains(extra) { scope.append(extra) }
         var items = url.queryItems ?? []
         items += [
@@ -37,6 +50,9 @@ struct AuthorizationCodeFlow: Sendable {
             URLQueryItem(name: "state", value: state),
             URLQueryItem(name: "nonce", value: nonce),
         ]
+        if code, apple, responseModes.contains("form_post") {
+            items.append(URLQueryItem(name: "response_mode", value: "form_post"))
+        }
         if code {
             items += [
                 URLQueryItem(name: "code_challenge", value: Base64URL.encode(Array(SHA256.hash(data: Data(codeVerifier.utf8))))),

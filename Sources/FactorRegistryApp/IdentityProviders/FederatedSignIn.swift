@@ -71,7 +71,7 @@ struct FederatedSignIn: Sendable {
         let uri = try AuthorizationCodeFlow.authorizationURL(
             endpoint: provider.authorizationEndpoint ?? "", config: stored.config, state: state, nonce: nonce,
             codeVerifier: verifierText, redirectUri: params.continueUri, scopes: params.scopes ?? [],
-            customParameters: params.customParameters ?? [:]
+            customParameters: params.customParameters ?? [:], responseModes: provider.responseModes, supportedScopes: provider.scopes
         )
         return .init(authUri: uri)
     }

@@ -16,6 +16,10 @@ actor OpenIDProviderDirectory {
         let issuer: String
         let authorizationEndpoint: String?
         let tokenEndpoint: String?
+        /// `response_modes_supported` (Apple's includes `form_post`, which it requires for its scopes).
+        let responseModes: [String]
+        /// `scopes_supported`, when the document lists them.
+        let scopes: [String]?
         let keys: JWTKeyCollection
         let fetchedAt: ContinuousClock.Instant
     }
@@ -95,8 +99,15 @@ actor OpenIDProviderDirectory {
         }
         return Provider(
             issuer: issuer, authorizationEndpoint: discovery["authorization_endpoint"]?.stringValue,
-            tokenEndpoint: discovery["token_endpoint"]?.stringValue, keys: keys, fetchedAt: .now
+            tokenEndpoint: discovery["token_endpoint"]?.stringValue,
+            responseModes: Self.strings(discovery["response_modes_supported"]) ?? [],
+            scopes: Self.strings(discovery["scopes_supported"]), keys: keys, fetchedAt: .now
         )
+    }
+
+    static func strings(_ value: JSONValue?) -> [String]? {
+        if case .array(let items)? = value { return items.compactMap(\.stringValue) }
+        return nil
     }
 
     static func json(at url: String, client: HTTPClient) async throws -> JSONValue {
