@@ -453,3 +453,24 @@ def test_apples_web_flow_trades_the_code_with_a_client_secret_its_key_signs(idp_
     signed_in = identitytoolkit(idp_stack).accounts().signInWithIdp(body={
         "requestUri": back, "sessionId": session, "returnSecureToken": True}).execute()
     assert signed_in["providerId"] == "apple.com" and signed_in["isNewUser"] is True and signed_in["emailVerified"] is True
+
+
+@pytest.mark.parametrize("body", [
+    {"requestUri": "http://localhost", "postBody": "%%%%&&&==="},
+    {"requestUri": "http://localhost", "postBody": f"providerId={OIDC}&id_token=" + "A" * 20000},
+    {"requestUri": "http://localhost", "postBody": f"providerId={OIDC}&id_token=a.b.c"},
+    {"requestUri": "http://localhost", "postBody": f"providerId={OIDC}&id_token=eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0."},
+    {"requestUri": "x" * 20000, "postBody": "providerId=google.com"},
+    {"requestUri": "http://localhost/?state=" + "B" * 5000 + "&code=c", "sessionId": "s"},
+    {"requestUri": "http://localhost/?state=abc&code=c"},
+    {"requestUri": "http://localhost", "pendingToken": "not-sealed"},
+    {"requestUri": "http://localhost", "postBody": "providerId=" + "p" * 300 + "&id_token=a.b.c"},
+    {"requestUri": "\u0000\u0001", "postBody": "providerId=google.com"},
+    {"requestUri": "http://localhost", "postBody": "providerId=google.com&id_token=a.b.c", "idToken": "not-a-token"},
+    {"requestUri": "http://localhost", "postBody": "providerId=google.com&id_token=a.b.c", "pendingIdToken": "x"},
+])
+def test_hostile_sign_in_requests_get_a_4xx_and_the_gateway_keeps_serving(idp_stack, configured, body):
+    answer = requests.post(f"{idp_stack.gateway}/v1/accounts:signInWithIdp?key=k", json=body, timeout=30)
+    assert 400 <= answer.status_code < 500 or answer.status_code == 501, (answer.status_code, answer.text)
+    assert answer.json()["error"]["message"], answer.text
+    assert requests.get(f"{idp_stack.gateway}/", timeout=30).status_code == 200
