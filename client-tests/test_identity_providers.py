@@ -474,3 +474,24 @@ def test_hostile_sign_in_requests_get_a_4xx_and_the_gateway_keeps_serving(idp_st
     assert 400 <= answer.status_code < 500 or answer.status_code == 501, (answer.status_code, answer.text)
     assert answer.json()["error"]["message"], answer.text
     assert requests.get(f"{idp_stack.gateway}/", timeout=30).status_code == 200
+
+
+def test_a_user_unlinks_a_provider_and_an_admin_can_too(idp_stack, configured, admin):
+    email = unique_email("unlink")
+    account = password_user(idp_stack, email)
+    sub = user(configured, email=email, email_verified=True)
+    linked = sign_in(idp_stack, post_body(configured.id_token(CLIENT, sub)), idToken=account["idToken"]).execute()
+    # The SDKs' unlink: accounts:update with deleteProvider.
+    updated = identitytoolkit(idp_stack).accounts().update(body={
+        "idToken": linked["idToken"], "deleteProvider": [OIDC]}).execute()
+    assert OIDC not in [entry["providerId"] for entry in updated.get("providerUserInfo", [])]
+    # The provider user is nobody's now: with the address taken, the provider must be linked again.
+    assert sign_in(idp_stack, post_body(configured.id_token(CLIENT, sub))).execute()["needConfirmation"] is True
+    events = requests.get(f"{idp_stack.gateway}/v2/projects/demo-project/securityEvents", headers=ADMIN, timeout=30,
+                          params={"localId": account["localId"], "eventTypes": "provider.unlinked"}).json()["events"]
+    assert [event["details"] for event in events] == [{"provider": OIDC}]
+    # An admin, through firebase-admin's update_user.
+    sign_in(idp_stack, post_body(configured.id_token(CLIENT, sub)), idToken=linked["idToken"]).execute()
+    assert OIDC in [entry.provider_id for entry in auth.get_user(account["localId"], app=admin).provider_data]
+    auth.update_user(account["localId"], providers_to_delete=[OIDC], app=admin)
+    assert OIDC not in [entry.provider_id for entry in auth.get_user(account["localId"], app=admin).provider_data]

@@ -28,13 +28,16 @@ public enum UpdateAccount: RPCMethod {
         /// At most 2048 bytes (`INVALID_PHOTO_URL`).
         public var photoUrl: String?
         public var deletePhotoUrl: Bool?
+        /// Identity providers whose users are unlinked from the account (`deleteProvider: ["google.com"]`).
+        public var unlinkProviders: [String]?
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String, email: String? = nil, password: String? = nil,
             displayName: String? = nil, deleteDisplayName: Bool? = nil, emailVerified: Bool? = nil, disabled: Bool? = nil,
             validSince: Int64? = nil, customAttributes: String? = nil, phoneNumber: String? = nil, deletePhoneNumber: Bool? = nil,
-            photoUrl: String? = nil, deletePhotoUrl: Bool? = nil
+            photoUrl: String? = nil, deletePhotoUrl: Bool? = nil, unlinkProviders: [String]? = nil
         ) {
+            self.unlinkProviders = unlinkProviders
             self.photoUrl = photoUrl
             self.deletePhotoUrl = deletePhotoUrl
             self.phoneNumber = phoneNumber

@@ -263,6 +263,8 @@ extension AccountRepository {
         var deletePhoneNumber = false
         var photoUrl: String?
         var deletePhotoUrl = false
+        /// Provider ids whose linked users are removed (`federated_identities`).
+        var unlinkProviders: [String] = []
     }
 
     /// Applies `changes` and reads the account back in one statement, in a transaction that also
@@ -270,6 +272,19 @@ extension AccountRepository {
     func update(in schema: TenantSchema, localId: String, _ changes: Changes) async throws -> Account? {
         do {
             return try await client.withTransaction(logger: logger) { connection in
+                if !changes.unlinkProviders.isEmpty {
+                    let rows = try await connection.query(
+                        """
+                        DELETE FROM \(unescaped: schema.qualified("federated_identities"))
+                        WHERE local_id = \(localId) AND provider_id = ANY(\(changes.unlinkProviders)) RETURNING provider_id
+                        """,
+                        logger: logger
+                    )
+                    for try await provider in rows.decode(String.self) {
+                        try await events.record(
+                            .providerUnlinked, localId: localId, details: ["provider": provider], in: schema, on: connection)
+                    }
+                }
                 guard let account = try await apply(changes, in: schema, localId: localId, on: connection) else { return nil }
                 if changes.passwordHash != nil {
                     try await events.record(.passwordChanged, localId: localId, in: schema, on: connection)

@@ -203,6 +203,7 @@ struct AccountService: Sendable {
         try Self.checkPhotoUrl(params.photoUrl)
         changes.photoUrl = params.photoUrl
         changes.deletePhotoUrl = params.deletePhotoUrl ?? false
+        changes.unlinkProviders = (params.unlinkProviders ?? []).filter { $0.utf8.count <= 128 }
         try Self.checkDisplayName(params.displayName)
         changes.displayName = params.displayName
         changes.deleteDisplayName = params.deleteDisplayName ?? false

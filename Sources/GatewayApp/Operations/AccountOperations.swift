@@ -64,13 +64,16 @@ struct AccountOperations: Sendable {
             throw IdentityToolkitError(.operationNotAllowed, detail: "Please verify the new email before changing email.")
         }
         let deleted = body.deleteAttribute ?? []
+        // The SDKs' `unlink`: the phone number, or a provider's user; the password stays (it is the
+        // account's email and password, not a link).
+        let unlinked = body.deleteProvider ?? []
         let account = try await PeerCall.call(
             registry, UpdateAccount.self,
             .init(
                 projectId: user.token.projectId, tenantId: user.token.tenantId, localId: user.account.localId,
                 email: email, password: password, displayName: body.displayName,
-                deleteDisplayName: deleted.contains("DISPLAY_NAME"), photoUrl: body.photoUrl,
-                deletePhotoUrl: deleted.contains("PHOTO_URL")
+                deleteDisplayName: deleted.contains("DISPLAY_NAME"), deletePhoneNumber: unlinked.contains("phone") ? true : nil,
+                photoUrl: body.photoUrl, deletePhotoUrl: deleted.contains("PHOTO_URL"), unlinkProviders: Self.federated(unlinked)
             ),
             requestID: request.requestID
         )
@@ -113,5 +116,11 @@ struct AccountOperations: Sendable {
             locale: request.locale, requestID: request.requestID
         )
         return try request.answer(SetAccountInfoResponse(applied.account))
+    }
+
+    /// The provider ids of `deleteProvider` that name identity providers (not `password` or `phone`).
+    static func federated(_ providers: [String]) -> [String]? {
+        let federated = providers.filter { !["password", "phone"].contains($0) }
+        return federated.isEmpty ? nil : federated
     }
 }

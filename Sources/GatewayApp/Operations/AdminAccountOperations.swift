@@ -113,8 +113,8 @@ struct AdminAccountOperations: Sendable {
                 displayName: body.displayName, deleteDisplayName: deleted.contains("DISPLAY_NAME"), emailVerified: body.emailVerified,
                 disabled: body.disableUser, validSince: validSince, customAttributes: body.customAttributes,
                 phoneNumber: body.phoneNumber, deletePhoneNumber: body.deleteProvider?.contains("phone") ?? false,
-                photoUrl: body.photoUrl,
-                deletePhotoUrl: deleted.contains("PHOTO_URL")
+                photoUrl: body.photoUrl, deletePhotoUrl: deleted.contains("PHOTO_URL"),
+                unlinkProviders: AccountOperations.federated(body.deleteProvider ?? [])
             ),
             requestID: request.requestID
         )
