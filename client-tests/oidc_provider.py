@@ -10,6 +10,7 @@ tokens the provider would not hand out (an expired one)."""
 
 import contextlib
 import hashlib
+import json
 import logging
 import ssl
 import tempfile
@@ -34,12 +35,28 @@ class Provider:
         self.app = oidc_provider_mock.app()
         # The provider's access log would fill the test output.
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
+        # RFC 7009 revocation, which the package lacks (Apple has it): the requests are kept for the
+        # tests to read, and the discovery document names the endpoint.
+        self.revoked = []
+        self.app.add_url_rule("/oauth2/revoke", "revoke", self._revoke, methods=["POST"])
+        self.app.after_request(self._advertise_revocation)
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(str(directory / "provider.pem"), str(directory / "provider-key.pem"))
         self.server = werkzeug.serving.make_server("127.0.0.1", 0, self.app, threaded=True, ssl_context=context)
         self.issuer = f"https://127.0.0.1:{self.server.server_port}"
         self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
         self.thread.start()
+
+    def _revoke(self):
+        self.revoked.append(dict(flask.request.form))
+        return "", 200
+
+    def _advertise_revocation(self, response):
+        if flask.request.path == "/.well-known/openid-configuration" and response.is_json:
+            document = response.get_json()
+            document["revocation_endpoint"] = flask.request.host_url.rstrip("/") + "/oauth2/revoke"
+            response.set_data(json.dumps(document))
+        return response
 
     def close(self):
         self.server.shutdown()

@@ -428,19 +428,24 @@ def test_an_imported_users_google_link_signs_them_in_to_their_imported_account(i
     assert clash.failure_count == 1 and "already linked" in clash.errors[0].reason
 
 
-def test_apples_web_flow_trades_the_code_with_a_client_secret_its_key_signs(idp_stack, configured):
-    """Sign in with Apple on the web: the code flow, whose client secret is a short-lived ES256 JWT that
-    the team's key (sealed in the configuration) signs for each exchange."""
+def configure_apple_key(stack):
+    """Apple's code flow for the project: the team's signing key (P-256), sealed, never answered."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec
 
     key = ec.generate_private_key(ec.SECP256R1()).private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
-    base = f"{idp_stack.gateway}/v2/projects/demo-project/defaultSupportedIdpConfigs/apple.com"
+    base = f"{stack.gateway}/v2/projects/demo-project/defaultSupportedIdpConfigs/apple.com"
     answer = requests.patch(f"{base}?updateMask=appleSignInConfig", headers=ADMIN, timeout=30, json={"appleSignInConfig": {
         "bundleIds": ["com.example.app"], "codeFlowConfig": {"teamId": "TEAM123456", "keyId": "KEY1234567", "privateKey": key}}})
     assert answer.status_code == 200, answer.text
     assert "PRIVATE KEY" not in answer.text
+
+
+def test_apples_web_flow_trades_the_code_with_a_client_secret_its_key_signs(idp_stack, configured):
+    """Sign in with Apple on the web: the code flow, whose client secret is a short-lived ES256 JWT that
+    the team's key (sealed in the configuration) signs for each exchange."""
+    configure_apple_key(idp_stack)
     sub = user(configured, email=unique_email("apple-web"), email_verified="true")
     session = secrets.token_urlsafe(16)
     started = identitytoolkit(idp_stack).accounts().createAuthUri(body={
@@ -495,3 +500,34 @@ def test_a_user_unlinks_a_provider_and_an_admin_can_too(idp_stack, configured, a
     assert OIDC in [entry.provider_id for entry in auth.get_user(account["localId"], app=admin).provider_data]
     auth.update_user(account["localId"], providers_to_delete=[OIDC], app=admin)
     assert OIDC not in [entry.provider_id for entry in auth.get_user(account["localId"], app=admin).provider_data]
+
+
+def test_a_sign_in_with_apple_users_token_is_revoked_at_the_provider_with_the_apps_secret(idp_stack, configured):
+    """What an app does when a Sign in with Apple user deletes their account (v2/accounts:revokeToken):
+    the token revoked at the provider's RFC 7009 endpoint, with the client secret Apple's key signs."""
+    import jwt as pyjwt
+
+    configure_apple_key(idp_stack)
+    sub = user(configured, email=unique_email("revoke"), email_verified="true")
+    signed_in = sign_in(idp_stack, post_body(configured.id_token("com.example.app", sub), "apple.com")).execute()
+    revoke = identitytoolkit(idp_stack, "v2").accounts().revokeToken
+    assert revoke(body={"idToken": signed_in["idToken"], "providerId": "apple.com", "tokenType": "ACCESS_TOKEN",
+                        "token": "apple-access-token-1"}).execute() == {}
+    request = configured.revoked[-1]
+    assert (request["token"], request["token_type_hint"], request["client_id"]) == (
+        "apple-access-token-1", "access_token", "com.example.service")
+    secret = pyjwt.decode(request["client_secret"], options={"verify_signature": False})
+    assert (secret["iss"], secret["sub"], pyjwt.get_unverified_header(request["client_secret"])["alg"]) == (
+        "TEAM123456", "com.example.service", "ES256")
+    # iOS sends a code, its token type as a number in a string: the code is traded, then revoked.
+    code = urllib.parse.parse_qs(urllib.parse.urlsplit(configured.authorize(
+        "com.example.service", "https://app.example/cb", sub, state="s")).query)["code"][0]
+    assert requests.post(f"{idp_stack.gateway}/v2/accounts:revokeToken?key=k", timeout=30, json={
+        "idToken": signed_in["idToken"], "providerId": "apple.com", "tokenType": "3", "token": code,
+        "redirectUri": "https://app.example/cb"}).status_code == 200
+    assert configured.revoked[-1]["token_type_hint"] == "refresh_token"
+    # Only the user's own link's tokens; and only a signed-in user's.
+    other = password_user(idp_stack, unique_email("no-apple"))
+    assert failure(revoke(body={"idToken": other["idToken"], "providerId": "apple.com", "tokenType": "ACCESS_TOKEN",
+                                "token": "x"})) == (400, "INVALID_PROVIDER_ID : The user has no apple.com link.")
+    assert failure(revoke(body={"providerId": "apple.com", "tokenType": "ACCESS_TOKEN", "token": "x"}))[1] == "MISSING_ID_TOKEN"

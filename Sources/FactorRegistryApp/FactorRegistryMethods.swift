@@ -90,6 +90,9 @@ enum FactorRegistryMethods {
             try await rejecting { try await signIn.authorizationUri(params) }
         }
         methods.register(SignInWithIdp.self, callers: gatewayOnly) { params, _ in try await rejecting { try await signIn.signIn(params) } }
+        methods.register(RevokeProviderToken.self, callers: gatewayOnly) { params, _ in
+            try await rejecting { try await signIn.revoke(params) }
+        }
     }
 
     /// A business error of the flow, as the RPC error that carries it to the gateway.

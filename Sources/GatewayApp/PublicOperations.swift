@@ -107,6 +107,7 @@ struct PublicOperations: Sendable {
             "identitytoolkit.getRecaptchaParams": clientConfig.recaptchaParams,
             "identitytoolkit.getRecaptchaConfig": clientConfig.recaptchaConfig,
             "identitytoolkit.getPasswordPolicy": clientConfig.passwordPolicy,
+            "identitytoolkit.accounts.revokeToken": RevokeTokenOperation(registry: registry, sessions: sessions).handle,
             "securetoken.token": SecureTokenOperation(
                 registry: registry, sessions: sessions, keys: sealKeys, cachedSettings: cachedSettings,
                 projectNumber: settings.projectNumber

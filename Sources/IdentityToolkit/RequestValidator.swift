@@ -159,6 +159,9 @@ public struct RequestValidator: Sendable {
         case .int(let index) where index >= 0 && index < names.count:
             // Protobuf JSON accepts an enum's number; the Admin SDKs send some that way.
             return .string(names[Int(index)])
+        case .string(let text) where Int(text).map { $0 >= 0 && $0 < names.count } == true:
+            // The number as a string: what the iOS SDK sends for `revokeToken`'s `tokenType` ("3").
+            return .string(names[Int(text)!])
         case .string, .int:
             throw IdentityToolkitError.invalidPayload("Invalid value at '\(Self.dotted(path))'.")
         default:

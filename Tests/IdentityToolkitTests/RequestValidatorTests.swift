@@ -81,6 +81,9 @@ struct RequestValidatorTests {
             try body(#"{"requestType":6,"email":"a@example.com"}"#), schema: "GoogleCloudIdentitytoolkitV1GetOobCodeRequest"
         )
         #expect(oob["requestType"] == "EMAIL_SIGNIN")
+        // The iOS SDK's revokeToken sends the enum's number as a string.
+        let revoke = try validator.validate(try body(#"{"tokenType":"3"}"#), schema: "GoogleCloudIdentitytoolkitV2RevokeTokenRequest")
+        #expect(revoke["tokenType"] == "CODE")
         #expect(
             try message(#"{"requestType":"NOT_A_TYPE"}"#, "GoogleCloudIdentitytoolkitV1GetOobCodeRequest")
                 == "Invalid JSON payload received. Invalid value at 'requestType'."

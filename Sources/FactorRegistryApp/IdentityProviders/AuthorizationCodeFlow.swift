@@ -75,12 +75,13 @@ struct AuthorizationCodeFlow: Sendable {
     struct Tokens {
         let idToken: String
         let accessToken: String?
+        let refreshToken: String?
         let expiresIn: Int?
     }
 
     /// Trades an authorization code for the user's tokens.
     func exchange(
-        code: String, endpoint: String, clientId: String, clientSecret: String, redirectUri: String, codeVerifier: String
+        code: String, endpoint: String, clientId: String, clientSecret: String, redirectUri: String?, codeVerifier: String?
     ) async throws -> Tokens {
         guard endpoint.hasPrefix("https://") else {
             throw IdentityToolkitError(.invalidIdpResponse, detail: "The identity provider names no https token endpoint.")
@@ -89,10 +90,10 @@ struct AuthorizationCodeFlow: Sendable {
         request.method = .POST
         request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "accept", value: "application/json")
-        let fields = [
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectUri), ("client_id", clientId),
-            ("client_secret", clientSecret), ("code_verifier", codeVerifier),
-        ]
+        // A native app's code (Sign in with Apple on a device) has neither a redirect nor PKCE.
+        var fields = [("grant_type", "authorization_code"), ("code", code), ("client_id", clientId), ("client_secret", clientSecret)]
+        if let redirectUri { fields.append(("redirect_uri", redirectUri)) }
+        if let codeVerifier { fields.append(("code_verifier", codeVerifier)) }
         request.body = .bytes(ByteBuffer(string: fields.map { "\($0)=\(Self.formEncoded($1))" }.joined(separator: "&")))
         let answer: JSONValue?
         let status: UInt
@@ -114,7 +115,31 @@ struct AuthorizationCodeFlow: Sendable {
             case .int(let seconds)?: Int(clamping: seconds)
             default: nil
             }
-        return Tokens(idToken: idToken, accessToken: answer?["access_token"]?.stringValue, expiresIn: expiresIn)
+        return Tokens(
+            idToken: idToken, accessToken: answer?["access_token"]?.stringValue, refreshToken: answer?["refresh_token"]?.stringValue,
+            expiresIn: expiresIn
+        )
+    }
+
+    /// RFC 7009: asks the provider to revoke a token of the client's.
+    func revoke(token: String, hint: String, endpoint: String, clientId: String, clientSecret: String) async throws {
+        guard endpoint.hasPrefix("https://") else {
+            throw IdentityToolkitError(.invalidIdpResponse, detail: "The identity provider names no https revocation endpoint.")
+        }
+        var request = HTTPClientRequest(url: endpoint)
+        request.method = .POST
+        request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded")
+        let fields = [("token", token), ("token_type_hint", hint), ("client_id", clientId), ("client_secret", clientSecret)]
+        request.body = .bytes(ByteBuffer(string: fields.map { "\($0)=\(Self.formEncoded($1))" }.joined(separator: "&")))
+        let status: UInt
+        do {
+            status = try await client.execute(request, timeout: OpenIDProviderDirectory.timeout).status.code
+        } catch {
+            throw IdentityToolkitError(.invalidIdpResponse, detail: "The identity provider's revocation endpoint could not be reached.")
+        }
+        guard status == 200 else {
+            throw IdentityToolkitError(.invalidIdpResponse, detail: "The identity provider refused to revoke the token (HTTP \(status)).")
+        }
     }
 
     /// Sign in with Apple's client secret: an ES256 JWT by the team's key, for five minutes.

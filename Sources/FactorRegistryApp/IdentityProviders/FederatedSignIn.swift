@@ -128,7 +128,7 @@ struct FederatedSignIn: Sendable {
             var expiresIn: Int?
             if let code {
                 let provider = try await verifier.directory.provider(issuer: issuer)
-                let tokens = try await codeFlow.exchange(
+                let tokens: AuthorizationCodeFlow.Tokens = try await codeFlow.exchange(
                     code: code, endpoint: provider.tokenEndpoint ?? "", clientId: stored.config.clientId ?? "",
                     clientSecret: try await clientSecret(stored, projectId: params.projectId, tenantId: params.tenantId, issuer: issuer),
                     redirectUri: state.redirectUri, codeVerifier: state.codeVerifier
@@ -173,6 +173,44 @@ struct FederatedSignIn: Sendable {
                 .missingOrInvalidNonce, detail: "Duplicate credential received. Please try again with a new credential."
             )
         }
+    }
+
+    // MARK: Revocation
+
+    func revoke(_ params: RevokeProviderToken.Params) async throws -> RPCEmpty {
+        let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        try await accounts.limits.admit(address: params.clientAddress)
+        let stored = try await enabledConfig(params.projectId, params.tenantId, params.providerId)
+        // Only a token of the user's own link: this server's client secret is no proxy for anyone else's.
+        guard let account = try await accounts.accounts.accounts(in: schema, localIds: [params.localId], emails: []).first,
+            account.federatedIdentities?.contains(where: { $0.providerId == stored.config.providerId }) == true
+        else { throw IdentityToolkitError(.invalidProviderID, detail: "The user has no \(stored.config.providerId) link.") }
+        let (issuer, _) = try issuers(of: stored.config)
+        let provider: OpenIDProviderDirectory.Provider
+        do {
+            provider = try await verifier.directory.provider(issuer: issuer)
+        } catch {
+            throw IdentityToolkitError(.invalidIdpResponse, detail: "The identity provider's discovery document could not be fetched.")
+        }
+        guard let endpoint = provider.revocationEndpoint else {
+            throw IdentityToolkitError(.invalidIdpResponse, detail: "The identity provider has no revocation endpoint.")
+        }
+        let secret = try await clientSecret(stored, projectId: params.projectId, tenantId: params.tenantId, issuer: issuer)
+        let clientId = stored.config.clientId ?? ""
+        var token = params.token
+        var hint = params.tokenType == "ACCESS_TOKEN" ? "access_token" : "refresh_token"
+        if params.tokenType == "CODE" {
+            let tokens = try await codeFlow.exchange(
+                code: params.token, endpoint: provider.tokenEndpoint ?? "", clientId: clientId, clientSecret: secret,
+                redirectUri: params.redirectUri, codeVerifier: nil
+            )
+            guard let granted = tokens.refreshToken ?? tokens.accessToken else {
+                throw IdentityToolkitError(.invalidIdpResponse, detail: "The code granted no token to revoke.")
+            }
+            (token, hint) = (granted, tokens.refreshToken != nil ? "refresh_token" : "access_token")
+        }
+        try await codeFlow.revoke(token: token, hint: hint, endpoint: endpoint, clientId: clientId, clientSecret: secret)
+        return RPCEmpty()
     }
 
     // MARK: The account

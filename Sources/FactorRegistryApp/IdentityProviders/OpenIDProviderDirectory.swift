@@ -16,6 +16,8 @@ actor OpenIDProviderDirectory {
         let issuer: String
         let authorizationEndpoint: String?
         let tokenEndpoint: String?
+        /// RFC 7009's endpoint (Apple's `/auth/revoke`), when the provider has one.
+        let revocationEndpoint: String?
         /// `response_modes_supported` (Apple's includes `form_post`, which it requires for its scopes).
         let responseModes: [String]
         /// `scopes_supported`, when the document lists them.
@@ -99,7 +101,7 @@ actor OpenIDProviderDirectory {
         }
         return Provider(
             issuer: issuer, authorizationEndpoint: discovery["authorization_endpoint"]?.stringValue,
-            tokenEndpoint: discovery["token_endpoint"]?.stringValue,
+            tokenEndpoint: discovery["token_endpoint"]?.stringValue, revocationEndpoint: discovery["revocation_endpoint"]?.stringValue,
             responseModes: Self.strings(discovery["response_modes_supported"]) ?? [],
             scopes: Self.strings(discovery["scopes_supported"]), keys: keys, fetchedAt: .now
         )
