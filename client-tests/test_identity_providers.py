@@ -531,3 +531,13 @@ def test_a_sign_in_with_apple_users_token_is_revoked_at_the_provider_with_the_ap
     assert failure(revoke(body={"idToken": other["idToken"], "providerId": "apple.com", "tokenType": "ACCESS_TOKEN",
                                 "token": "x"})) == (400, "INVALID_PROVIDER_ID : The user has no apple.com link.")
     assert failure(revoke(body={"providerId": "apple.com", "tokenType": "ACCESS_TOKEN", "token": "x"}))[1] == "MISSING_ID_TOKEN"
+
+
+def test_a_disabled_account_is_not_taken_over_by_a_providers_verified_email(idp_stack, configured, admin):
+    email = unique_email("disabled")
+    record = auth.create_user(email=email, password="keeps-this-pw", disabled=True, app=admin)
+    sub = user(configured, email=email, email_verified=True)
+    assert failure(sign_in(idp_stack, post_body(configured.id_token("google-web-client", sub), "google.com"))) == (
+        400, "USER_DISABLED")
+    providers = [entry.provider_id for entry in auth.get_user(record.uid, app=admin).provider_data]
+    assert "google.com" not in providers and "password" in providers

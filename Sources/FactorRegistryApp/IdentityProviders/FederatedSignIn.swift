@@ -255,6 +255,8 @@ struct FederatedSignIn: Sendable {
                 let providers = (holder.federatedIdentities ?? []).map(\.providerId)
                 return .init(identity: profile, needConfirmation: true, verifiedProvider: providers, pendingToken: pendingToken)
             }
+            // A disabled account is taken by nobody, and keeps what it has.
+            if holder.disabled { throw IdentityToolkitError(.userDisabled) }
             if holder.federatedIdentities?.contains(where: { $0.providerId == profile.providerId }) == true {
                 // Another user of the same provider had this address before (a recycled email).
                 return .init(identity: profile, needConfirmation: true, verifiedProvider: [profile.providerId], pendingToken: pendingToken)
