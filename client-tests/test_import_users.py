@@ -4,6 +4,7 @@ whole-request refusals."""
 
 import base64
 import hashlib
+import json
 import secrets
 
 import pytest
@@ -122,3 +123,45 @@ def test_whole_request_refusals(stack):
     client = requests.post(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:batchCreate?key=k",
                            json={"users": [{"localId": "x"}]}, timeout=30)
     assert error(client).startswith("INSUFFICIENT_PERMISSION")
+
+
+def test_a_totp_factor_comes_along_with_its_secret_and_the_user_finishes_with_it(stack):
+    """Issue 41, item 4 (beyond Identity Platform, which cannot take TOTP factors): `mfaInfo[].totpInfo`
+    with the factor's `sharedSecretKey` (base32); the secret is sealed by challenge-issuer, never
+    answered, and the imported user's authenticator app passes the second factor at once."""
+    import time
+
+    import pyotp
+
+    from mfa_helpers import enable_project_totp
+
+    enable_project_totp(stack)
+    secret = pyotp.random_base32()
+    uids = [f"totp-{i}-{secrets.token_hex(4)}" for i in range(3)]
+
+    def user(uid, totp_info):
+        return {"localId": uid, "email": f"{uid}@example.com", "emailVerified": True, "rawPassword": "secret-pw",
+                "mfaInfo": [{"displayName": "Imported app", "enrolledAt": "2024-01-02T03:04:05Z", "totpInfo": totp_info}]}
+
+    answer = batch_create(stack, {"users": [
+        user(uids[0], {"sharedSecretKey": secret}), user(uids[1], {}), user(uids[2], {"sharedSecretKey": "not base32!"})]})
+    assert answer.status_code == 200, answer.text
+    assert [(entry["index"], entry["message"]) for entry in answer.json()["error"]] == [
+        (1, "Second factor not supported."), (2, "totpInfo.sharedSecretKey must be base32 of 10 to 64 bytes")]
+    pending = sign_in(stack, f"{uids[0]}@example.com", "secret-pw").json()
+    assert pending["mfaPendingCredential"] and pending["mfaInfo"][0]["totpInfo"] == {}
+    assert pending["mfaInfo"][0]["displayName"] == "Imported app" and secret not in json.dumps(pending)
+    finished = requests.post(f"{stack.gateway}/v2/accounts/mfaSignIn:finalize?key=k", timeout=30, json={
+        "mfaPendingCredential": pending["mfaPendingCredential"], "mfaEnrollmentId": pending["mfaInfo"][0]["mfaEnrollmentId"],
+        "totpVerificationInfo": {"verificationCode": pyotp.TOTP(secret).at(time.time())}})
+    assert finished.status_code == 200, finished.text
+    token = finished.json()["idToken"].split(".")[1]
+    claims = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+    assert claims["firebase"]["sign_in_second_factor"] == "totp"
+    looked_up = requests.post(f"{stack.gateway}/v1/projects/demo-project/accounts:lookup", headers=ADMIN, timeout=30,
+                              json={"localId": [uids[0]]}).json()["users"][0]
+    assert looked_up["mfaInfo"][0]["totpInfo"] == {} and secret not in json.dumps(looked_up)
+    assert looked_up["mfaInfo"][0]["enrolledAt"].startswith("2024-01-02T03:04:05")
+    # The refused users are not there.
+    assert "users" not in requests.post(f"{stack.gateway}/v1/projects/demo-project/accounts:lookup", headers=ADMIN,
+                                        timeout=30, json={"localId": uids[1:]}).json()

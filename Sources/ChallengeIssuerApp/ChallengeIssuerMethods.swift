@@ -18,6 +18,7 @@ enum ChallengeIssuerMethods {
 
     static func registerTOTP(_ methods: inout RPCMethodTable, totp: TOTPFactors) {
         methods.register(StartTOTPEnrollment.self, callers: gatewayOnly) { params, _ in try await totp.startEnrollment(params) }
+        methods.register(ImportTOTPSecrets.self, callers: gatewayOnly) { params, _ in try await totp.importSecrets(params) }
         methods.register(FinalizeTOTPEnrollment.self, callers: gatewayOnly) { params, _ in
             try await totp.finalizeEnrollment(params)
             return RPCEmpty()

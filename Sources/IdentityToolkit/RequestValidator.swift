@@ -23,6 +23,8 @@ public struct RequestValidator: Sendable {
             "smsDefenseConfig": ["type": "object"],
         ],
         "GoogleCloudIdentitytoolkitAdminV2Config": ["smsDefenseConfig": ["type": "object"]],
+        // An imported TOTP factor's shared secret (base32), which Identity Platform has no way to take.
+        "GoogleCloudIdentitytoolkitV1TotpInfo": ["sharedSecretKey": ["type": "string"]],
         "GoogleCloudIdentitytoolkitAdminV2SendSms": [
             "localizedTemplates": [
                 "type": "object", "additionalProperties": ["$ref": "#/schemas/GoogleCloudIdentitytoolkitAdminV2SmsTemplate"],

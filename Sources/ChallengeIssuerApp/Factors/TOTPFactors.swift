@@ -57,6 +57,41 @@ struct TOTPFactors: Sendable {
         )
     }
 
+    /// `totp.importSecrets`: each secret sealed under its enrollment id, stored as a factor that has
+    /// accepted no step yet. An enrollment id another user's factor has refuses that entry; the same
+    /// user's is replaced (an import that overwrites).
+    func importSecrets(_ params: ImportTOTPSecrets.Params) async throws -> ImportTOTPSecrets.Result {
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
+        let factors = schema.qualified("totp_factors")
+        var refused: [ImportTOTPSecrets.Refusal] = []
+        for (index, entry) in params.secrets.enumerated() {
+            guard let secret = Base32.decode(entry.sharedSecretKey), (10...64).contains(secret.count) else {
+                refused.append(.init(index: index, message: "totpInfo.sharedSecretKey must be base32 of 10 to 64 bytes"))
+                continue
+            }
+            guard entry.mfaEnrollmentId.utf8.count <= 128, entry.localId.utf8.count <= 128 else {
+                refused.append(.init(index: index, message: "Enrollment id is too long."))
+                continue
+            }
+            let sealed = try sealer.seal(Data(secret), keyID: entry.mfaEnrollmentId)
+            let rows = try await client.query(
+                """
+                INSERT INTO \(unescaped: factors) (enrollment_id, local_id, secret_sealed, last_step)
+                VALUES (\(entry.mfaEnrollmentId), \(entry.localId), \(ByteBuffer(bytes: sealed)), 0)
+                ON CONFLICT (enrollment_id) DO UPDATE SET secret_sealed = excluded.secret_sealed, last_step = 0, failures = 0,
+                    failure_window_start = NULL
+                WHERE \(unescaped: factors).local_id = excluded.local_id
+                RETURNING 1
+                """,
+                logger: logger
+            )
+            var stored = false
+            for try await _ in rows.decode(Int.self) { stored = true }
+            if !stored { refused.append(.init(index: index, message: "Enrollment id already exists.")) }
+        }
+        return .init(refused: refused)
+    }
+
     enum Outcome: Sendable {
         case accepted
         case rejected(RPCError)

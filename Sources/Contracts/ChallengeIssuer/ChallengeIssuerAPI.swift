@@ -9,6 +9,6 @@ public enum ChallengeIssuerAPI {
         StartTOTPEnrollment.self, FinalizeTOTPEnrollment.self, VerifyTOTP.self,
         DeleteTOTPFactor.self, ListStoredTOTPFactors.self, StartPhoneVerification.self, VerifyPhoneCode.self,
         ListOutboxVerificationCodes.self, IssueIosReceipt.self, ForgetAccountChallenges.self, GetSMSDefenseStatus.self,
-        ResumeSMSRegion.self, ListSecurityEvents.self,
+        ResumeSMSRegion.self, ListSecurityEvents.self, ImportTOTPSecrets.self,
     ]
 }

@@ -110,6 +110,14 @@ struct AccountImporter: Sendable {
         }
         var ids: Set<String> = []
         return try items.map { item in
+            // A TOTP factor comes with its id: the gateway stored its secret under it first.
+            if item.kind == "totp", !item.mfaEnrollmentId.isEmpty {
+                guard ids.insert(item.mfaEnrollmentId).inserted else { throw ImportFailure(message: "Enrollment id already exists.") }
+                return Enrollment(
+                    mfaEnrollmentId: item.mfaEnrollmentId, kind: "totp", displayName: item.displayName, phoneNumber: nil,
+                    enrolledAt: item.enrolledAt
+                )
+            }
             guard let number = item.phoneNumber else { throw ImportFailure(message: "Second factor not supported.") }
             guard PhoneNumber.isValid(number) else { throw ImportFailure(message: "Phone number format is invalid") }
             let id = item.mfaEnrollmentId.isEmpty ? RandomIdentifier.make() : item.mfaEnrollmentId

@@ -18,7 +18,9 @@ struct MFAEnrollment: DiscoveryMessage {
     var totpInfo: TOTPInfo?
 }
 
-/// `totpInfo` of a factor: empty; its presence names the kind.
+/// `totpInfo` of a factor: its presence names the kind. Empty in answers; an import may give the
+/// factor's shared secret (this server's extension), which is never answered.
 struct TOTPInfo: DiscoveryMessage {
     static let schema = "GoogleCloudIdentitytoolkitV1TotpInfo"
+    var sharedSecretKey: String?
 }

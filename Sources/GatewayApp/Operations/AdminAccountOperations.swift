@@ -9,6 +9,8 @@ struct AdminAccountOperations: Sendable {
     let registry: RPCClient
     /// What other services hold for a deleted account goes with it.
     let erasure: AccountErasure
+    /// challenge-issuer, which keeps imported TOTP factors' secrets.
+    var challenges: RPCClient { erasure.challenges }
 
     /// `POST …/accounts` (createUser): no tokens in the answer.
     func create(_ request: PublicRequest) async throws -> JSONValue {
@@ -230,7 +232,7 @@ struct AdminAccountOperations: Sendable {
         guard let items = body.users, !items.isEmpty else {
             throw IdentityToolkitError(.missingUserAccount)
         }
-        let users = items.map { item in
+        var users = items.map { item in
             ImportedAccount(
                 localId: item.localId, email: item.email, emailVerified: item.emailVerified, displayName: item.displayName,
                 disabled: item.disabled, phoneNumber: item.phoneNumber, customAttributes: item.customAttributes,
@@ -248,18 +250,57 @@ struct AdminAccountOperations: Sendable {
                 passwordHashOrder: body.passwordHashOrder
             )
         }
+        var refused = try await importTOTPSecrets(items, into: &users, scope: scope, request: request)
         // An import may hash a thousand passwords (a raw password, a fast digest kept under scrypt):
         // tens of seconds at production parameters, more than an ordinary call's deadline.
-        let outcome = try await PeerCall.call(
-            registry.allowing(Self.importDeadline), ImportAccounts.self,
-            .init(
-                projectId: scope.projectId, tenantId: scope.tenantId, users: users,
-                allowOverwrite: body.allowOverwrite ?? false, sanityCheck: body.sanityCheck ?? false,
-                hash: hash
-            ),
+        let kept = users.indices.filter { refused[$0] == nil }
+        if !kept.isEmpty {
+            let outcome = try await PeerCall.call(
+                registry.allowing(Self.importDeadline), ImportAccounts.self,
+                .init(
+                    projectId: scope.projectId, tenantId: scope.tenantId, users: kept.map { users[$0] },
+                    allowOverwrite: body.allowOverwrite ?? false, sanityCheck: body.sanityCheck ?? false,
+                    hash: hash
+                ),
+                requestID: request.requestID
+            )
+            for failure in outcome.errors where failure.index < kept.count { refused[kept[failure.index]] = failure.message }
+        }
+        return try request.answer(
+            UploadAccountResponse(error: refused.sorted { $0.key < $1.key }.map { ErrorInfo(index: $0.key, message: $0.value) })
+        )
+    }
+
+    /// Imported TOTP factors (`mfaInfo[].totpInfo.sharedSecretKey`, this server's extension): each
+    /// given an id when it has none, its secret stored by challenge-issuer before factor-registry
+    /// stores the enrollment (a failure in between leaves a secret the orphan sweep deletes). A TOTP
+    /// factor without its secret cannot work: that user is refused, as is one whose secret is.
+    /// Returns the refused users by index.
+    private func importTOTPSecrets(
+        _ items: [UserInfo], into users: inout [ImportedAccount], scope: AdminScope, request: PublicRequest
+    ) async throws -> [Int: String] {
+        var refused: [Int: String] = [:]
+        var secrets: [ImportTOTPSecrets.Secret] = []
+        var owners: [Int] = []
+        for (index, item) in items.enumerated() {
+            for (position, factor) in (item.mfaInfo ?? []).enumerated() where factor.totpInfo != nil {
+                guard let key = factor.totpInfo?.sharedSecretKey.nonEmpty, let localId = item.localId.nonEmpty else {
+                    refused[index] = "Second factor not supported."
+                    continue
+                }
+                let id = factor.mfaEnrollmentId.nonEmpty ?? RandomIdentifier.make()
+                users[index].mfaInfo?[position].mfaEnrollmentId = id
+                secrets.append(.init(localId: localId, mfaEnrollmentId: id, sharedSecretKey: key))
+                owners.append(index)
+            }
+        }
+        guard !secrets.isEmpty else { return refused }
+        let stored = try await PeerCall.call(
+            challenges, ImportTOTPSecrets.self, .init(projectId: scope.projectId, tenantId: scope.tenantId, secrets: secrets),
             requestID: request.requestID
         )
-        return try request.answer(UploadAccountResponse(error: outcome.errors.map { ErrorInfo(index: $0.index, message: $0.message) }))
+        for refusal in stored.refused where refusal.index < owners.count { refused[owners[refusal.index]] = refusal.message }
+        return refused
     }
 
     /// Factors as an admin gives them: the phone factors of an update's `mfa.enrollments` (§2.4),
