@@ -143,10 +143,14 @@ def test_a_totp_factor_comes_along_with_its_secret_and_the_user_finishes_with_it
         return {"localId": uid, "email": f"{uid}@example.com", "emailVerified": True, "rawPassword": "secret-pw",
                 "mfaInfo": [{"displayName": "Imported app", "enrolledAt": "2024-01-02T03:04:05Z", "totpInfo": totp_info}]}
 
-    answer = batch_create(stack, {"users": [
+    from rest_client import identitytoolkit
+
+    # Google's generated REST client, with the admin credential an Admin SDK would send.
+    call = identitytoolkit(stack).projects().accounts().batchCreate(targetProjectId="demo-project", body={"users": [
         user(uids[0], {"sharedSecretKey": secret}), user(uids[1], {}), user(uids[2], {"sharedSecretKey": "not base32!"})]})
-    assert answer.status_code == 200, answer.text
-    assert [(entry["index"], entry["message"]) for entry in answer.json()["error"]] == [
+    call.headers["authorization"] = ADMIN["Authorization"]
+    answer = call.execute()
+    assert [(entry["index"], entry["message"]) for entry in answer["error"]] == [
         (1, "Second factor not supported."), (2, "totpInfo.sharedSecretKey must be base32 of 10 to 64 bytes")]
     pending = sign_in(stack, f"{uids[0]}@example.com", "secret-pw").json()
     assert pending["mfaPendingCredential"] and pending["mfaInfo"][0]["totpInfo"] == {}
