@@ -325,6 +325,7 @@ def test_a_provider_user_with_a_second_factor_finishes_with_it(idp_stack, config
     finished = finish_totp(idp_stack, pending, totp)
     token = claims(finished["idToken"])
     assert token["firebase"]["sign_in_provider"] == OIDC and token["firebase"]["sign_in_second_factor"] == "totp"
+    assert token["firebase"]["identities"][OIDC] == [sub]
     # The pending credential is used up.
     assert failure(identitytoolkit(idp_stack, "v2").accounts().mfaSignIn().finalize(body={
         "mfaPendingCredential": pending["mfaPendingCredential"], "mfaEnrollmentId": pending["mfaInfo"][0]["mfaEnrollmentId"],

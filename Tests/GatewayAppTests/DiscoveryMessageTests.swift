@@ -64,10 +64,11 @@ struct DiscoveryMessageTests {
         #expect(Self.isPart(encoded, of: sample), "\(Message.self) does not give back what it decoded: \(encoded)")
     }
 
-    /// A value of every member, by the schema's types, nested messages to a depth of three.
+    /// A value of every member, by the schema's types, nested messages to a depth of four (an
+    /// imported factor's `totpInfo` is at the fourth: `users[].mfaInfo[].totpInfo.sharedSecretKey`).
     static func sample(message name: String, depth: Int) -> JSONValue? {
         guard let members = Discovery.validator.members(of: name) else { return nil }
-        guard depth < 3 else { return .object([:]) }
+        guard depth < 4 else { return .object([:]) }
         var result: [String: JSONValue] = [:]
         for (member, property) in members { result[member] = sample(property, depth: depth) }
         return .object(result)

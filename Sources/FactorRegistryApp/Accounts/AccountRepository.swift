@@ -114,26 +114,36 @@ extension AccountRepository {
         return nil
     }
 
-    /// The columns of an account, its enrollments as a JSON array (oldest first) in the last one.
+    /// The columns of an account: its enrollments as a JSON array (oldest first; `[]` for none),
+    /// then its linked provider users (``identities(_:)``).
     static func columns(_ schema: TenantSchema) -> String {
         let enrollments = schema.qualified("mfa_enrollments")
         return """
             \(profileColumns("password_hash")),
-            (SELECT json_agg(json_build_object(
+            (SELECT coalesce(json_agg(json_build_object(
                 'mfaEnrollmentId', e.enrollment_id, 'kind', e.kind, 'displayName', e.display_name,
                 'phoneNumber', e.phone_number,
                 'enrolledAt', to_char(e.enrolled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))
-              ORDER BY e.enrolled_at, e.enrollment_id)::text
+              ORDER BY e.enrolled_at, e.enrollment_id), '[]')::text
              FROM \(enrollments) e WHERE e.local_id = \(schema.qualified("accounts")).local_id),
-            (SELECT coalesce(json_agg(json_build_object(
-                'providerId', f.provider_id, 'rawId', f.raw_id, 'email', f.email, 'displayName', f.display_name,
-                'photoUrl', f.photo_url) ORDER BY f.linked_at, f.provider_id), '[]')::text
-             FROM \(schema.qualified("federated_identities")) f WHERE f.local_id = \(schema.qualified("accounts")).local_id)
+            \(identities(schema))
             """
     }
 
-    /// What the narrow reads select in place of the enrollments and identities of ``columns(_:)``.
-    static let narrowTail = "NULL::text, NULL::text"
+    /// An account's linked provider users as a JSON array (`[]` for none): also in the narrow reads,
+    /// since the ID token a second-factor sign-in ends with lists them (`firebase.identities`).
+    static func identities(_ schema: TenantSchema) -> String {
+        """
+        (SELECT coalesce(json_agg(json_build_object(
+            'providerId', f.provider_id, 'rawId', f.raw_id, 'email', f.email, 'displayName', f.display_name,
+            'photoUrl', f.photo_url) ORDER BY f.linked_at, f.provider_id), '[]')::text
+         FROM \(schema.qualified("federated_identities")) f WHERE f.local_id = \(schema.qualified("accounts")).local_id)
+        """
+    }
+
+    /// What the narrow reads select in place of the enrollments and identities of ``columns(_:)``:
+    /// no enrollments (NULL, which also says the password was not looked at), the identities.
+    static func narrowTail(_ schema: TenantSchema) -> String { "NULL::text, \(identities(schema))" }
 
     /// An account's own columns, up to `photo_url`, with `passwordHash` in the password hash's place.
     private static func profileColumns(_ passwordHash: String) -> String {
@@ -146,7 +156,7 @@ extension AccountRepository {
 
     typealias Row = (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?, String?, String?, String?, String?, String?)
 
-    /// An account from its row. A full read (``columns(_:)``) has an identities array, `[]` at
+    /// An account from its row. A full read (``columns(_:)``) has an enrollments array, `[]` at
     /// least, and says whether a password is set; a narrow one has neither.
     static func credentials(from row: Row) -> StoredCredentials {
         let (localId, email, verified, name, disabled, createdAt, hash, validSince, lastLogin, claims, phone, photo, factors, linked) =
@@ -158,7 +168,7 @@ extension AccountRepository {
             signInProvider: provider(email: email, phoneNumber: phone, federated: identities?.first?.providerId),
             validSince: validSince, lastLoginAt: lastLogin.map(String.init), customAttributes: claims,
             phoneNumber: phone, mfaInfo: EnrollmentJSON.decode(factors), photoUrl: photo,
-            federatedIdentities: identities.flatMap { $0.isEmpty ? nil : $0 }, passwordSet: linked == nil ? nil : hash != nil
+            federatedIdentities: identities.flatMap { $0.isEmpty ? nil : $0 }, passwordSet: factors == nil ? nil : hash != nil
         )
         return StoredCredentials(account: account, passwordHash: hash)
     }
@@ -176,7 +186,7 @@ extension AccountRepository {
         case .checkOnly:
             rows = try await client.query(
                 cached: """
-                    SELECT \(unescaped: Self.profileColumns("NULL::text")), \(unescaped: Self.narrowTail) FROM \(unescaped: accounts)
+                    SELECT \(unescaped: Self.profileColumns("NULL::text")), \(unescaped: Self.narrowTail(schema)) FROM \(unescaped: accounts)
                     WHERE local_id = \(localId) AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
                         SELECT 1 FROM \(unescaped: schema.qualified("mfa_enrollments")) e
                         WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
@@ -199,7 +209,7 @@ extension AccountRepository {
                           WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
                             AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
                       AND (NOT \(asynchronous) OR (SELECT set_config('synchronous_commit', 'off', true)) = 'off')
-                    RETURNING \(unescaped: Self.profileColumns("NULL::text")), \(unescaped: Self.narrowTail)
+                    RETURNING \(unescaped: Self.profileColumns("NULL::text")), \(unescaped: Self.narrowTail(schema))
                     """,
                 logger: logger
             )
