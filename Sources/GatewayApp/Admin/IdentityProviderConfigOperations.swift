@@ -28,15 +28,7 @@ struct IdentityProviderConfigOperations: Sendable {
                 throw IdentityToolkitError(collection == .oauth ? .missingProviderID : .invalidProviderID)
             }
             let (config, secret, key) = try Self.config(from: request.body, id: id, collection: collection)
-            let stored = try await PeerCall.call(
-                registry, PutIdentityProviderConfig.self,
-                .init(
-                    projectId: scope.projectId, tenantId: scope.tenantId, config: config, create: true, clientSecret: secret,
-                    applePrivateKey: key
-                ),
-                requestID: request.requestID
-            )
-            return Self.document(stored, scope: scope, collection: collection)
+            return try await put(config, secret: secret, key: key, create: true, scope: scope, collection: collection, request: request)
         }
     }
 
@@ -91,15 +83,7 @@ struct IdentityProviderConfigOperations: Sendable {
                     : nil
                 if names.contains("displayName"), request.body["displayName"] == .null { config.displayName = nil }
             }
-            let updated = try await PeerCall.call(
-                registry, PutIdentityProviderConfig.self,
-                .init(
-                    projectId: scope.projectId, tenantId: scope.tenantId, config: config, create: false, clientSecret: secret,
-                    applePrivateKey: key
-                ),
-                requestID: request.requestID
-            )
-            return Self.document(updated, scope: scope, collection: collection)
+            return try await put(config, secret: secret, key: key, create: false, scope: scope, collection: collection, request: request)
         }
     }
 
@@ -122,6 +106,22 @@ struct IdentityProviderConfigOperations: Sendable {
             ["idpId": "apple.com", "description": "Apple"], ["idpId": "google.com", "description": "Google"],
         ]
         return ["defaultSupportedIdps": .array(entries)]
+    }
+
+    /// Stores a configuration (creating it, or replacing the one there) and answers the resource.
+    private func put(
+        _ config: IdentityProviderConfig, secret: String?, key: String?, create: Bool, scope: AdminScope, collection: Collection,
+        request: PublicRequest
+    ) async throws -> JSONValue {
+        let stored = try await PeerCall.call(
+            registry, PutIdentityProviderConfig.self,
+            .init(
+                projectId: scope.projectId, tenantId: scope.tenantId, config: config, create: create, clientSecret: secret,
+                applePrivateKey: key
+            ),
+            requestID: request.requestID
+        )
+        return Self.document(stored, scope: scope, collection: collection)
     }
 
     private func current(_ request: PublicRequest, scope: AdminScope, collection: Collection) async throws -> IdentityProviderConfig {
