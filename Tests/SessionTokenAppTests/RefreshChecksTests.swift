@@ -1,3 +1,4 @@
+import Foundation
 import Contracts
 import IdentityToolkit
 import JSONRPC
@@ -12,7 +13,8 @@ struct RefreshChecksTests {
     /// A session signed in at 1,000,000 (auth time and start) with TOTP factor `totp-1`.
     let family = RefreshSessions.Family(
         familyID: "f", projectId: "demo-project", tenantId: nil, localId: "user-1", signInProvider: "password",
-        secondFactor: "totp", secondFactorIdentifier: "totp-1", authTime: 1_000_000, signedInAt: 1_000_000, sessionClaims: nil
+        secondFactor: "totp", secondFactorIdentifier: "totp-1", authTime: 1_000_000, signedInAt: 1_000_000, sessionClaims: nil,
+        secondFactorAuthTime: 1_000_000, enrollmentOnlyUntil: nil
     )
 
     func account(
@@ -55,5 +57,25 @@ struct RefreshChecksTests {
     func expired() {
         #expect(answer(account(validSince: 1_000_001)) == .tokenExpired)
         #expect(answer(account(factors: ["phone-2"])) == .tokenExpired)
+    }
+
+    @Test("an enrollment-only session (MANDATORY MFA) refreshes until its grace period ends, then is TOKEN_EXPIRED")
+    func enrollmentOnlyEnds() throws {
+        let now = Date(timeIntervalSince1970: 2_000_000)
+        func session(until: Int64) -> RefreshSessions.Family {
+            RefreshSessions.Family(
+                familyID: "f", projectId: "demo-project", tenantId: nil, localId: "user-1", signInProvider: "password",
+                secondFactor: nil, secondFactorIdentifier: nil, authTime: 1_000_000, signedInAt: 1_000_000, sessionClaims: nil,
+                secondFactorAuthTime: nil, enrollmentOnlyUntil: until
+            )
+        }
+        try RefreshSessions.checkEnrollmentWindow(session(until: 2_000_001), now: now)
+        #expect(throws: RPCError.self) { try RefreshSessions.checkEnrollmentWindow(session(until: 2_000_000), now: now) }
+        do {
+            try RefreshSessions.checkEnrollmentWindow(session(until: 1_999_000), now: now)
+            Issue.record("an ended enrollment-only session refreshed")
+        } catch let error as RPCError {
+            #expect(error.business?.code == .tokenExpired)
+        }
     }
 }

@@ -81,14 +81,43 @@ public struct MultiFactorConfig: Codable, Sendable, Hashable {
     /// `PHONE_SMS` enables SMS second factors; TOTP is configured through `providerConfigs` only.
     public var enabledProviders: [String]
     public var providerConfigs: [MultiFactorProviderConfig]
+    /// MANDATORY (docs/mfa-policy.md): how long a user without a factor may still sign in to an
+    /// enrollment-only session, counted from the later of the account's creation and
+    /// `mandatorySince`, in seconds. `nil`: ``defaultEnrollmentGracePeriod``. Wire:
+    /// `enrollmentGracePeriod: "86400s"`.
+    public var enrollmentGracePeriodSeconds: Int64?
+    /// When `state` last became MANDATORY (milliseconds since the epoch): set by factor-registry
+    /// when it stores the settings, never by a caller. Wire: `mandatorySince` (RFC 3339, output only).
+    public var mandatorySince: Int64?
+    /// Step-up: withdrawing or enrolling a factor, changing the email or password and deleting the
+    /// account need a second factor passed within this many seconds (when the account has one).
+    /// `nil`: no step-up. Wire: `stepUpMaxAge: "600s"`.
+    public var stepUpMaxAgeSeconds: Int64?
 
-    public init(state: String, enabledProviders: [String], providerConfigs: [MultiFactorProviderConfig]) {
+    public static let defaultEnrollmentGracePeriod: Int64 = 86_400
+
+    public init(
+        state: String, enabledProviders: [String], providerConfigs: [MultiFactorProviderConfig],
+        enrollmentGracePeriodSeconds: Int64? = nil, mandatorySince: Int64? = nil, stepUpMaxAgeSeconds: Int64? = nil
+    ) {
+        self.enrollmentGracePeriodSeconds = enrollmentGracePeriodSeconds
+        self.mandatorySince = mandatorySince
+        self.stepUpMaxAgeSeconds = stepUpMaxAgeSeconds
         self.state = state
         self.enabledProviders = enabledProviders
         self.providerConfigs = providerConfigs
     }
 
     static let onStates: Set<String> = ["ENABLED", "MANDATORY"]
+
+    /// Whether second factors are on at all (ENABLED or MANDATORY).
+    public var isOn: Bool { Self.onStates.contains(state) }
+
+    /// MANDATORY is enforced (docs/mfa-policy.md).
+    public var isMandatory: Bool { state == "MANDATORY" }
+
+    /// The grace period in force, in seconds.
+    public var enrollmentGracePeriod: Int64 { enrollmentGracePeriodSeconds ?? Self.defaultEnrollmentGracePeriod }
 
     /// SMS second factors may be used (§3.5).
     public var smsEnabled: Bool { Self.onStates.contains(state) && enabledProviders.contains("PHONE_SMS") }

@@ -32,13 +32,22 @@ public enum IssueSession: RPCMethod {
         /// this session back and ends nothing (decision 22), while that token was never used and
         /// the session stands; otherwise `INVALID_SESSION_INFO`.
         public var finishesEnrollment: Bool?
+        /// Seconds since the epoch when this session last passed a second factor (its sign-in's, or
+        /// the enrollment's that started it): step-up (issue 43) compares it with the scope's
+        /// `stepUpMaxAge`. `nil`: the session never passed one.
+        public var secondFactorAuthTime: Int64?
+        /// MANDATORY MFA (docs/mfa-policy.md): the session may do nothing but enroll a factor (and
+        /// look itself up, verify its email), and ends at this time (seconds since the epoch).
+        public var enrollmentOnlyUntil: Int64?
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String, signInProvider: String,
             secondFactor: String? = nil, secondFactorIdentifier: String? = nil, authTime: Int64, user: SessionUser,
             sessionClaims: [String: JSONValue]? = nil, consumePendingCredential: String? = nil, revokeOtherSessions: Bool? = nil,
-            finishesEnrollment: Bool? = nil
+            finishesEnrollment: Bool? = nil, secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil
         ) {
+            self.secondFactorAuthTime = secondFactorAuthTime
+            self.enrollmentOnlyUntil = enrollmentOnlyUntil
             self.finishesEnrollment = finishesEnrollment
             self.consumePendingCredential = consumePendingCredential
             self.revokeOtherSessions = revokeOtherSessions

@@ -21,11 +21,18 @@ public enum VerifyIDToken: RPCMethod {
         public var signInProvider: String
         public var secondFactor: String?
         public var secondFactorIdentifier: String?
+        /// When the session last passed a second factor (`firebase.second_factor_auth_time`).
+        public var secondFactorAuthTime: Int64?
+        /// Set for an enrollment-only session (`firebase.mfa_enrollment_deadline`): its end.
+        public var enrollmentOnlyUntil: Int64?
 
         public init(
             projectId: String, tenantId: String?, localId: String, issuedAt: Int64, authTime: Int64,
-            signInProvider: String, secondFactor: String?, secondFactorIdentifier: String?
+            signInProvider: String, secondFactor: String?, secondFactorIdentifier: String?,
+            secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil
         ) {
+            self.secondFactorAuthTime = secondFactorAuthTime
+            self.enrollmentOnlyUntil = enrollmentOnlyUntil
             self.projectId = projectId
             self.tenantId = tenantId
             self.localId = localId

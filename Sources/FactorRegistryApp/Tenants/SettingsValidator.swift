@@ -1,4 +1,5 @@
 import Contracts
+import Foundation
 import IdentityToolkit
 import JSONRPC
 import LocalizedMessages
@@ -56,7 +57,34 @@ enum SettingsValidator {
             }
             return MultiFactorProviderConfig(state: state, totpProviderConfig: totp)
         }
-        return MultiFactorConfig(state: state, enabledProviders: providers, providerConfigs: configs)
+        if let grace = mfa.enrollmentGracePeriodSeconds, !enrollmentGracePeriods.contains(grace) {
+            throw invalid(.invalidConfig, detail: "enrollmentGracePeriod must be between 0s and 7776000s (90 days)")
+        }
+        if let maxAge = mfa.stepUpMaxAgeSeconds, !stepUpMaxAges.contains(maxAge) {
+            throw invalid(.invalidConfig, detail: "stepUpMaxAge must be between 60s and 86400s")
+        }
+        return MultiFactorConfig(
+            state: state, enabledProviders: providers, providerConfigs: configs,
+            enrollmentGracePeriodSeconds: mfa.enrollmentGracePeriodSeconds, mandatorySince: mfa.mandatorySince,
+            stepUpMaxAgeSeconds: mfa.stepUpMaxAgeSeconds
+        )
+    }
+
+    static let enrollmentGracePeriods: ClosedRange<Int64> = 0...7_776_000
+    static let stepUpMaxAges: ClosedRange<Int64> = 60...86_400
+
+    /// `mandatorySince` is factor-registry's to set: kept while the state stays MANDATORY, now
+    /// when it becomes MANDATORY, cleared otherwise. Whatever a caller sent is ignored.
+    static func stampingMandatorySince(_ settings: AuthSettings, previous: AuthSettings?, now: Date = Date()) -> AuthSettings {
+        var result = settings
+        if !settings.mfaConfig.isMandatory {
+            result.mfaConfig.mandatorySince = nil
+        } else if let previous, previous.mfaConfig.isMandatory, let since = previous.mfaConfig.mandatorySince {
+            result.mfaConfig.mandatorySince = since
+        } else {
+            result.mfaConfig.mandatorySince = Int64(now.timeIntervalSince1970 * 1000)
+        }
+        return result
     }
 
     /// At most 10 numbers, each E.164 with a 6-digit code. The messages never repeat the number.

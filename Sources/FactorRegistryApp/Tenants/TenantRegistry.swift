@@ -26,7 +26,9 @@ struct TenantRegistry: Sendable {
             try await repository.projectState(params.projectId) == .active
         else { throw TenantRegistryError.projectNotFound }
         try Self.checkDisplayName(params.displayName)
-        let settings = try SettingsValidator.canonical(params.settings ?? .tenantDefaults)
+        let settings = SettingsValidator.stampingMandatorySince(
+            try SettingsValidator.canonical(params.settings ?? .tenantDefaults), previous: nil
+        )
         if let key = params.idempotencyKey, key.isEmpty || key.utf8.count > 128 {
             throw TenantRegistryError.invalid("idempotencyKey must be 1 to 128 bytes")
         }
@@ -105,9 +107,11 @@ struct TenantRegistry: Sendable {
     }
 
     func update(_ params: UpdateTenant.Params) async throws -> Tenant {
-        _ = try await get(.init(projectId: params.projectId, tenantId: params.tenantId))
+        let current = try await get(.init(projectId: params.projectId, tenantId: params.tenantId))
         try Self.checkDisplayName(params.displayName)
-        let settings = try SettingsValidator.canonical(params.settings)
+        let settings = SettingsValidator.stampingMandatorySince(
+            try SettingsValidator.canonical(params.settings), previous: current.settings
+        )
         if let updated = try await repository.updateTenant(
             projectId: params.projectId, tenantId: params.tenantId, displayName: params.displayName, settings: settings,
             expectedVersion: params.expectedVersion
@@ -127,8 +131,10 @@ struct TenantRegistry: Sendable {
     }
 
     func updateProjectConfig(_ params: UpdateProjectConfig.Params) async throws -> ProjectConfig {
-        _ = try await projectConfig(params.projectId)
-        let settings = try SettingsValidator.canonical(params.settings)
+        let current = try await projectConfig(params.projectId)
+        let settings = SettingsValidator.stampingMandatorySince(
+            try SettingsValidator.canonical(params.settings), previous: current.settings
+        )
         guard
             let updated = try await repository.updateProjectConfig(
                 params.projectId, settings: settings, expectedVersion: params.expectedVersion

@@ -1,3 +1,4 @@
+import Foundation
 import Contracts
 import IdentityToolkit
 import JSONRPC
@@ -108,7 +109,7 @@ enum SettingsDocument {
     // MARK: parts
 
     static func mfa(_ config: MultiFactorConfig) -> JSONValue {
-        [
+        var document: [String: JSONValue] = [
             "state": .string(config.state), "enabledProviders": .array(config.enabledProviders.map(JSONValue.string)),
             "providerConfigs": .array(
                 config.providerConfigs.map { provider in
@@ -122,6 +123,15 @@ enum SettingsDocument {
                 }
             ),
         ]
+        // Our policy members (docs/mfa-policy.md), beside Identity Platform's.
+        if config.isMandatory {
+            document["enrollmentGracePeriod"] = .string("\(config.enrollmentGracePeriod)s")
+            if let since = config.mandatorySince { document["mandatorySince"] = .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(since) / 1000))) }
+        } else if let grace = config.enrollmentGracePeriodSeconds {
+            document["enrollmentGracePeriod"] = .string("\(grace)s")
+        }
+        if let maxAge = config.stepUpMaxAgeSeconds { document["stepUpMaxAge"] = .string("\(maxAge)s") }
+        return .object(document)
     }
 
     static func mfa(_ value: JSONValue?) throws -> MultiFactorConfig? {
@@ -136,8 +146,24 @@ enum SettingsDocument {
         return MultiFactorConfig(
             state: value["state"]?.stringValue ?? "DISABLED",
             enabledProviders: (arrayValue(value["enabledProviders"]) ?? []).compactMap(\.stringValue),
-            providerConfigs: providers
+            providerConfigs: providers,
+            enrollmentGracePeriodSeconds: try duration(value["enrollmentGracePeriod"], named: "enrollmentGracePeriod"),
+            stepUpMaxAgeSeconds: try duration(value["stepUpMaxAge"], named: "stepUpMaxAge")
         )
+    }
+
+    /// A protobuf `Duration` in its JSON form, whole seconds: `"600s"` (a bare number is taken as seconds).
+    static func duration(_ value: JSONValue?, named name: String) throws -> Int64? {
+        switch value {
+        case nil, .null?: return nil
+        case .int(let seconds)?: return seconds
+        case .string(let text)?:
+            guard text.hasSuffix("s"), let seconds = Int64(text.dropLast()), seconds >= 0 else {
+                throw IdentityToolkitError.invalidPayload("\(name) must be a duration in whole seconds, such as \"600s\"")
+            }
+            return seconds
+        default: throw IdentityToolkitError.invalidPayload("\(name) must be a duration in whole seconds, such as \"600s\"")
+        }
     }
 
     static func intervals(_ value: JSONValue?) throws -> Int? {

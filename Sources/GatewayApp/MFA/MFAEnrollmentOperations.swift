@@ -26,7 +26,7 @@ struct MFAEnrollmentOperations: Sendable {
         let settings = try await prelude(body, request)
         let kind = kinds.kind { $0.isNamed(by: body) }
         try kind.requireEnabled(settings)
-        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, allowingEnrollmentOnly: true)
         try SecondFactorPolicy.checkFirstFactor(user.token.signInProvider)
         try recentLogin.require(user)
         guard user.account.emailVerified else {
@@ -46,7 +46,8 @@ struct MFAEnrollmentOperations: Sendable {
         // (decision 22: the same session and code) finds it already saved, passes the checks of a
         // new factor and gets the first answer's session again; anything else is refused.
         let enrollmentId = type(of: kind).session(of: body).map(FinalizeAttempt.enrollmentId(finishing:)) ?? RandomIdentifier.make()
-        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, retrying: enrollmentId)
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, retrying: enrollmentId, allowingEnrollmentOnly: true
+        )
         try SecondFactorPolicy.checkFirstFactor(user.token.signInProvider)
         let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
         let retried = user.account.lists(factor: enrollmentId)
@@ -77,7 +78,10 @@ struct MFAEnrollmentOperations: Sendable {
             .init(
                 projectId: projectId, tenantId: tenantId, localId: localId, signInProvider: user.token.signInProvider,
                 secondFactor: enrollment.kind, secondFactorIdentifier: enrollmentId, authTime: user.token.authTime,
-                user: SessionUser(revoked), revokeOtherSessions: true, finishesEnrollment: true
+                user: SessionUser(revoked), revokeOtherSessions: true, finishesEnrollment: true,
+                // Proving the new factor is passing a second factor (step-up), and ends an
+                // enrollment-only session (MANDATORY): the new one is a full session.
+                secondFactorAuthTime: Int64(Date().timeIntervalSince1970)
             ),
             requestID: request.requestID
         )

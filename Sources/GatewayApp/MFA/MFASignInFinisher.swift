@@ -35,7 +35,8 @@ struct MFASignInFinisher: Sendable {
                 .init(
                     projectId: facts.projectId, tenantId: facts.tenantId, localId: facts.localId,
                     signInProvider: facts.signInProvider, secondFactor: secondFactor, secondFactorIdentifier: enrollmentId,
-                    authTime: signedInAt / 1000, user: SessionUser(account), consumePendingCredential: pending.credential
+                    authTime: signedInAt / 1000, user: SessionUser(account), consumePendingCredential: pending.credential,
+                    secondFactorAuthTime: signedInAt / 1000
                 ),
                 requestID: request.requestID
             )

@@ -17,7 +17,7 @@ struct AccountOperations: Sendable {
         // With an admin credential and no idToken it is the Admin SDKs' lookup by id or email.
         let body = try request.decode(GetAccountInfoRequest.self)
         if request.caller == .admin, body.idToken == nil { return try await admin.lookup(body, request) }
-        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, allowingEnrollmentOnly: true)
         return try request.answer(GetAccountInfoResponse(users: [UserInfo(user.account, tenantId: user.token.tenantId)]))
     }
 

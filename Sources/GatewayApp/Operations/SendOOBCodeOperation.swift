@@ -124,7 +124,11 @@ struct SendOOBCodeOperation: Sendable {
         if requestType == "VERIFY_EMAIL" || requestType == "VERIFY_AND_CHANGE_EMAIL" {
             // A missing token is an invalid one here (the emulator's answer, §2.5).
             guard body.idToken.nonEmpty != nil else { throw IdentityToolkitError(.invalidIDToken) }
-            let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
+            // Verifying the address is one of the things an enrollment-only session may do (the
+            // enrollment needs a verified email); changing it is not.
+            let user = try await SignedInUser.resolve(
+                body, request, registry: registry, sessions: sessions, allowingEnrollmentOnly: requestType == "VERIFY_EMAIL"
+            )
             if requestType == "VERIFY_EMAIL" {
                 guard user.account.email != nil else { throw IdentityToolkitError(.missingEmail) }
             } else {

@@ -51,13 +51,17 @@ struct SignInWithEmailLinkOperation: Sendable {
         }
         // A link keeps the sign-in it was made in (its first and second factor), so linking never
         // makes a session that a factor's withdrawal would not end.
+        let enrollmentOnlyUntil = try MandatoryEnrollment.sessionEnd(
+            settings, account: account, signInProvider: user?.token.signInProvider ?? "password"
+        )
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(
                 projectId: projectId, tenantId: tenantId, localId: account.localId,
                 signInProvider: user?.token.signInProvider ?? "password", secondFactor: user?.token.secondFactor,
                 secondFactorIdentifier: user?.token.secondFactorIdentifier, authTime: user?.token.authTime ?? signIn.lastLoginAt,
-                user: SessionUser(account)
+                user: SessionUser(account), secondFactorAuthTime: user?.token.secondFactorAuthTime,
+                enrollmentOnlyUntil: enrollmentOnlyUntil
             ),
             requestID: request.requestID
         )

@@ -65,13 +65,17 @@ struct SignInWithIdpOperation: Sendable {
             answer.mfaInfo = MFAInfo.entries(account.mfaInfo ?? [], masked: true)
             return try request.answer(answer)
         }
+        // A user without a factor under MANDATORY gets an enrollment-only session, also from a link
+        // (an anonymous user's upgrade must not make a full session without a factor).
+        let enrollmentOnlyUntil = try MandatoryEnrollment.sessionEnd(settings, account: account, signInProvider: providerId)
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(
                 projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: providerId,
                 // A link keeps the session's second factor: the user passed it when they signed in.
                 secondFactor: user?.token.secondFactor, secondFactorIdentifier: user?.token.secondFactorIdentifier,
-                authTime: user?.token.authTime ?? result.lastLoginAt ?? Int64(Date().timeIntervalSince1970), user: SessionUser(account)
+                authTime: user?.token.authTime ?? result.lastLoginAt ?? Int64(Date().timeIntervalSince1970), user: SessionUser(account),
+                secondFactorAuthTime: user?.token.secondFactorAuthTime, enrollmentOnlyUntil: enrollmentOnlyUntil
             ),
             requestID: request.requestID
         )

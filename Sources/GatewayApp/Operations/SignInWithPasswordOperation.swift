@@ -7,7 +7,8 @@ import ServiceKit
 /// `v1/accounts:signInWithPassword` (contract §2.2): request checks in order (`MISSING_EMAIL`,
 /// `INVALID_EMAIL`, `MISSING_PASSWORD`), then the credentials at factor-registry, then tokens.
 /// The MFA branch (pending credential and `mfaInfo` instead of tokens) slots in between the
-/// credential check and the tokens once second factors exist.
+/// credential check and the tokens; under MANDATORY a user without a factor gets an
+/// enrollment-only session (MandatoryEnrollment).
 struct SignInWithPasswordOperation: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
@@ -65,12 +66,13 @@ struct SignInWithPasswordOperation: Sendable {
             )
             return try request.answer(answer)
         }
+        let enrollmentOnlyUntil = try MandatoryEnrollment.sessionEnd(settings, account: account, signInProvider: "password")
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(
                 projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: "password",
                 authTime: signIn.lastLoginAt,
-                user: SessionUser(account)
+                user: SessionUser(account), enrollmentOnlyUntil: enrollmentOnlyUntil
             ),
             requestID: request.requestID
         )

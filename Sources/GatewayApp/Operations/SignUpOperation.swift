@@ -37,6 +37,11 @@ struct SignUpOperation: Sendable {
             throw IdentityToolkitError(.adminOnlyOperation)
         }
         let tenantId = body.tenantId
+        // Under MANDATORY with no grace at all, nobody could ever finish signing up: refused before
+        // an account is made.
+        if settings.mfaConfig.isMandatory, settings.mfaConfig.enrollmentGracePeriod == 0, body.email != nil {
+            throw MandatoryEnrollment.gracePassed
+        }
         let account = try await PeerCall.call(
             registry, SignUpAccount.self,
             .init(
@@ -53,7 +58,8 @@ struct SignUpOperation: Sendable {
                 // The sign-up is the sign-in, at the account's creation (by factor-registry's clock,
                 // which SignedInUser compares with).
                 authTime: (Int64(account.createdAt) ?? Int64(Date().timeIntervalSince1970 * 1000)) / 1000,
-                user: SessionUser(account)
+                user: SessionUser(account),
+                enrollmentOnlyUntil: try MandatoryEnrollment.sessionEnd(settings, account: account, signInProvider: account.signInProvider)
             ),
             requestID: request.requestID
         )
@@ -86,7 +92,8 @@ struct SignUpOperation: Sendable {
             sessions, IssueSession.self,
             .init(
                 projectId: user.token.projectId, tenantId: user.token.tenantId, localId: account.localId,
-                signInProvider: "password", authTime: user.token.authTime, user: SessionUser(account)
+                signInProvider: "password", authTime: user.token.authTime, user: SessionUser(account),
+                enrollmentOnlyUntil: try MandatoryEnrollment.sessionEnd(settings, account: account, signInProvider: "password")
             ),
             requestID: request.requestID
         )

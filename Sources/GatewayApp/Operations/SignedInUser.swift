@@ -1,3 +1,4 @@
+import Foundation
 import Contracts
 import IdentityToolkit
 import JSONRPC
@@ -14,12 +15,15 @@ struct SignedInUser: Sendable {
     /// The settings of the user's project or tenant.
     let settings: AuthSettings
 
+    /// `allowingEnrollmentOnly`: the operation is one an enrollment-only session (MANDATORY MFA)
+    /// may call; every other refuses such a session (MandatoryEnrollment).
+    ///
     /// `retrying`: the enrollment a retried `mfaEnrollment:finalize` finishes. A token that
     /// enrollment revoked (and nothing since) is still good for finishing it; the challenge check
     /// that follows proves the retry is the same enrollment.
     static func resolve(
         _ body: some SignedInRequest, _ request: PublicRequest, registry: RPCClient, sessions: RPCClient,
-        retrying enrollmentId: String? = nil
+        retrying enrollmentId: String? = nil, allowingEnrollmentOnly: Bool = false
     ) async throws -> SignedInUser {
         guard let idToken = body.idToken.nonEmpty else {
             throw IdentityToolkitError(.missingIDToken)
@@ -48,6 +52,10 @@ struct SignedInUser: Sendable {
             throw IdentityToolkitError(.tokenExpired)
         }
         if account.disabled { throw IdentityToolkitError(.userDisabled) }
+        if let until = token.enrollmentOnlyUntil {
+            guard allowingEnrollmentOnly else { throw MandatoryEnrollment.enrollFirst }
+            if Int64(Date().timeIntervalSince1970) >= until { throw IdentityToolkitError(.tokenExpired) }
+        }
         // Decision 4: a session established with a factor that has since been withdrawn is over.
         if let factor = token.secondFactorIdentifier, !account.lists(factor: factor) {
             throw IdentityToolkitError(.tokenExpired)

@@ -78,5 +78,16 @@ enum SessionTokenMigrations {
         ),
         // The audit trail (SecurityEventLog): the same table in every data service.
         SecurityEventLog.migration,
+        // MFA policy (docs/mfa-policy.md): when the session last passed a second factor (step-up),
+        // and the end of an enrollment-only session (MANDATORY without a factor).
+        TenantMigration(
+            "AddAssuranceToSessionFamilies",
+            [
+                """
+                ALTER TABLE session_families ADD COLUMN second_factor_auth_time timestamptz,
+                    ADD COLUMN enrollment_only_until timestamptz
+                """
+            ]
+        ),
     ]
 }

@@ -22,6 +22,10 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var signInSecondFactor: String?
     var secondFactorIdentifier: String?
     var tenant: String?
+    /// Our additions under `firebase` (docs/mfa-policy.md): when the session last passed a second
+    /// factor, and the end of an enrollment-only session (with `mfa_enrollment_required: true`).
+    var secondFactorAuthTime: Int64?
+    var enrollmentOnlyUntil: Int64?
     var customClaims: [String: JSONValue]
 
     /// Names developers may not set through custom claims.
@@ -63,6 +67,11 @@ struct IDTokenClaims: JWTPayload, Equatable {
         try firebase.encodeIfPresent(signInSecondFactor, forKey: Key("sign_in_second_factor"))
         try firebase.encodeIfPresent(secondFactorIdentifier, forKey: Key("second_factor_identifier"))
         try firebase.encodeIfPresent(tenant, forKey: Key("tenant"))
+        try firebase.encodeIfPresent(secondFactorAuthTime, forKey: Key("second_factor_auth_time"))
+        if let enrollmentOnlyUntil {
+            try firebase.encode(true, forKey: Key("mfa_enrollment_required"))
+            try firebase.encode(enrollmentOnlyUntil, forKey: Key("mfa_enrollment_deadline"))
+        }
     }
 
     init(from decoder: any Decoder) throws {
@@ -85,6 +94,8 @@ struct IDTokenClaims: JWTPayload, Equatable {
         signInSecondFactor = try firebase.decodeIfPresent(String.self, forKey: Key("sign_in_second_factor"))
         secondFactorIdentifier = try firebase.decodeIfPresent(String.self, forKey: Key("second_factor_identifier"))
         tenant = try firebase.decodeIfPresent(String.self, forKey: Key("tenant"))
+        secondFactorAuthTime = try firebase.decodeIfPresent(Int64.self, forKey: Key("second_factor_auth_time"))
+        enrollmentOnlyUntil = try firebase.decodeIfPresent(Int64.self, forKey: Key("mfa_enrollment_deadline"))
         var custom: [String: JSONValue] = [:]
         for key in container.allKeys where !Self.reserved.contains(key.stringValue) && key.stringValue != "user_id" {
             custom[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
@@ -95,8 +106,10 @@ struct IDTokenClaims: JWTPayload, Equatable {
     init(
         issuer: String, audience: String, subject: String, issuedAt: Int64, expiresAt: Int64, authTime: Int64,
         user: SessionUser, signInProvider: String, signInSecondFactor: String?, secondFactorIdentifier: String?,
-        tenant: String?
+        tenant: String?, secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil
     ) {
+        self.secondFactorAuthTime = secondFactorAuthTime
+        self.enrollmentOnlyUntil = enrollmentOnlyUntil
         self.issuer = issuer
         self.audience = audience
         self.subject = subject

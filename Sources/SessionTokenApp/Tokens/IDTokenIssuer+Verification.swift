@@ -10,7 +10,8 @@ extension IDTokenIssuer {
             return .init(
                 projectId: claims.audience, tenantId: claims.tenant, localId: claims.subject, issuedAt: claims.issuedAt,
                 authTime: claims.authTime, signInProvider: claims.signInProvider, secondFactor: claims.signInSecondFactor,
-                secondFactorIdentifier: claims.secondFactorIdentifier
+                secondFactorIdentifier: claims.secondFactorIdentifier, secondFactorAuthTime: claims.secondFactorAuthTime,
+                enrollmentOnlyUntil: claims.enrollmentOnlyUntil
             )
         } catch VerificationFailure.expired {
             throw RPCError(code: .invalidIDToken, business: IdentityToolkitError(.tokenExpired))

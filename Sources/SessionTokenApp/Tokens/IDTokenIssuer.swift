@@ -34,7 +34,8 @@ final class IDTokenIssuer: Sendable {
             issuer: issuerBase + params.projectId, audience: params.projectId, subject: params.localId,
             issuedAt: issuedAt, expiresAt: issuedAt + lifetime, authTime: params.authTime, user: user,
             signInProvider: params.signInProvider, signInSecondFactor: params.secondFactor,
-            secondFactorIdentifier: params.secondFactorIdentifier, tenant: params.tenantId
+            secondFactorIdentifier: params.secondFactorIdentifier, tenant: params.tenantId,
+            secondFactorAuthTime: params.secondFactorAuthTime, enrollmentOnlyUntil: params.enrollmentOnlyUntil
         )
     }
 

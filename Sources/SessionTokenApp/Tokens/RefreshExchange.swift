@@ -16,6 +16,7 @@ struct RefreshExchange: Sendable {
     func inspect(_ params: InspectRefreshToken.Params) async throws -> InspectRefreshToken.Result {
         try await spend(params.clientAddress)
         let family = try await refreshSessions.family(of: RefreshToken(value: params.refreshToken))
+        try RefreshSessions.checkEnrollmentWindow(family)
         return .init(
             projectId: family.projectId, tenantId: family.tenantId, localId: family.localId, signedInAt: family.signedInAt,
             authTime: family.authTime, secondFactorIdentifier: family.secondFactorIdentifier
@@ -28,7 +29,11 @@ struct RefreshExchange: Sendable {
         let presented = RefreshToken(value: params.refreshToken)
         if params.account != nil { try await spend(params.clientAddress) }
         let family = try await refreshSessions.family(of: presented)
-        if let account = params.account { try RefreshSessions.check(family, against: account) }
+        if let account = params.account {
+            try RefreshSessions.check(family, against: account)
+        } else {
+            try RefreshSessions.checkEnrollmentWindow(family)
+        }
         let next = try await refreshSessions.rotate(presented, family: family)
         // The refreshed token repeats the sign-in: first factor, second factor, auth_time.
         let claims = issuer.claims(
@@ -36,7 +41,8 @@ struct RefreshExchange: Sendable {
                 projectId: family.projectId, tenantId: family.tenantId, localId: family.localId,
                 signInProvider: family.signInProvider, secondFactor: family.secondFactor,
                 secondFactorIdentifier: family.secondFactorIdentifier, authTime: family.authTime, user: params.user,
-                sessionClaims: family.sessionClaims
+                sessionClaims: family.sessionClaims, secondFactorAuthTime: family.secondFactorAuthTime,
+                enrollmentOnlyUntil: family.enrollmentOnlyUntil
             )
         )
         return .init(

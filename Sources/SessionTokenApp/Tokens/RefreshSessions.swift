@@ -30,6 +30,8 @@ struct RefreshSessions: Sendable {
         let authTime: Int64
         let signedInAt: Int64
         let sessionClaims: [String: JSONValue]?
+        let secondFactorAuthTime: Int64?
+        let enrollmentOnlyUntil: Int64?
     }
 
     /// The family of a token that may still be used. A token already rotated is a reuse: the
@@ -46,7 +48,9 @@ struct RefreshSessions: Sendable {
                 cached: """
                     SELECT f.family_id, f.local_id, f.sign_in_provider, f.second_factor, f.second_factor_identifier,
                            floor(extract(epoch FROM f.auth_time))::bigint, floor(extract(epoch FROM f.created_at))::bigint,
-                           t.rotated_at IS NOT NULL, f.revoked_at IS NOT NULL, f.session_claims, f.revoked_reason
+                           t.rotated_at IS NOT NULL, f.revoked_at IS NOT NULL, f.session_claims, f.revoked_reason,
+                           floor(extract(epoch FROM f.second_factor_auth_time))::bigint,
+                           floor(extract(epoch FROM f.enrollment_only_until))::bigint
                     FROM \(unescaped: tokens) t JOIN \(unescaped: families) f ON f.family_id = t.family_id
                     WHERE t.token_hash = \(token.hash)
                     """,
@@ -56,9 +60,10 @@ struct RefreshSessions: Sendable {
             if TenantSchema.isMissing(error) { throw Self.invalid }
             throw error
         }
-        for try await (familyID, localID, provider, secondFactor, identifier, authTime, createdAt, rotated, revoked, claims, reason)
-            in rows.decode((String, String, String, String?, String?, Int64, Int64, Bool, Bool, String?, String?).self)
-        {
+        for try await (
+            familyID, localID, provider, secondFactor, identifier, authTime, createdAt, rotated, revoked, claims, reason, passedAt,
+            enrollmentOnlyUntil
+        ) in rows.decode((String, String, String, String?, String?, Int64, Int64, Bool, Bool, String?, String?, Int64?, Int64?).self) {
             // A session revoked on purpose (its factor withdrawn, a new factor enrolled) is expired for
             // the client, which then signs in again; a reused token's family is simply invalid.
             if revoked { throw reason == nil || reason == "reuse" ? Self.invalid : Self.expired }
@@ -70,7 +75,8 @@ struct RefreshSessions: Sendable {
             return Family(
                 familyID: familyID, projectId: scope.projectId, tenantId: scope.tenantId, localId: localID,
                 signInProvider: provider, secondFactor: secondFactor, secondFactorIdentifier: identifier,
-                authTime: authTime, signedInAt: createdAt, sessionClaims: SessionRepository.decode(claims)
+                authTime: authTime, signedInAt: createdAt, sessionClaims: SessionRepository.decode(claims),
+                secondFactorAuthTime: passedAt, enrollmentOnlyUntil: enrollmentOnlyUntil
             )
         }
         throw Self.invalid
@@ -86,6 +92,13 @@ struct RefreshSessions: Sendable {
         if account.disabled { throw RPCError(code: .invalidRefreshToken, business: IdentityToolkitError(.userDisabled)) }
         if let validSince = account.validSince, family.signedInAt < validSince { throw expired }
         if let factor = family.secondFactorIdentifier, !account.secondFactors.contains(factor) { throw expired }
+        try checkEnrollmentWindow(family)
+    }
+
+    /// An enrollment-only session (MANDATORY MFA) ends with its grace period: `TOKEN_EXPIRED`, on
+    /// which the SDKs sign the user out; the next sign-in is then refused until a factor exists.
+    static func checkEnrollmentWindow(_ family: Family, now: Date = Date()) throws {
+        if let until = family.enrollmentOnlyUntil, Int64(now.timeIntervalSince1970) >= until { throw expired }
     }
 
     /// Replaces `token` by a new one of the same family. The old token rotates at most once: of two

@@ -89,9 +89,11 @@ struct SessionRepository: Sendable {
                     WHERE \(revoke) AND local_id = \(params.localId) AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM allowed)
                 ), family AS (
                     INSERT INTO \(unescaped: families)
-                    (family_id, local_id, sign_in_provider, second_factor, second_factor_identifier, auth_time, session_claims)
+                    (family_id, local_id, sign_in_provider, second_factor, second_factor_identifier, auth_time, session_claims,
+                     second_factor_auth_time, enrollment_only_until)
                     SELECT \(familyID), \(params.localId), \(params.signInProvider), \(params.secondFactor),
-                           \(params.secondFactorIdentifier), \(authTime), \(Self.encode(params.sessionClaims))
+                           \(params.secondFactorIdentifier), \(authTime), \(Self.encode(params.sessionClaims)),
+                           \(params.secondFactorAuthTime.map(Self.date)), \(params.enrollmentOnlyUntil.map(Self.date))
                     FROM allowed
                     RETURNING family_id
                 )
@@ -162,6 +164,8 @@ struct SessionRepository: Sendable {
     }
 
     /// Session claims as JSON text; `nil` when there are none.
+    static func date(_ seconds: Int64) -> Date { Date(timeIntervalSince1970: Double(seconds)) }
+
     static func encode(_ claims: [String: JSONValue]?) -> String? {
         guard let claims, !claims.isEmpty, let data = try? JSONCoding.encode(JSONValue.object(claims)) else { return nil }
         return String(decoding: data, as: UTF8.self)
