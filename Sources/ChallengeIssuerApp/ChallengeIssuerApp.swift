@@ -69,7 +69,12 @@ public enum ChallengeIssuerApp {
         var parts = ServiceHost.Parts()
         catalog.register(in: &parts.methods, callers: [.factorRegistry])
         ChallengeIssuerMethods.registerEmail(&parts.methods, email: email)
-        ChallengeIssuerMethods.registerTOTP(&parts.methods, totp: totp)
+        let recovery = RecoveryCodes(
+            client: database, hashKey: sealer.derivedKey(purpose: RecoveryCode.keyPurpose), logger: logger,
+            maximumFailures: settings.totpMaximumFailures, failureWindow: settings.totpFailureWindow, budget: budget, events: events,
+            finished: finished
+        )
+        ChallengeIssuerMethods.registerTOTP(&parts.methods, totp: totp, recovery: recovery)
         ChallengeIssuerMethods.registerPhone(
             &parts.methods, phone: phone, proofs: PhoneProofs(client: database, logger: logger), receipts: receipts
         )

@@ -16,7 +16,7 @@ enum ChallengeIssuerMethods {
         }
     }
 
-    static func registerTOTP(_ methods: inout RPCMethodTable, totp: TOTPFactors) {
+    static func registerTOTP(_ methods: inout RPCMethodTable, totp: TOTPFactors, recovery: RecoveryCodes) {
         methods.register(StartTOTPEnrollment.self, callers: gatewayOnly) { params, _ in try await totp.startEnrollment(params) }
         methods.register(ImportTOTPSecrets.self, callers: gatewayOnly) { params, _ in try await totp.importSecrets(params) }
         methods.register(FinalizeTOTPEnrollment.self, callers: gatewayOnly) { params, _ in
@@ -30,10 +30,17 @@ enum ChallengeIssuerMethods {
         // The gateway deletes a withdrawn factor's secret; factor-registry an orphan's (a secret whose
         // enrollment was never recorded or whose deletion failed: OrphanSecretSweep).
         let gatewayOrRegistry = RPCCallerPolicy.only([ServiceName.gateway.rawValue, ServiceName.factorRegistry.rawValue])
+        // A withdrawn recovery-code enrollment's set goes the same way (its id names it).
         methods.register(DeleteTOTPFactor.self, callers: gatewayOrRegistry) { params, _ in
             try await totp.delete(params)
+            try await recovery.delete(
+                enrollmentId: params.mfaEnrollmentId, localId: params.localId, in: try ScopeSchema.of(params.projectId, params.tenantId)
+            )
             return RPCEmpty()
         }
+        methods.register(GenerateRecoveryCodes.self, callers: gatewayOnly) { params, _ in try await recovery.generate(params) }
+        methods.register(RedeemRecoveryCode.self, callers: gatewayOnly) { params, _ in try await recovery.redeem(params) }
+        methods.register(CountRecoveryCodes.self, callers: gatewayOnly) { params, _ in try await recovery.count(params) }
         methods.register(ListStoredTOTPFactors.self, callers: .only([ServiceName.factorRegistry.rawValue])) { params, _ in
             try await totp.listStored(params)
         }

@@ -63,6 +63,9 @@ struct PublicOperations: Sendable {
             registry: registry, projectNumber: settings.projectNumber, recaptchaSiteKey: settings.recaptchaSiteKey
         )
         self.securityEvents = securityEvents
+        let recoveryCodes = RecoveryCodeOperations(
+            registry: registry, sessions: sessions, challenges: challenges, cachedSettings: cachedSettings
+        )
         let factorWithdrawal = AdminFactorWithdrawal(registry: registry, erasure: erasure, settings: cachedSettings)
         let sendOobCode = SendOOBCodeOperation(
             registry: registry, sessions: sessions, mail: mail, recentLogin: settings.recentLogin, emailPrivacyByDefault: privacy
@@ -152,6 +155,10 @@ struct PublicOperations: Sendable {
             "mfa.projects.securityEvents.list": securityEvents.list,
             "mfa.projects.tenants.securityEvents.list": securityEvents.list,
             "mfa.projects.accounts.withdrawMfaEnrollment": factorWithdrawal.withdraw,
+            "mfa.accounts.mfaRecoveryCodes.generate": recoveryCodes.generate,
+            "mfa.accounts.mfaRecoveryCodes.lookup": recoveryCodes.lookup,
+            "mfa.projects.accounts.mfaRecoveryCodes.lookup": recoveryCodes.lookup,
+            "mfa.projects.tenants.accounts.mfaRecoveryCodes.lookup": recoveryCodes.lookup,
             "mfa.projects.tenants.accounts.withdrawMfaEnrollment": factorWithdrawal.withdraw,
         ]
         var providers: [String: PublicOperationHandler] = [:]

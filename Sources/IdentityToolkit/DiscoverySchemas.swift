@@ -53,12 +53,13 @@ public struct DiscoverySchemas: Sendable {
     }
 
     /// These operations and schemas with `other`'s added (this server's own admin operations,
-    /// `identitytoolkit/extensions.json`); on a name both define, this document's wins.
+    /// `identitytoolkit/extensions.json`); on a schema both define, `other`'s wins: it is how this
+    /// server adds members to one of Identity Toolkit's messages (the MFA policy's, docs/mfa-policy.md).
     public func adding(_ other: DiscoverySchemas) -> DiscoverySchemas {
         let known = Set(operations.map(\.operationId))
         return DiscoverySchemas(
             operations: operations + other.operations.filter { !known.contains($0.operationId) },
-            schemas: schemas.merging(other.schemas) { mine, _ in mine }
+            schemas: schemas.merging(other.schemas) { _, theirs in theirs }
         )
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 import Contracts
+import Foundation
 import IdentityToolkit
 import JSONRPC
 import Testing

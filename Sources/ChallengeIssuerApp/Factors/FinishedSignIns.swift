@@ -30,9 +30,12 @@ struct FinishedSignIns: Sendable {
     enum Proof: Equatable, Sendable {
         case totp(enrollmentId: String, step: Int64)
         case phone(sessionKey: String)
+        /// A recovery code: its set and its keyed hash (base64).
+        case recoveryCode(enrollmentId: String, codeHash: String)
 
         var text: String {
             switch self {
+            case .recoveryCode(let enrollmentId, let codeHash): "recovery:\(enrollmentId):\(codeHash)"
             case .totp(let enrollmentId, let step): "totp:\(enrollmentId):\(step)"
             case .phone(let sessionKey): "phone:\(sessionKey)"
             }
@@ -44,6 +47,8 @@ struct FinishedSignIns: Sendable {
             case "totp" where parts.count == 3:
                 guard let step = Int64(parts[2]) else { return nil }
                 self = .totp(enrollmentId: parts[1], step: step)
+            case "recovery" where parts.count == 3:
+                self = .recoveryCode(enrollmentId: parts[1], codeHash: parts[2])
             case "phone" where parts.count == 2:
                 self = .phone(sessionKey: parts[1])
             default:

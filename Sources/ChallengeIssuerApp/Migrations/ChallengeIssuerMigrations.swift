@@ -164,5 +164,34 @@ enum ChallengeIssuerMigrations {
                 "ALTER TABLE verification_sessions ADD COLUMN consumed_step bigint",
             ]
         ),
+        // Recovery codes (docs/mfa-policy.md): one set per recovery-code enrollment with its
+        // guessing window and budget (as a TOTP factor's), and its codes only as keyed hashes.
+        TenantMigration(
+            "CreateRecoveryCodes",
+            [
+                """
+                CREATE TABLE recovery_code_sets (
+                    enrollment_id text PRIMARY KEY,
+                    local_id text NOT NULL,
+                    failures integer NOT NULL DEFAULT 0,
+                    failure_window_start timestamptz,
+                    budget double precision,
+                    budget_updated_at timestamptz,
+                    generated_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX recovery_code_sets_by_account ON recovery_code_sets (local_id)",
+                """
+                CREATE TABLE recovery_codes (
+                    enrollment_id text NOT NULL REFERENCES recovery_code_sets ON DELETE CASCADE,
+                    local_id text NOT NULL,
+                    code_hash bytea NOT NULL,
+                    used_at timestamptz,
+                    PRIMARY KEY (enrollment_id, code_hash)
+                )
+                """,
+                "CREATE INDEX recovery_codes_by_account ON recovery_codes (local_id)",
+            ]
+        ),
     ]
 }

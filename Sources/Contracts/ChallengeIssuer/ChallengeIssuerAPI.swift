@@ -9,6 +9,7 @@ public enum ChallengeIssuerAPI {
         StartTOTPEnrollment.self, FinalizeTOTPEnrollment.self, VerifyTOTP.self,
         DeleteTOTPFactor.self, ListStoredTOTPFactors.self, StartPhoneVerification.self, VerifyPhoneCode.self,
         ListOutboxVerificationCodes.self, IssueIosReceipt.self, ForgetAccountChallenges.self, GetSMSDefenseStatus.self,
-        ResumeSMSRegion.self, ListSecurityEvents.self, ImportTOTPSecrets.self,
+        ResumeSMSRegion.self, ListSecurityEvents.self, ImportTOTPSecrets.self, GenerateRecoveryCodes.self, RedeemRecoveryCode.self,
+        CountRecoveryCodes.self,
     ]
 }

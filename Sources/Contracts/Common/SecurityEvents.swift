@@ -47,6 +47,8 @@ public enum SecurityEventType: String, Sendable, CaseIterable, Codable {
     /// A factor was added or removed, by its owner or an admin (`actor`).
     case factorEnrolled = "factor.enrolled"
     case factorWithdrawn = "factor.withdrawn"
+    /// A new set of recovery codes replaced the old one (`details.replaced`), or was the first.
+    case recoveryCodesGenerated = "recoveryCodes.generated"
     case passwordChanged = "password.changed"
     case emailChanged = "email.changed"
     /// The account's phone number (a first factor) was set, replaced or removed.

@@ -19,7 +19,13 @@ struct EnrollmentRepository: Sendable {
         case accountMissing
         case phoneAlreadyEnrolled
         case limitReached
+        /// Recovery codes back up a factor: an account without one cannot have them.
+        case noFactorToRecover
     }
+
+    /// The kind of a recovery-code set (docs/mfa-policy.md): not a factor of its own, so it does
+    /// not count against the limit, needs another factor, and goes with the last one.
+    static let recoveryCodeKind = "recovery_code"
 
     /// Adds an enrollment under a lock on the account row, so the count check and the insert cannot
     /// interleave with another enrollment of the same user. With `revokeSessions` the same commit
@@ -39,17 +45,21 @@ struct EnrollmentRepository: Sendable {
             guard exists else { return .accountMissing }
             let rows = try await connection.query(
                 cached: """
-                    SELECT enrollment_id, phone_number FROM \(unescaped: enrollments) WHERE local_id = \(localId)
+                    SELECT enrollment_id, phone_number, kind FROM \(unescaped: enrollments) WHERE local_id = \(localId)
                     """,
                 logger: logger
             )
             var count = 0
-            for try await (id, phone) in rows.decode((String, String?).self) {
+            for try await (id, phone, kind) in rows.decode((String, String?, String).self) {
                 if id == enrollment.mfaEnrollmentId { return .alreadyAdded }
                 if let phone, phone == enrollment.phoneNumber { return .phoneAlreadyEnrolled }
-                count += 1
+                if kind != Self.recoveryCodeKind { count += 1 }
             }
-            guard count < maximum else { return .limitReached }
+            if enrollment.kind == Self.recoveryCodeKind {
+                guard count > 0 else { return .noFactorToRecover }
+            } else {
+                guard count < maximum else { return .limitReached }
+            }
             try await connection.query(
                 cached: """
                     INSERT INTO \(unescaped: enrollments) (enrollment_id, local_id, kind, display_name, phone_number)
@@ -123,24 +133,34 @@ struct EnrollmentRepository: Sendable {
         }
     }
 
-    /// `false` when the user has no enrollment with that id.
+    /// `false` when the user has no enrollment with that id. Removing the last factor also removes
+    /// the recovery codes that backed it up (each removal recorded).
     func remove(in schema: TenantSchema, localId: String, enrollmentId: String) async throws -> Bool {
         let enrollments = schema.qualified("mfa_enrollments")
         let (events, logger) = (self.events, self.logger)
+        let recovery = Self.recoveryCodeKind
         return try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
-                DELETE FROM \(unescaped: enrollments) WHERE local_id = \(localId) AND enrollment_id = \(enrollmentId)
-                RETURNING kind
+                DELETE FROM \(unescaped: enrollments)
+                WHERE local_id = \(localId)
+                  AND (enrollment_id = \(enrollmentId)
+                       OR (kind = \(recovery) AND EXISTS (SELECT 1 FROM \(unescaped: enrollments)
+                                                         WHERE local_id = \(localId) AND enrollment_id = \(enrollmentId))
+                           AND NOT EXISTS (SELECT 1 FROM \(unescaped: enrollments)
+                                           WHERE local_id = \(localId) AND kind <> \(recovery) AND enrollment_id <> \(enrollmentId))))
+                RETURNING enrollment_id, kind
                 """,
                 logger: logger
             )
-            var removed: String?
-            for try await kind in rows.decode(String.self) { removed = kind }
-            guard let removed else { return false }
-            try await events.record(
-                .factorWithdrawn, localId: localId, details: ["kind": removed, "enrollmentId": enrollmentId], in: schema, on: connection
-            )
+            var removed: [(String, String)] = []
+            for try await row in rows.decode((String, String).self) { removed.append(row) }
+            guard removed.contains(where: { $0.0 == enrollmentId }) else { return false }
+            for (id, kind) in removed {
+                try await events.record(
+                    .factorWithdrawn, localId: localId, details: ["kind": kind, "enrollmentId": id], in: schema, on: connection
+                )
+            }
             return true
         }
     }

@@ -13,7 +13,7 @@ struct EnrollmentService: Sendable {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         let enrollment = params.enrollment
         guard !enrollment.mfaEnrollmentId.isEmpty, enrollment.mfaEnrollmentId.utf8.count <= 128,
-            ["phone", "totp"].contains(enrollment.kind)
+            ["phone", "totp", EnrollmentRepository.recoveryCodeKind].contains(enrollment.kind)
         else {
             throw AccountService.rejected(.invalidArgument, detail: "malformed enrollment")
         }
@@ -34,6 +34,8 @@ struct EnrollmentService: Sendable {
             throw AccountService.rejected(.secondFactorExists, detail: "Phone number already enrolled as second factor for this account.")
         case .limitReached:
             throw AccountService.rejected(.secondFactorLimitExceeded)
+        case .noFactorToRecover:
+            throw AccountService.rejected(.mfaEnrollmentNotFound, detail: "Recovery codes need a second factor enrolled first.")
         }
         guard let account = try await accounts.accounts.account(in: schema, localId: params.localId) else {
             throw AccountService.rejected(.userNotFound)

@@ -210,5 +210,15 @@ enum FactorRegistryMigrations {
                 "CREATE INDEX idp_used_nonces_expiry ON idp_used_nonces (expires_at)",
             ]
         ),
+        // Recovery codes (docs/mfa-policy.md): a set is an enrollment of its own kind.
+        TenantMigration(
+            "AllowRecoveryCodeEnrollments",
+            [
+                """
+                ALTER TABLE mfa_enrollments DROP CONSTRAINT mfa_enrollments_kind_check,
+                    ADD CONSTRAINT mfa_enrollments_kind_check CHECK (kind IN ('phone', 'totp', 'recovery_code'))
+                """
+            ]
+        ),
     ]
 }

@@ -31,8 +31,10 @@ struct AdminFactorWithdrawal: Sendable {
             .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: localId, mfaEnrollmentId: enrollmentId),
             requestID: request.requestID
         )
+        let removed = (account.mfaInfo ?? []).filter { !remaining.lists(factor: $0.mfaEnrollmentId) }
         try await erasure.forgetFactors(
-            [withdrawn], projectId: scope.projectId, tenantId: scope.tenantId, localId: localId, requestID: request.requestID
+            removed.isEmpty ? [withdrawn] : removed, projectId: scope.projectId, tenantId: scope.tenantId, localId: localId,
+            requestID: request.requestID
         )
         return [
             "localId": .string(localId),

@@ -1,5 +1,5 @@
-import Foundation
 import Contracts
+import Foundation
 import IdentityToolkit
 import JSONRPC
 
@@ -126,7 +126,9 @@ enum SettingsDocument {
         // Our policy members (docs/mfa-policy.md), beside Identity Platform's.
         if config.isMandatory {
             document["enrollmentGracePeriod"] = .string("\(config.enrollmentGracePeriod)s")
-            if let since = config.mandatorySince { document["mandatorySince"] = .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(since) / 1000))) }
+            if let since = config.mandatorySince {
+                document["mandatorySince"] = .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(since) / 1000)))
+            }
         } else if let grace = config.enrollmentGracePeriodSeconds {
             document["enrollmentGracePeriod"] = .string("\(grace)s")
         }

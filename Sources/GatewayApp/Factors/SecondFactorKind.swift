@@ -58,17 +58,20 @@ struct PassedSecondFactor: Sendable {
 struct SecondFactorKinds: Sendable {
     let phone: PhoneFactor
     let totp: TOTPFactor
+    let recoveryCode: RecoveryCodeFactor
 
-    var all: [any SecondFactorKind] { [totp, phone] }
+    /// Recovery codes first: a finalize naming a recovery-code set also carries TOTP's members.
+    var all: [any SecondFactorKind] { [recoveryCode, totp, phone] }
 
     /// The kind the request names; phone when it names none or both (contract §2.8: a request
     /// without TOTP members is the phone variant).
     func kind(namedBy isNamed: (any SecondFactorKind.Type) -> Bool) -> any SecondFactorKind {
+        if isNamed(RecoveryCodeFactor.self) { return recoveryCode }
         let named = all.filter { isNamed(type(of: $0)) }
         return named.count == 1 ? named[0] : phone
     }
 
-    static let types: [any SecondFactorKind.Type] = [TOTPFactor.self, PhoneFactor.self]
+    static let types: [any SecondFactorKind.Type] = [RecoveryCodeFactor.self, TOTPFactor.self, PhoneFactor.self]
 
     /// The kind named `name`, as stored in an enrollment.
     static func named(_ name: String) -> (any SecondFactorKind.Type)? {

@@ -46,7 +46,8 @@ struct MFAEnrollmentOperations: Sendable {
         // (decision 22: the same session and code) finds it already saved, passes the checks of a
         // new factor and gets the first answer's session again; anything else is refused.
         let enrollmentId = type(of: kind).session(of: body).map(FinalizeAttempt.enrollmentId(finishing:)) ?? RandomIdentifier.make()
-        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, retrying: enrollmentId, allowingEnrollmentOnly: true
+        let user = try await SignedInUser.resolve(
+            body, request, registry: registry, sessions: sessions, retrying: enrollmentId, allowingEnrollmentOnly: true
         )
         try SecondFactorPolicy.checkFirstFactor(user.token.signInProvider)
         let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
@@ -141,10 +142,15 @@ struct MFAEnrollmentOperations: Sendable {
             .init(projectId: projectId, tenantId: tenantId, localId: localId, mfaEnrollmentId: enrollmentId),
             requestID: request.requestID
         )
+        // The last factor takes its recovery codes with it (factor-registry removes both).
+        let removed = (user.account.mfaInfo ?? []).filter { !account.lists(factor: $0.mfaEnrollmentId) }
         try await AccountErasure(sessions: sessions, challenges: challenges).forgetFactors(
-            [withdrawn], projectId: projectId, tenantId: tenantId, localId: localId, requestID: request.requestID
+            removed.isEmpty ? [withdrawn] : removed, projectId: projectId, tenantId: tenantId, localId: localId,
+            requestID: request.requestID
         )
-        if user.token.secondFactorIdentifier == enrollmentId { return [:] }
+        if let current = user.token.secondFactorIdentifier, removed.contains(where: { $0.mfaEnrollmentId == current }) {
+            return [:]
+        }
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(

@@ -27,7 +27,8 @@ struct MFASignInOperations: Sendable {
         self.pendingSignIns = pendingSignIns
         self.kinds = SecondFactorKinds(
             phone: PhoneFactor(phone: phone, pendingSignIns: pendingSignIns),
-            totp: TOTPFactor(challenges: challenges, pendingSignIns: pendingSignIns)
+            totp: TOTPFactor(challenges: challenges, pendingSignIns: pendingSignIns),
+            recoveryCode: RecoveryCodeFactor(challenges: challenges, pendingSignIns: pendingSignIns)
         )
         self.phone = phone
         self.cachedSettings = cachedSettings

@@ -35,7 +35,8 @@ struct AccountErasure: Sendable {
                 .init(projectId: projectId, tenantId: tenantId, localId: localId, secondFactorIdentifier: factor.mfaEnrollmentId),
                 requestID: requestID
             )
-            if factor.kind == "totp" {
+            // A TOTP secret or a recovery-code set: challenge-issuer deletes either by the id.
+            if factor.kind == "totp" || factor.kind == RecoveryCodeFactor.name {
                 _ = try? await PeerCall.call(
                     challenges, DeleteTOTPFactor.self,
                     .init(projectId: projectId, tenantId: tenantId, localId: localId, mfaEnrollmentId: factor.mfaEnrollmentId),

@@ -30,6 +30,12 @@ public struct SecretSealer: Sendable {
     public func open(_ sealed: Data, keyID: String) throws -> Data {
         try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: masterKey, authenticating: Data(keyID.utf8))
     }
+
+    /// A key for one purpose (HKDF-SHA256 of the master key), such as the key of stored codes'
+    /// keyed hashes: a leaked table of hashes cannot be searched without it.
+    public func derivedKey(purpose: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data(purpose.utf8), outputByteCount: 32)
+    }
 }
 
 /// A service with secrets at rest cannot start without its master key; say where it looked, never a value.

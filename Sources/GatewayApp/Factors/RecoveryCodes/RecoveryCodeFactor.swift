@@ -1,0 +1,79 @@
+import Contracts
+import IdentityToolkit
+import JSONRPC
+import ServiceKit
+
+/// Recovery codes (docs/mfa-policy.md) as the SDKs see them: one TOTP-shaped `mfaInfo` entry
+/// (`totpInfo: {}`, display name "Recovery codes"), so the stock resolver lists it, and a sign-in
+/// finishes with `totpVerificationInfo.verificationCode` = a code, which every SDK passes through
+/// unchanged. The set's enrollment id starts with ``idPrefix`` (a dash never appears in other
+/// ids), which is how a finalize carrying TOTP members is told to be this kind. Codes are made
+/// through this server's own endpoint (RecoveryCodeOperations), never through `mfaEnrollment`.
+struct RecoveryCodeFactor: SecondFactorKind {
+    static let name = "recovery_code"
+    static let idPrefix = "recovery-"
+    static let displayName = "Recovery codes"
+
+    static func isNamed(by body: StartMFAEnrollmentRequest) -> Bool { false }
+    static func isNamed(by body: FinalizeMFAEnrollmentRequest) -> Bool { false }
+    static func isNamed(by body: FinalizeMFASignInRequest) -> Bool {
+        body.totpVerificationInfo != nil && body.mfaEnrollmentId?.hasPrefix(idPrefix) == true
+    }
+    static func session(of body: FinalizeMFAEnrollmentRequest) -> String? { nil }
+    static func hint(_ enrollment: Enrollment, masked: Bool, in entry: inout MFAEnrollment) { entry.totpInfo = TOTPInfo() }
+    static func newFactor(_ enrollment: Enrollment) -> NewSecondFactor { NewSecondFactor(kind: name) }
+
+    let challenges: RPCClient
+    let pendingSignIns: PendingSignIns
+
+    /// Usable wherever second factors are on (MFA ENABLED or MANDATORY, or TOTP enabled).
+    func requireEnabled(_ settings: AuthSettings) throws { try Self.requireEnabled(settings) }
+
+    static func requireEnabled(_ settings: AuthSettings) throws {
+        guard settings.mfaConfig.isOn || settings.mfaConfig.totpAdjacentIntervals != nil else {
+            throw IdentityToolkitError(.operationNotAllowed, detail: "Second factors are not enabled for this project.")
+        }
+    }
+
+    func startEnrollment(_ body: StartMFAEnrollmentRequest, user: SignedInUser, settings: AuthSettings, request: PublicRequest)
+        async throws -> StartMFAEnrollmentResponse
+    { throw IdentityToolkitError.mfaProviderNotSupported }
+
+    func finishEnrollment(
+        _ body: FinalizeMFAEnrollmentRequest, user: SignedInUser, enrollmentId: String, settings: AuthSettings,
+        checkLimit: () throws -> Void, request: PublicRequest
+    ) async throws -> Enrollment { throw IdentityToolkitError.mfaProviderNotSupported }
+
+    /// As a TOTP code's check (TOTPFactor): `MISSING_MFA_ENROLLMENT_ID`, `MISSING_CODE`, the
+    /// credential, then the code redeemed beside the account check; refusals in the same order.
+    func verifySignIn(
+        _ body: FinalizeMFASignInRequest, settings: AuthSettings, resolve: () async throws -> PendingSignIn,
+        request: PublicRequest
+    ) async throws -> PassedSecondFactor {
+        guard let enrollmentId = body.mfaEnrollmentId.nonEmpty else { throw IdentityToolkitError.missingMFAEnrollmentID }
+        guard let code = body.totpVerificationInfo?.verificationCode.nonEmpty else { throw IdentityToolkitError(.missingCode) }
+        let pending = try await resolve()
+        async let accountCheck = Result.capturing {
+            try await pendingSignIns.account(of: pending, with: enrollmentId, kind: Self.name, request: request)
+        }
+        let facts = pending.facts
+        let redeemed = await Result.capturing {
+            try await PeerCall.call(
+                challenges, RedeemRecoveryCode.self,
+                .init(
+                    projectId: facts.projectId, tenantId: facts.tenantId, localId: facts.localId, mfaEnrollmentId: enrollmentId,
+                    code: code, attempt: FinalizeAttempt.signIn(finishing: pending.credential)
+                ),
+                requestID: request.requestID
+            )
+        }
+        let account = await accountCheck
+        if case .failure(let refusal) = redeemed {
+            try await pendingSignIns.requireLive(pending, request: request)
+            _ = try account.get()
+            throw refusal
+        }
+        if case .failure = account { try await pendingSignIns.requireLive(pending, request: request) }
+        return PassedSecondFactor(pending: pending, account: try account.get(), enrollmentId: enrollmentId)
+    }
+}
