@@ -12,6 +12,7 @@ import requests
 
 from mfa_helpers import ADMIN
 from rest_client import claims, failure, identitytoolkit, refresh
+from test_tenants import admin_app  # noqa: F401 (a fixture: firebase-admin with a service-account key)
 
 TOTP_ON = [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 1}}]
 RECOVERY_PATH = "/identitytoolkit.googleapis.com/v2/accounts/mfaRecoveryCodes"
@@ -319,3 +320,28 @@ def test_a_recovery_code_use_is_audited_and_withdrawing_the_last_factor_takes_th
                             "/accounts:lookup", json={"localId": [user["localId"]]}, headers=ADMIN, timeout=30).json()
     assert "mfaInfo" not in account["users"][0]
     assert refresh(stack, passed["refreshToken"]).json()["error"]["message"] == "TOKEN_EXPIRED"
+
+
+# What firebase-admin sees
+
+def test_firebase_admin_sees_the_enrollment_only_claim_and_the_time_of_the_second_factor(stack, admin_app):
+    from firebase_admin import tenant_mgt
+
+    tenant_id = tenant(stack, state="MANDATORY")["tenantId"]
+    scoped = tenant_mgt.auth_for_tenant(tenant_id, app=admin_app)
+    user = sign_up(stack, tenant_id)
+    # A backend verifying the token with the Admin SDK sees that it may only enroll.
+    decoded = scoped.verify_id_token(sign_in(stack, user)["idToken"])
+    assert decoded["firebase"]["mfa_enrollment_required"] is True
+    assert decoded["firebase"]["mfa_enrollment_deadline"] > time.time()
+    # Enrolled: a full session, with the time its second factor was passed; a recovery code's
+    # sign-in says so.
+    _, enrolled = enroll_totp(stack, sign_in(stack, user)["idToken"], tenant_id)
+    full = scoped.verify_id_token(enrolled["idToken"])
+    assert "mfa_enrollment_required" not in full["firebase"] and full["firebase"]["second_factor_auth_time"] > 0
+    generated = recovery(stack, "generate", {"idToken": enrolled["idToken"], "tenantId": tenant_id}).json()
+    pending = sign_in(stack, user)
+    passed = second_factor(stack, pending, tenant_id, generated["mfaEnrollmentId"], generated["recoveryCodes"][0]).execute()
+    assert scoped.verify_id_token(passed["idToken"])["firebase"]["sign_in_second_factor"] == "recovery_code"
+    # The Admin SDK's user management keeps working for such a user (the set is one more factor).
+    assert scoped.get_user(user["localId"]).email == user["email"]
