@@ -3,6 +3,7 @@ MANDATORY enforced with enrollment-only sessions and a grace period, step-up for
 recovery codes shown to the SDKs as one TOTP-shaped factor. Each test works in its own tenant, whose
 settings are its own."""
 
+import json
 import secrets
 import time
 
@@ -345,3 +346,30 @@ def test_firebase_admin_sees_the_enrollment_only_claim_and_the_time_of_the_secon
     assert scoped.verify_id_token(passed["idToken"])["firebase"]["sign_in_second_factor"] == "recovery_code"
     # The Admin SDK's user management keeps working for such a user (the set is one more factor).
     assert scoped.get_user(user["localId"]).email == user["email"]
+
+
+# What an operator sees
+
+def test_an_operator_sees_who_has_no_factor_yet_and_how_many_recovery_codes_are_left(stack):
+    from test_mfa_admin_cli import mfa_admin
+
+    tenant_id = tenant(stack, state="MANDATORY", enrollmentGracePeriod="3600s")["tenantId"]
+    waiting = sign_up(stack, tenant_id)
+    sign_in(stack, waiting)
+    listed = json.loads(mfa_admin(stack, "users", "unenrolled", "--tenant", tenant_id, "--json").stdout)
+    entry = next(item for item in listed if item["localId"] == waiting["localId"])
+    assert entry["email"] == waiting["email"] and entry["graceEndsAt"].endswith("Z")
+    assert waiting["localId"] in mfa_admin(stack, "users", "unenrolled", "--tenant", tenant_id).stdout
+    # The enrollment-only sessions are counted per scope.
+    metrics = requests.get(stack.ops("session-token") + "/metrics", timeout=30).text
+    assert f'mfa_enrollment_only_sessions_total{{scope="t_{tenant_id}"}}' in metrics
+    # Recovery codes: how many are left, never which.
+    user, _, _, generated = user_with_codes(stack, tenant_id)
+    assert user["localId"] not in mfa_admin(stack, "users", "unenrolled", "--tenant", tenant_id).stdout
+    shown = mfa_admin(stack, "factors", "recovery-codes", "--tenant", tenant_id, user["localId"]).stdout
+    assert shown.startswith("10 recovery codes left") and generated["recoveryCodes"][0] not in shown
+    assert "recovery codes" in mfa_admin(stack, "factors", "list", "--tenant", tenant_id, user["localId"]).stdout
+    # The policy is set from the command line too.
+    mfa_admin(stack, "mfa", "set", "--tenant", tenant_id, "--grace-period", "600", "--step-up", "120")
+    shown = mfa_admin(stack, "mfa", "show", "--tenant", tenant_id).stdout
+    assert "600s" in shown and "120s" in shown and "MANDATORY" in shown

@@ -38,7 +38,11 @@ public enum SessionTokenApp {
             &parts.methods, keyring: keyring, maxAgeSeconds: settings.keyPublishMaxAgeSeconds, sealKey: sealKey
         )
         SessionTokenMethods.registerSessions(
-            &parts.methods, issuance: SessionIssuance(sessions: sessions, issuer: issuer, finishing: finishing, sealKey: sealKey),
+            &parts.methods,
+            issuance: SessionIssuance(
+                sessions: sessions, issuer: issuer, finishing: finishing, sealKey: sealKey,
+                counters: LabeledCounters(registry: host.metrics.registry)
+            ),
             refresh: RefreshExchange(
                 refreshSessions: RefreshSessions(client: database, logger: logger, sealKey: sealKey, events: events), issuer: issuer,
                 limiter: RateLimiter(client: database, logger: logger), perAddress: settings.refreshesPerAddress

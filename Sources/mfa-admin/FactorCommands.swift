@@ -6,8 +6,14 @@ import JSONRPC
 struct FactorCommands: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "factors", abstract: "List a user's second factors or withdraw one.",
-        subcommands: [List.self, Withdraw.self]
+        subcommands: [List.self, Withdraw.self, RecoveryCodes.self]
     )
+
+    /// A recovery-code set (docs/mfa-policy.md) is TOTP-shaped on the wire; its id tells it apart.
+    static func kind(_ factor: JSONValue) -> String {
+        if factor["mfaEnrollmentId"]?.stringValue?.hasPrefix("recovery-") == true { return "recovery codes" }
+        return factor["totpInfo"] != nil ? "totp" : "sms"
+    }
 
     static func printFactors(_ user: JSONValue) {
         guard case .array(let factors)? = user["mfaInfo"], !factors.isEmpty else { return Output.line("no second factors") }
@@ -15,7 +21,7 @@ struct FactorCommands: AsyncParsableCommand {
             [["ENROLLMENT", "KIND", "DISPLAY NAME", "PHONE", "ENROLLED"]]
                 + factors.map { factor in
                     [
-                        Output.text(factor["mfaEnrollmentId"]), factor["totpInfo"] != nil ? "totp" : "sms",
+                        Output.text(factor["mfaEnrollmentId"]), FactorCommands.kind(factor),
                         Output.text(factor["displayName"]), Output.text(factor["phoneInfo"]), Output.text(factor["enrolledAt"]),
                     ]
                 }
@@ -52,6 +58,23 @@ struct FactorCommands: AsyncParsableCommand {
             if gateway.json { return Output.json(answer) }
             Output.line("withdrew \(enrollmentId)")
             FactorCommands.printFactors(answer)
+        }
+    }
+
+    struct RecoveryCodes: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "recovery-codes", abstract: "How many recovery codes a user has left (never the codes)."
+        )
+        @OptionGroup var gateway: GatewayOptions
+        @Argument(help: "The user's id.") var uid: String
+
+        func run() async throws {
+            let answer = try await gateway.withClient {
+                try await $0.admin(.POST, gateway.scopePath("v2") + "/accounts/mfaRecoveryCodes:lookup", body: ["localId": .string(uid)])
+            }
+            if gateway.json { return Output.json(answer) }
+            guard answer["mfaEnrollmentId"] != nil else { return Output.line("no recovery codes") }
+            Output.line("\(Output.text(answer["remaining"])) recovery codes left (generated \(Output.text(answer["generatedAt"])))")
         }
     }
 }

@@ -32,6 +32,10 @@ struct MFAConfigCommands: AsyncParsableCommand {
             ["sms", sms ? "enabled" : "off"],
             ["totp", totp?["state"]?.stringValue == "ENABLED" ? "enabled" : "off"],
             ["adjacent intervals", Output.text(totp?["totpProviderConfig"]?["adjacentIntervals"] ?? .int(5))],
+            // docs/mfa-policy.md
+            ["enrollment grace period", Output.text(mfa?["enrollmentGracePeriod"])],
+            ["mandatory since", Output.text(mfa?["mandatorySince"])],
+            ["step-up max age", Output.text(mfa?["stepUpMaxAge"] ?? .string("off"))],
         ])
     }
 
@@ -62,13 +66,19 @@ struct MFAConfigCommands: AsyncParsableCommand {
         @Flag(inversion: .prefixedNo, help: "SMS second factors.") var sms: Bool?
         @Flag(inversion: .prefixedNo, help: "TOTP (authenticator app) second factors.") var totp: Bool?
         @Option(help: "TOTP steps accepted either side of now (0 to 10).") var adjacentIntervals: Int?
+        @Option(help: "MANDATORY: seconds a user without a factor may still sign in to enroll one (docs/mfa-policy.md).")
+        var gracePeriod: Int?
+        @Option(help: "Seconds since a second factor that sensitive changes accept (60 to 86400); 0 turns step-up off.")
+        var stepUp: Int?
 
         func validate() throws {
             if let state, !["ENABLED", "DISABLED", "MANDATORY"].contains(state) {
                 throw ValidationError("--state must be ENABLED, DISABLED or MANDATORY")
             }
-            if state == nil, sms == nil, totp == nil, adjacentIntervals == nil {
-                throw ValidationError("name at least one of --state, --sms/--no-sms, --totp/--no-totp, --adjacent-intervals")
+            if state == nil, sms == nil, totp == nil, adjacentIntervals == nil, gracePeriod == nil, stepUp == nil {
+                throw ValidationError(
+                    "name at least one of --state, --sms/--no-sms, --totp/--no-totp, --adjacent-intervals, --grace-period, --step-up"
+                )
             }
         }
 
@@ -87,6 +97,9 @@ struct MFAConfigCommands: AsyncParsableCommand {
             var mfa = current
             if let state { mfa["state"] = .string(state) }
             if let sms { mfa["enabledProviders"] = sms ? ["PHONE_SMS"] : [] }
+            if let gracePeriod { mfa["enrollmentGracePeriod"] = .string("\(gracePeriod)s") }
+            if let stepUp { mfa["stepUpMaxAge"] = stepUp == 0 ? nil : .string("\(stepUp)s") }
+            mfa["mandatorySince"] = nil
             if totp != nil || adjacentIntervals != nil {
                 let existing = MFAConfigCommands.totpConfig(.object(current))
                 let enabled = totp ?? (existing?["state"]?.stringValue == "ENABLED")

@@ -7,7 +7,7 @@ import NIOHTTP1
 struct UserCommands: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users", abstract: "List users, look one up with their second factors, import and export them (Firebase's format).",
-        subcommands: [List.self, Lookup.self, UserImportCommand.self, UserExportCommand.self]
+        subcommands: [List.self, Lookup.self, UnenrolledUsersCommand.self, UserImportCommand.self, UserExportCommand.self]
     )
 
     static func factorCount(_ user: JSONValue) -> Int {
