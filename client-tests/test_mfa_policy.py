@@ -12,7 +12,7 @@ import pytest
 import requests
 
 from mfa_helpers import ADMIN
-from rest_client import claims, failure, identitytoolkit, refresh
+from rest_client import claims, failure, identitytoolkit, last_mail, link_query, refresh
 from test_tenants import admin_app  # noqa: F401 (a fixture: firebase-admin with a service-account key)
 
 TOTP_ON = [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 1}}]
@@ -307,6 +307,9 @@ def test_a_recovery_code_use_is_audited_and_withdrawing_the_last_factor_takes_th
     set_id = generated["mfaEnrollmentId"]
     pending = sign_in(stack, user)
     passed = second_factor(stack, pending, tenant_id, set_id, generated["recoveryCodes"][3]).execute()
+    # The owner is told, with a way to take the account back (a password reset) in case it was not them.
+    notice = last_mail(stack, user["email"], "RECOVERY_CODE_USED", tenant_id)
+    assert link_query(notice["oobLink"])["mode"] == "resetPassword"
     events = requests.get(f"{stack.gateway}/v2/projects/demo-project/tenants/{tenant_id}/securityEvents",
                           params={"localId": user["localId"]}, headers=ADMIN, timeout=30).json()["events"]
     kinds = {(event["type"], event["details"].get("kind")) for event in events}
@@ -321,6 +324,10 @@ def test_a_recovery_code_use_is_audited_and_withdrawing_the_last_factor_takes_th
                             "/accounts:lookup", json={"localId": [user["localId"]]}, headers=ADMIN, timeout=30).json()
     assert "mfaInfo" not in account["users"][0]
     assert refresh(stack, passed["refreshToken"]).json()["error"]["message"] == "TOKEN_EXPIRED"
+    # The notice's link resets the password.
+    reset = v1(stack).resetPassword(body={"oobCode": notice["oobCode"], "newPassword": "taken-back-pw",
+                                          "tenantId": tenant_id}).execute()
+    assert reset["requestType"] == "PASSWORD_RESET"
 
 
 # What firebase-admin sees

@@ -41,7 +41,7 @@ struct PublicOperations: Sendable {
         )
         let mfaSignIn = MFASignInOperations(
             registry: registry, sessions: sessions, challenges: challenges, phone: phone, keys: sealKeys,
-            cachedSettings: cachedSettings
+            cachedSettings: cachedSettings, recoveryNotice: RecoveryCodeNotice(mail: mail, logger: host.logger)
         )
         let enrollment = MFAEnrollmentOperations(
             registry: registry, sessions: sessions, challenges: challenges, kinds: mfaSignIn.kinds,

@@ -11,4 +11,7 @@ public enum EmailKind: String, Sendable, CaseIterable {
     /// The notice of a phone number linked to the account as a way to sign in, with a link that
     /// removes it (not in Identity Platform; issue 39, M-6).
     case revertPhoneNumberAddition = "REVERT_PHONE_NUMBER_ADDITION"
+    /// The notice of a recovery code used to sign in, with a password-reset link (not in Identity
+    /// Platform; docs/mfa-policy.md).
+    case recoveryCodeUsed = "RECOVERY_CODE_USED"
 }

@@ -9,7 +9,7 @@ enum MessagePlaceholders {
         case .verifyAndChangeEmail, .recoverEmail: ["appName", "email", "link", "newEmail"]
         case .revertSecondFactorAddition: ["appName", "email", "link", "secondFactor"]
         case .revertPhoneNumberAddition: ["appName", "email", "link", "phoneNumber"]
-        case .verifyEmail, .passwordReset, .emailSignIn: ["appName", "email", "link"]
+        case .verifyEmail, .passwordReset, .emailSignIn, .recoveryCodeUsed: ["appName", "email", "link"]
         }
     }
 }

@@ -127,6 +127,6 @@ extension EmailTemplateSet {
     /// The kinds in the order of ``memberNames``.
     static let kinds: [EmailKind] = [
         .verifyEmail, .passwordReset, .recoverEmail, .revertSecondFactorAddition, .verifyAndChangeEmail, .emailSignIn,
-        .revertPhoneNumberAddition,
+        .revertPhoneNumberAddition, .recoveryCodeUsed,
     ]
 }

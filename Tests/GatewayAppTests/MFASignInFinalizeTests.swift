@@ -26,7 +26,15 @@ struct MFASignInFinalizeTests {
         return MFASignInOperations(
             registry: registry, sessions: sessions, challenges: challenges,
             phone: PhoneChallenges(challenges: challenges, registry: registry), keys: TokenSealKeys(sessions: sessions),
-            cachedSettings: CachedSettings(registry: registry)
+            cachedSettings: CachedSettings(registry: registry),
+            recoveryNotice: RecoveryCodeNotice(
+                mail: OutOfBandMail(
+                    registry: registry, challenges: challenges,
+                    links: OOBLinkBuilder(base: "http://127.0.0.1/emulator/action", fallbackAPIKey: "key"),
+                    settings: CachedSettings(registry: registry), forgetsUsedCodes: false
+                ),
+                logger: Logger(label: "test")
+            )
         )
     }
 

@@ -81,12 +81,16 @@ public struct EmailTemplateSet: Codable, Sendable, Hashable {
     public var emailSignInTemplate: EmailTemplate?
     /// `REVERT_PHONE_NUMBER_ADDITION`: the notice of a phone number linked to sign in with (not in Identity Platform).
     public var revertPhoneNumberAdditionTemplate: EmailTemplate?
+    /// `RECOVERY_CODE_USED`: the notice of a recovery code used to sign in (not in Identity Platform).
+    public var recoveryCodeUsedTemplate: EmailTemplate?
 
     public init(
         verifyEmailTemplate: EmailTemplate? = nil, resetPasswordTemplate: EmailTemplate? = nil, changeEmailTemplate: EmailTemplate? = nil,
         revertSecondFactorAdditionTemplate: EmailTemplate? = nil, verifyAndChangeEmailTemplate: EmailTemplate? = nil,
-        emailSignInTemplate: EmailTemplate? = nil, revertPhoneNumberAdditionTemplate: EmailTemplate? = nil
+        emailSignInTemplate: EmailTemplate? = nil, revertPhoneNumberAdditionTemplate: EmailTemplate? = nil,
+        recoveryCodeUsedTemplate: EmailTemplate? = nil
     ) {
+        self.recoveryCodeUsedTemplate = recoveryCodeUsedTemplate
         self.verifyEmailTemplate = verifyEmailTemplate
         self.resetPasswordTemplate = resetPasswordTemplate
         self.changeEmailTemplate = changeEmailTemplate
@@ -99,7 +103,7 @@ public struct EmailTemplateSet: Codable, Sendable, Hashable {
     /// The member names, as the admin API spells them.
     public static let memberNames = [
         "verifyEmailTemplate", "resetPasswordTemplate", "changeEmailTemplate", "revertSecondFactorAdditionTemplate",
-        "verifyAndChangeEmailTemplate", "emailSignInTemplate", "revertPhoneNumberAdditionTemplate",
+        "verifyAndChangeEmailTemplate", "emailSignInTemplate", "revertPhoneNumberAdditionTemplate", "recoveryCodeUsedTemplate",
     ]
 
     /// The template for an out-of-band request type (`PASSWORD_RESET`, …).
@@ -112,6 +116,7 @@ public struct EmailTemplateSet: Codable, Sendable, Hashable {
         case "VERIFY_AND_CHANGE_EMAIL": verifyAndChangeEmailTemplate
         case "EMAIL_SIGNIN": emailSignInTemplate
         case "REVERT_PHONE_NUMBER_ADDITION": revertPhoneNumberAdditionTemplate
+        case "RECOVERY_CODE_USED": recoveryCodeUsedTemplate
         default: nil
         }
     }
@@ -119,7 +124,7 @@ public struct EmailTemplateSet: Codable, Sendable, Hashable {
     public var all: [EmailTemplate] {
         [
             verifyEmailTemplate, resetPasswordTemplate, changeEmailTemplate, revertSecondFactorAdditionTemplate,
-            verifyAndChangeEmailTemplate, emailSignInTemplate, revertPhoneNumberAdditionTemplate,
+            verifyAndChangeEmailTemplate, emailSignInTemplate, revertPhoneNumberAdditionTemplate, recoveryCodeUsedTemplate,
         ].compactMap { $0 }
     }
 }

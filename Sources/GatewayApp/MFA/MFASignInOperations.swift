@@ -18,11 +18,13 @@ struct MFASignInOperations: Sendable {
     let phone: PhoneChallenges
     let cachedSettings: CachedSettings
     let finisher: MFASignInFinisher
+    let recoveryNotice: RecoveryCodeNotice
 
     init(
         registry: RPCClient, sessions: RPCClient, challenges: RPCClient, phone: PhoneChallenges, keys: TokenSealKeys,
-        cachedSettings: CachedSettings
+        cachedSettings: CachedSettings, recoveryNotice: RecoveryCodeNotice
     ) {
+        self.recoveryNotice = recoveryNotice
         let pendingSignIns = PendingSignIns(registry: registry, sessions: sessions, keys: keys)
         self.pendingSignIns = pendingSignIns
         self.kinds = SecondFactorKinds(
@@ -90,10 +92,15 @@ struct MFASignInOperations: Sendable {
             },
             request: request
         )
-        return try await finisher.finish(
+        let answer = try await finisher.finish(
             passed.pending, account: passed.account, secondFactor: type(of: kind).name, enrollmentId: passed.enrollmentId,
             request: request
         )
+        if kind is RecoveryCodeFactor {
+            let facts = passed.pending.facts
+            await recoveryNotice.send(to: passed.account, projectId: facts.projectId, tenantId: facts.tenantId, request: request)
+        }
+        return answer
     }
 
     /// `PROJECT_DISABLED` first, from the gateway's cache, in the tenant the credential names

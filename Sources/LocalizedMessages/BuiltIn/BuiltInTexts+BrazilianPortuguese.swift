@@ -120,6 +120,22 @@ extension BuiltInTexts {
                     Equipe do {{appName}}
                     """
             ),
+            .recoveryCodeUsed: EmailText(
+                subject: "Um código de recuperação foi usado para fazer login na sua conta do {{appName}}",
+                body: """
+                    Olá,
+
+                    Um código de recuperação acabou de ser usado no lugar do seu segundo fator para fazer login na sua conta do {{appName}}, {{email}}. Cada código funciona só uma vez.
+
+                    Se não foi você, alguém conhece sua senha e um dos seus códigos de recuperação: acesse este link para redefinir sua senha e depois faça login e gere novos códigos de recuperação.
+
+                    {{link}}
+
+                    Obrigado,
+
+                    Equipe do {{appName}}
+                    """
+            ),
         ]
     )
 }

@@ -120,6 +120,22 @@ extension BuiltInTexts {
                     Your {{appName}} team
                     """
             ),
+            .recoveryCodeUsed: EmailText(
+                subject: "A recovery code was used to sign in to your {{appName}} account",
+                body: """
+                    Hello,
+
+                    A recovery code was just used instead of your second factor to sign in to your {{appName}} account, {{email}}. Each code works only once.
+
+                    If this wasn't you, someone knows your password and one of your recovery codes: follow this link to reset your password, then sign in and make new recovery codes.
+
+                    {{link}}
+
+                    Thanks,
+
+                    Your {{appName}} team
+                    """
+            ),
         ]
     )
 }

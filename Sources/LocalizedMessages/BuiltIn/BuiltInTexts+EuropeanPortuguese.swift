@@ -121,6 +121,22 @@ extension BuiltInTexts {
                     A equipa do {{appName}}
                     """
             ),
+            .recoveryCodeUsed: EmailText(
+                subject: "Foi usado um código de recuperação para iniciar sessão na sua conta do {{appName}}",
+                body: """
+                    Olá,
+
+                    Foi agora usado um código de recuperação em vez do seu segundo fator para iniciar sessão na sua conta do {{appName}}, {{email}}. Cada código só funciona uma vez.
+
+                    Se não foi o utilizador, alguém conhece a sua palavra-passe e um dos seus códigos de recuperação: siga este link para repor a palavra-passe e, depois, inicie sessão e gere novos códigos de recuperação.
+
+                    {{link}}
+
+                    Obrigado,
+
+                    A equipa do {{appName}}
+                    """
+            ),
         ]
     )
 }

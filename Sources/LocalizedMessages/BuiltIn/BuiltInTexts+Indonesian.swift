@@ -120,6 +120,22 @@ extension BuiltInTexts {
                     Tim {{appName}}
                     """
             ),
+            .recoveryCodeUsed: EmailText(
+                subject: "Kode pemulihan digunakan untuk login ke akun {{appName}} Anda",
+                body: """
+                    Halo,
+
+                    Kode pemulihan baru saja digunakan sebagai pengganti faktor kedua Anda untuk login ke akun {{appName}} Anda, {{email}}. Setiap kode hanya berlaku satu kali.
+
+                    Jika ini bukan Anda, seseorang mengetahui sandi Anda dan salah satu kode pemulihan Anda: ikuti link ini untuk mereset sandi, lalu login dan buat kode pemulihan baru.
+
+                    {{link}}
+
+                    Terima kasih,
+
+                    Tim {{appName}}
+                    """
+            ),
         ]
     )
 }

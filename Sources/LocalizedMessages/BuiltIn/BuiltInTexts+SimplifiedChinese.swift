@@ -119,6 +119,22 @@ extension BuiltInTexts {
                     {{appName}} 团队
                     """
             ),
+            .recoveryCodeUsed: EmailText(
+                subject: "有人使用恢复代码登录了您的 {{appName}} 帐号",
+                body: """
+                    您好：
+
+                    刚刚有人使用恢复代码代替您的第二重验证登录了您的 {{appName}} 帐号（{{email}}）。每个代码只能使用一次。
+
+                    如果这不是您本人，说明有人知道您的密码和一个恢复代码：请点击以下链接重置密码，然后登录并生成新的恢复代码。
+
+                    {{link}}
+
+                    谢谢！
+
+                    {{appName}} 团队
+                    """
+            ),
         ]
     )
 }

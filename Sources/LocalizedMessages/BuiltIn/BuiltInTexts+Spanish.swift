@@ -121,6 +121,22 @@ extension BuiltInTexts {
                     El equipo de {{appName}}
                     """
             ),
+            .recoveryCodeUsed: EmailText(
+                subject: "Se ha usado un código de recuperación para iniciar sesión en tu cuenta de {{appName}}",
+                body: """
+                    Hola:
+
+                    Se acaba de usar un código de recuperación en lugar de tu segundo factor para iniciar sesión en tu cuenta de {{appName}}, {{email}}. Cada código solo funciona una vez.
+
+                    Si no has sido tú, alguien conoce tu contraseña y uno de tus códigos de recuperación: sigue este enlace para restablecer la contraseña y, después, inicia sesión y genera códigos de recuperación nuevos.
+
+                    {{link}}
+
+                    Gracias,
+
+                    El equipo de {{appName}}
+                    """
+            ),
         ]
     )
 }

@@ -119,6 +119,22 @@ extension BuiltInTexts {
                     {{appName}} 團隊
                     """
             ),
+            .recoveryCodeUsed: EmailText(
+                subject: "有人使用復原碼登入了您的 {{appName}} 帳戶",
+                body: """
+                    您好：
+
+                    剛剛有人使用復原碼代替您的第二重驗證登入了您的 {{appName}} 帳戶（{{email}}）。每個復原碼只能使用一次。
+
+                    如果這不是您本人，表示有人知道您的密碼和一組復原碼：請點選以下連結重設密碼，然後登入並產生新的復原碼。
+
+                    {{link}}
+
+                    謝謝！
+
+                    {{appName}} 團隊
+                    """
+            ),
         ]
     )
 }
