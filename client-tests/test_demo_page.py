@@ -196,3 +196,39 @@ def test_a_user_signs_in_through_an_openid_connect_provider_on_the_demo_page_the
         assert token["firebase"]["sign_in_provider"] == "oidc.demo"
         assert token["firebase"]["sign_in_second_factor"] == "totp"
         assert not failed_calls(driver), failed_calls(driver)
+
+
+def test_a_user_makes_recovery_codes_on_the_demo_page_and_signs_in_with_one(demo):
+    with chromium() as driver:
+        driver.get(demo.gateway + "/demo")
+        email = driver.find_element(By.ID, "email").get_attribute("value")
+        click(driver, "mfa-enable")
+        wait_for(driver, lambda: "enabled" in text(driver, "mfa-status"))
+        click(driver, "sign-up")
+        wait_for(driver, lambda: text(driver, "signed-in-as") == email)
+        click(driver, "verify-email")
+        wait_for(driver, lambda: text(driver, "email-verified") == "(email verified)")
+        click(driver, "totp-start")
+        wait_for(driver, lambda: text(driver, "totp-secret"))
+        type_into(driver, "totp-code", pyotp.TOTP(text(driver, "totp-secret")).now())
+        click(driver, "totp-finish")
+        wait_for(driver, lambda: "authenticator app" in text(driver, "factors"))
+
+        click(driver, "recovery-generate")
+        wait_for(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, "#recovery-codes li")) == 10)
+        codes = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#recovery-codes li")]
+        wait_for(driver, lambda: "(10 left)" in text(driver, "recovery-remaining"))
+        assert "Recovery codes (recovery codes)" in text(driver, "factors")
+
+        click(driver, "sign-out")
+        wait_for(driver, lambda: text(driver, "signed-in-as") == "nobody")
+        assert codes[0] not in driver.page_source
+        click(driver, "sign-in")
+        wait_for(driver, lambda: driver.find_element(By.ID, "second-factor").is_displayed())
+        driver.find_element(By.CSS_SELECTOR, 'input[name="factor"][data-kind="recovery"]').click()
+        type_into(driver, "mfa-code", codes[4].lower())
+        click(driver, "mfa-finish")
+        wait_for(driver, lambda: text(driver, "signed-in-as") == email)
+        assert json.loads(text(driver, "claims"))["firebase"]["sign_in_second_factor"] == "recovery_code"
+        wait_for(driver, lambda: "(9 left)" in text(driver, "recovery-remaining"))
+        assert failed_calls(driver) == []

@@ -84,6 +84,30 @@ async function refresh() {
   session.refreshToken = answer.refresh_token;
 }
 
+// Recovery codes are a TOTP-shaped factor on the wire (docs/mfa-policy.md); their id says what they are.
+const isRecoveryCodes = (factor) => factor.mfaEnrollmentId?.startsWith("recovery-");
+const factorKind = (factor) =>
+  isRecoveryCodes(factor) ? "recovery codes" : factor.totpInfo ? "authenticator app" : `SMS to ${factor.phoneInfo}`;
+
+async function showRecoveryCodes() {
+  if (!session.idToken) {
+    $("recovery-remaining").textContent = "";
+    return;
+  }
+  const counted = await v2("mfaRecoveryCodes:lookup", { idToken: session.idToken });
+  $("recovery-remaining").textContent = counted.mfaEnrollmentId ? `(${counted.remaining} left)` : "(none made yet)";
+}
+
+on("recovery-generate", async () => {
+  const answer = await v2("mfaRecoveryCodes:generate", { idToken: session.idToken });
+  const list = $("recovery-codes");
+  list.replaceChildren(...answer.recoveryCodes.map((code) => {
+    const item = document.createElement("li");
+    item.textContent = code;
+    return item;
+  }));
+});
+
 async function showFactors() {
   const list = $("factors");
   list.replaceChildren();
@@ -96,7 +120,7 @@ async function showFactors() {
   if (factors.length === 0) list.innerHTML = "<li>none</li>";
   for (const factor of factors) {
     const item = document.createElement("li");
-    const kind = factor.totpInfo ? "authenticator app" : `SMS to ${factor.phoneInfo}`;
+    const kind = factorKind(factor);
     item.textContent = `${factor.displayName || "(no name)"} (${kind}) `;
     item.dataset.enrollment = factor.mfaEnrollmentId;
     const withdraw = document.createElement("button");
@@ -120,12 +144,14 @@ async function render() {
   const inSession = Boolean(session.idToken);
   $("signed-in-as").textContent = inSession ? claims(session.idToken).email ?? claims(session.idToken).user_id : "nobody";
   if (!inSession) $("email-verified").textContent = "";
-  for (const id of ["sign-out", "verify-email", "totp-start", "sms-start"]) $(id).disabled = !inSession;
+  for (const id of ["sign-out", "verify-email", "totp-start", "sms-start", "recovery-generate"]) $(id).disabled = !inSession;
+  if (!inSession) $("recovery-codes").replaceChildren();
   $("claims").textContent = inSession ? JSON.stringify(claims(session.idToken), null, 2) : "not signed in";
   $("second-factor").hidden = !session.pending;
   if (!session.totpSessionInfo) $("totp-enrollment").hidden = true;
   if (!session.smsSessionInfo) $("sms-enrollment").hidden = true;
   await showFactors().catch(() => {});
+  await showRecoveryCodes().catch(() => {});
 }
 
 on("mfa-enable", async () => {
@@ -228,10 +254,10 @@ function showSecondFactorChoices(factors) {
     radio.type = "radio";
     radio.name = "factor";
     radio.value = factor.mfaEnrollmentId;
-    radio.dataset.kind = factor.totpInfo ? "totp" : "phone";
+    radio.dataset.kind = isRecoveryCodes(factor) ? "recovery" : factor.totpInfo ? "totp" : "phone";
     radio.checked = index === 0;
     radio.addEventListener("change", chooseFactor);
-    label.append(radio, ` ${factor.displayName || "(no name)"} (${factor.totpInfo ? "authenticator app" : `SMS to ${factor.phoneInfo}`})`);
+    label.append(radio, ` ${factor.displayName || "(no name)"} (${factorKind(factor)})`);
     choices.append(label);
   });
   chooseFactor();
@@ -262,9 +288,10 @@ on("mfa-fill-sms", async () => {
 on("mfa-finish", async () => {
   const factor = chosenFactor();
   const code = $("mfa-code").value.trim();
-  const proof = factor.dataset.kind === "totp"
-    ? { totpVerificationInfo: { verificationCode: code } }
-    : { phoneVerificationInfo: { sessionInfo: session.smsSessionInfo, code } };
+  // A recovery code goes where an authenticator's code goes.
+  const proof = factor.dataset.kind === "phone"
+    ? { phoneVerificationInfo: { sessionInfo: session.smsSessionInfo, code } }
+    : { totpVerificationInfo: { verificationCode: code } };
   signedIn(await v2("mfaSignIn:finalize", {
     mfaPendingCredential: session.pending.mfaPendingCredential, mfaEnrollmentId: factor.value, ...proof,
   }));
