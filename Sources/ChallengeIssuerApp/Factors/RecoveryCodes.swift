@@ -35,13 +35,14 @@ struct RecoveryCodes: Sendable {
         }
         let (sets, table) = (schema.qualified(Self.sets), schema.qualified(Self.codes))
         let (events, logger) = (self.events, self.logger)
-        let replaced: Bool = try await client.withTransaction(logger: logger) { connection in
+        // `nil`: the id is another user's set (refused after the transaction, which then wrote nothing).
+        let replaced: Bool? = try await client.withTransaction(logger: logger) { connection in
             let owner = try await connection.query(
                 "SELECT local_id FROM \(unescaped: sets) WHERE enrollment_id = \(params.mfaEnrollmentId) FOR UPDATE", logger: logger
             )
             var existing: String?
             for try await localId in owner.decode(String.self) { existing = localId }
-            if let existing, existing != params.localId { throw ChallengeRejection.enrollmentNotFound }
+            if let existing, existing != params.localId { return nil }
             try await connection.query(
                 "DELETE FROM \(unescaped: sets) WHERE enrollment_id = \(params.mfaEnrollmentId)", logger: logger
             )
@@ -65,6 +66,7 @@ struct RecoveryCodes: Sendable {
             )
             return existing != nil
         }
+        guard let replaced else { throw ChallengeRejection.enrollmentNotFound }
         logger.info("recovery codes generated", metadata: ["replaced": "\(replaced)"])
         return .init(codes: codes)
     }
