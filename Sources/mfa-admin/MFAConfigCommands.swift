@@ -33,9 +33,9 @@ struct MFAConfigCommands: AsyncParsableCommand {
             ["totp", totp?["state"]?.stringValue == "ENABLED" ? "enabled" : "off"],
             ["adjacent intervals", Output.text(totp?["totpProviderConfig"]?["adjacentIntervals"] ?? .int(5))],
             // docs/mfa-policy.md
-            ["enrollment grace period", Output.text(mfa?["enrollmentGracePeriod"])],
-            ["mandatory since", Output.text(mfa?["mandatorySince"])],
-            ["step-up max age", Output.text(mfa?["stepUpMaxAge"] ?? .string("off"))],
+            ["grace period", Output.text(mfa?["enrollmentGracePeriod"] ?? .string("-"))],
+            ["mandatory since", Output.text(mfa?["mandatorySince"] ?? .string("-"))],
+            ["step-up", Output.text(mfa?["stepUpMaxAge"] ?? .string("off"))],
         ])
     }
 
