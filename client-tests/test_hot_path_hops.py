@@ -162,3 +162,68 @@ def test_a_refresh_makes_two_calls_and_reads_no_settings(stack):
     assert answer.status_code == 200, answer.text
     # The refresh token names its user: the account, then session-token's checked rotation.
     assert calls == {"account.get": 1, "session.refresh": 1}
+
+
+@four_processes
+def test_in_production_a_projects_own_api_key_costs_no_call_once_known(production):
+    """Production resolves a project's own API key at factor-registry (development takes any key):
+    the gateway keeps known keys beside the settings, under the same change notifications, so the hot
+    path makes the same calls as above, and none for the key."""
+    import pyotp
+
+    stack, admin = production, {"Authorization": f"Bearer {production.admin_token}"}
+
+    def call(version, operation, **body):
+        prefix = f"/identitytoolkit.googleapis.com/{version}/accounts" + (":" if version == "v1" else "/")
+        return requests.post(f"{stack.gateway}{prefix}{operation}?key={stack.api_key}", json=body, timeout=30)
+
+    def served():
+        total: dict[str, float] = {}
+        for service in DATA_SERVICES:
+            text = requests.get(stack.ops(service) + "/metrics", headers=admin, timeout=30).text
+            for method, value in re.findall(r'^mfa_rpc_requests_total\{[^}]*method="([^"]+)"[^}]*\} (\S+)$', text, re.MULTILINE):
+                total[method] = total.get(method, 0.0) + float(value)
+        return total
+
+    email, password = f"hops-{os.urandom(5).hex()}@example.com", "Correct-horse-9"
+    local_id = call("v1", "signUp", email=email, password=password).json()["localId"]
+    assert requests.post(f"{stack.gateway}/v1/projects/demo-project/accounts:update", headers=admin, timeout=30,
+                         json={"localId": local_id, "emailVerified": True}).status_code == 200
+    id_token = call("v1", "signInWithPassword", email=email, password=password).json()["idToken"]
+    info = call("v2", "mfaEnrollment:start", idToken=id_token, totpEnrollmentInfo={}).json()["totpSessionInfo"]
+    totp = pyotp.TOTP(info["sharedSecretKey"])
+    assert call("v2", "mfaEnrollment:finalize", idToken=id_token, totpVerificationInfo={
+        "sessionInfo": info["sessionInfo"], "verificationCode": totp.now()}).status_code == 200
+
+    def finalize(steps):
+        pending = call("v1", "signInWithPassword", email=email, password=password).json()
+        before = served()
+        answer = call("v2", "mfaSignIn:finalize", mfaPendingCredential=pending["mfaPendingCredential"],
+                      mfaEnrollmentId=pending["mfaInfo"][0]["mfaEnrollmentId"],
+                      totpVerificationInfo={"verificationCode": totp.at(time.time() + 30 * steps)})
+        after = served()
+        assert answer.status_code == 200, answer.text
+        return {method: int(after[method] - before.get(method, 0.0)) for method in after
+                if method not in BACKGROUND and after[method] - before.get(method, 0.0)}
+
+    finalize(1)
+    assert finalize(2) == {"totp.verify": 1, "account.recordSignIn": 2, "session.issue": 1}
+    # A key nobody has is still refused, and asked each time (unknown keys are never kept).
+    unknown = requests.post(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=AIzaNotOurs",
+                            json={}, timeout=30)
+    assert unknown.status_code == 400 and "API key not valid" in unknown.text, unknown.text
+    # A key taken from its project (here by hand, as an operator in psql would) stops working within
+    # a second: the row's change notification empties the gateway's cache.
+    old_key = stack.api_key
+    changed = stack.psql_as("factor-registry", "factor-registry",
+                            f"UPDATE control.projects SET api_key = 'rotated-{os.urandom(4).hex()}' WHERE api_key = '{old_key}'")
+    assert changed.returncode == 0, changed.stderr
+    try:
+        time.sleep(1.2)
+        refused = call("v1", "signInWithPassword", email=email, password=password)
+        assert refused.status_code == 400 and "API key not valid" in refused.text, refused.text
+    finally:
+        stack.psql_as("factor-registry", "factor-registry",
+                      f"UPDATE control.projects SET api_key = '{old_key}' WHERE project_id = 'demo-project'")
+    time.sleep(1.2)
+    assert call("v1", "signInWithPassword", email=email, password=password).status_code == 200

@@ -21,13 +21,14 @@ public enum GatewayApp {
             schemas = schemas.map { $0.adding(document) } ?? document
         }
         guard let schemas else { throw MissingContract(fileName: "identitytoolkit/schemas.json") }
+        let cachedSettings = CachedSettings(registry: host.client(for: .factorRegistry))
         let credentials = CredentialResolver(
             mode: host.settings.mode,
             admin: AdminAuthenticator(tokenHashesHex: host.settings.adminTokenHashes, mode: host.settings.mode),
             defaultProjectId: host.settings.defaultProjectId, apiKeys: CredentialResolver.parseKeys(settings.apiKeys),
-            registry: host.client(for: .factorRegistry), adminListenerOnly: settings.adminListener != nil
+            projectKeys: cachedSettings, adminListenerOnly: settings.adminListener != nil
         )
-        let operations = PublicOperations(host, settings: settings, credentials: credentials)
+        let operations = PublicOperations(host, settings: settings, credentials: credentials, cachedSettings: cachedSettings)
         parts.background.append(operations.settingsWatch)
         let api = PublicAPI(
             router: OperationRouter(schemas: schemas), validator: RequestValidator(schemas: schemas), credentials: credentials,

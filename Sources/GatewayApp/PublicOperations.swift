@@ -12,13 +12,12 @@ struct PublicOperations: Sendable {
     /// The audit trail's reader, also behind the JSON-lines export.
     let securityEvents: SecurityEventOperations
 
-    init(_ host: ServiceHost, settings: GatewaySettings, credentials: CredentialResolver) {
+    init(_ host: ServiceHost, settings: GatewaySettings, credentials: CredentialResolver, cachedSettings: CachedSettings) {
         let registry = host.client(for: .factorRegistry)
         let sessions = host.client(for: .sessionToken)
         let challenges = host.client(for: .challengeIssuer)
         let erasure = AccountErasure(sessions: sessions, challenges: challenges)
         let admin = AdminAccountOperations(registry: registry, erasure: erasure)
-        let cachedSettings = CachedSettings(registry: registry)
         let mail = OutOfBandMail(
             registry: registry, challenges: challenges,
             links: OOBLinkBuilder(base: settings.oobLinkBase, fallbackAPIKey: settings.oobLinkAPIKey), settings: cachedSettings,

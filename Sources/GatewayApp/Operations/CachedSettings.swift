@@ -26,6 +26,9 @@ final class CachedSettings: Sendable {
 
     private struct State {
         var entries: [Key: (settings: AuthSettings, storedAt: ContinuousClock.Instant)] = [:]
+        /// Production API keys factor-registry resolved: key → project. A project's key lives in its
+        /// row, whose every change notifies like a setting's, so it is kept and dropped the same way.
+        var apiKeys: [String: (projectId: String, storedAt: ContinuousClock.Instant)] = [:]
         /// factor-registry's generation, as its last watch answer gave it; `nil`: not following.
         var following: UInt64?
         /// Moves on every change seen, so a read that started before one does not store after it.
@@ -72,11 +75,35 @@ final class CachedSettings: Sendable {
         return settings
     }
 
+    /// The project whose own API key `key` is (production mode): `UNKNOWN_API_KEY` from
+    /// factor-registry for a key no active project has. Known keys are kept as settings are, so a
+    /// public request costs no call for its key; a removed project's key is forgotten with the
+    /// notification its removal sends. Unknown keys are never kept (they would fill the cache).
+    func project(ofAPIKey key: String, requestID: String) async throws -> String {
+        let now = ContinuousClock.now
+        let cached: String? = state.withLock { state in
+            guard state.following != nil, let entry = state.apiKeys[key], now - entry.storedAt < lifetime else { return nil }
+            return entry.projectId
+        }
+        if let cached { return cached }
+        let epoch: UInt64? = state.withLock { $0.following == nil ? nil : $0.epoch }
+        let projectId = try await registry.call(ResolveAPIKey.self, .init(apiKey: key), requestID: requestID).projectId
+        if let epoch {
+            state.withLock { state in
+                guard state.following != nil, state.epoch == epoch else { return }
+                guard state.apiKeys[key] != nil || state.apiKeys.count < capacity else { return }
+                state.apiKeys[key] = (projectId, now)
+            }
+        }
+        return projectId
+    }
+
     /// A change made through this gateway: forget everything at once.
     func clear() {
         state.withLock { state in
             state.epoch &+= 1
             state.entries.removeAll()
+            state.apiKeys.removeAll()
         }
     }
 
@@ -95,6 +122,7 @@ final class CachedSettings: Sendable {
                     if state.following != answer.generation || !answer.listening {
                         state.epoch &+= 1
                         state.entries.removeAll()
+                        state.apiKeys.removeAll()
                     }
                     state.following = answer.listening ? answer.generation : nil
                 }
@@ -114,6 +142,7 @@ final class CachedSettings: Sendable {
             state.following = nil
             state.epoch &+= 1
             state.entries.removeAll()
+            state.apiKeys.removeAll()
         }
     }
 }

@@ -13,8 +13,9 @@ struct CredentialResolver: Sendable {
     let defaultProjectId: String
     /// Production API keys: key → project (configuration `api.keys`, `key=project` pairs).
     let apiKeys: [String: String]
-    /// factor-registry, which knows each project's own API key (production mode).
-    let registry: RPCClient?
+    /// Each project's own API key as factor-registry knows it (production mode), kept beside the
+    /// settings and dropped with them on any change (CachedSettings).
+    let projectKeys: CachedSettings?
     /// An admin listener is configured: admin credentials count there only.
     let adminListenerOnly: Bool
 
@@ -36,12 +37,12 @@ struct CredentialResolver: Sendable {
         }
         if let project = apiKeys[key] { return .apiKey(projectId: project) }
         if mode == .development { return .apiKey(projectId: defaultProjectId) }
-        // A project's own key, read on every request so a project's removal applies at once.
-        // Keys are printable ASCII; anything else (U+0000 above all, which PostgreSQL refuses) is
-        // not one of ours and need not be looked up.
-        if let registry, key.utf8.count <= 128, key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
+        // A project's own key, from the cache a project's removal empties. Keys are printable
+        // ASCII; anything else (U+0000 above all, which PostgreSQL refuses) is not one of ours and
+        // need not be looked up.
+        if let projectKeys, key.utf8.count <= 128, key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
             do {
-                return .apiKey(projectId: try await registry.call(ResolveAPIKey.self, .init(apiKey: key), requestID: "").projectId)
+                return .apiKey(projectId: try await projectKeys.project(ofAPIKey: key, requestID: ""))
             } catch let error as RPCError where error.code == .unknownAPIKey {
                 throw IdentityToolkitError.invalidAPIKey
             } catch is RPCTransportError {
