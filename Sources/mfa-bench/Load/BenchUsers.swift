@@ -22,6 +22,26 @@ actor BenchUsers {
 
     func email(at index: Int) -> String { users[index % users.count].email }
 
+    /// How many codes user `index` can give now: each factor's unused steps inside the window
+    /// (steps behind it are lost; one more comes every 30 s).
+    func freshSteps(for index: Int) -> Int {
+        let now = Int64(Date().timeIntervalSince1970) / 30
+        return users[index % users.count].totp.reduce(0) { total, factor in
+            total + Int(max(0, now + 4 - max(factor.lastStep + 1, now - 4) + 1))
+        }
+    }
+
+    /// A code of the first user from `index` on (round-robin) with a fresh step, taken at once so no
+    /// other client spends it meanwhile: a closed loop never fails on one user's exhausted factors
+    /// while others have steps; `nil` only when nobody has one.
+    func reserveCode(from index: Int) -> (user: Int, id: String, code: String)? {
+        for offset in 0..<users.count {
+            let user = (index + offset) % users.count
+            if let (id, code) = nextCode(for: user) { return (user, id, code) }
+        }
+        return nil
+    }
+
     /// A factor of user `index` and a code for a step it has not used, or `nil` when its factors are
     /// used up for now (the window moves on every 30 s).
     func nextCode(for index: Int) -> (id: String, code: String)? {

@@ -126,11 +126,15 @@ struct LoadScenarios: AsyncParsableCommand {
         switch scenario {
         case "totp-signin":
             return { _ in
-                let index = await counter.next() % count
+                // A user whose factors have a step left (with too few users for the rate, the
+                // window's refill of one step per factor every 30 s is what bounds the loop).
+                guard let (index, enrollment, code) = await users.reserveCode(from: await counter.next() % count) else {
+                    throw BenchExhausted(message: "every user's TOTP steps are used up: run with more --users or --totp-factors")
+                }
                 let email = await users.email(at: index)
                 let first = try await api.post("v1/accounts:signInWithPassword", ["email": .string(email), "password": .string(password)])
                 guard let credential = first["mfaPendingCredential"]?.stringValue else { throw BenchFailure(message: "no MFA branch") }
-                try await Self.finishTOTP(index: index, credential: credential, users: users, api: api)
+                try await Self.finishTOTP(credential: credential, enrollment: enrollment, code: code, api: api)
             }
         case "totp-finalize", "sms-signin":
             let pool = PendingPool()
@@ -146,6 +150,9 @@ struct LoadScenarios: AsyncParsableCommand {
                 await progress.tick()
             }
             if scenario == "totp-finalize" {
+                // Each pending credential is one user's: refuse to measure if some user has more of
+                // them than fresh TOTP steps, rather than fail part-way through the run.
+                try await Self.requireFreshSteps(pending: total, users: users)
                 return { _ in
                     guard let (index, credential) = await pool.take() else { throw BenchExhausted(message: "out of pending credentials") }
                     try await Self.finishTOTP(index: index, credential: credential, users: users, api: api)
@@ -207,8 +214,31 @@ struct LoadScenarios: AsyncParsableCommand {
         }
     }
 
+    /// Every user can finish the pending credentials made for it (`pending` spread round-robin).
+    static func requireFreshSteps(pending: Int, users: BenchUsers) async throws {
+        let count = await users.count
+        var short = 0
+        var least = Int.max
+        for index in 0..<count {
+            let demand = pending / count + (index < pending % count ? 1 : 0)
+            let fresh = await users.freshSteps(for: index)
+            least = min(least, fresh)
+            if fresh < demand { short += 1 }
+        }
+        guard short == 0 else {
+            let needed = (pending + max(1, least) - 1) / max(1, least)
+            throw BenchFailure(
+                message: "\(short) of \(count) users have fewer fresh TOTP steps than pending sign-ins (\(pending) over \(count) users, "
+                    + "at least \(least) steps each now): run with --users \(needed) or more, or fewer --pending")
+        }
+    }
+
     static func finishTOTP(index: Int, credential: String, users: BenchUsers, api: PublicClient) async throws {
         guard let (enrollment, code) = await users.nextCode(for: index) else { throw BenchFailure(message: "no unused TOTP step") }
+        try await finishTOTP(credential: credential, enrollment: enrollment, code: code, api: api)
+    }
+
+    static func finishTOTP(credential: String, enrollment: String, code: String, api: PublicClient) async throws {
         _ = try await api.post(
             "v2/accounts/mfaSignIn:finalize",
             [
