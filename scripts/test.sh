@@ -13,6 +13,8 @@ cd "$ROOT"
 # products and unused dependencies too), and the code is as `swift format` (.swift-format) writes it.
 echo "== layering and format"
 python3 scripts/package-dependencies.py
+# Every "contract §x.y" and "decision N" cited in code and docs names a part of docs/contract.md.
+python3 scripts/contract-references.py
 swift format lint --strict --parallel --recursive Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift
 
 # Below Linux's ephemeral range (32768-60999), so no client socket can hold it; the next port is
