@@ -355,7 +355,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ChallengeIssuerAppTests",
-            dependencies: ["ChallengeIssuerApp", "Contracts", "JSONRPC", "PluginKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ChallengeIssuerApp", "Contracts", "JSONRPC", "PluginKit", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
