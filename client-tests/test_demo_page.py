@@ -49,18 +49,23 @@ def failed_calls(driver):
     return [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#log li.failed")]
 
 
+def signed_up_with_mfa_on(driver, stack):
+    """The page's first steps: MFA enabled for the project, a new user signed up with a verified email."""
+    driver.get(stack.gateway + "/demo")
+    assert text(driver, "project") == "demo-project"
+    email = driver.find_element(By.ID, "email").get_attribute("value")
+    click(driver, "mfa-enable")
+    wait_for(driver, lambda: "enabled" in text(driver, "mfa-status"))
+    click(driver, "sign-up")
+    wait_for(driver, lambda: text(driver, "signed-in-as") == email)
+    click(driver, "verify-email")
+    wait_for(driver, lambda: text(driver, "email-verified") == "(email verified)")
+    return email
+
+
 def test_a_newcomer_enrolls_both_factors_signs_in_with_the_scanned_code_and_withdraws_one(demo, tmp_path):
     with chromium() as driver:
-        driver.get(demo.gateway + "/demo")
-        assert text(driver, "project") == "demo-project"
-        email = driver.find_element(By.ID, "email").get_attribute("value")
-
-        click(driver, "mfa-enable")
-        wait_for(driver, lambda: "enabled" in text(driver, "mfa-status"))
-        click(driver, "sign-up")
-        wait_for(driver, lambda: text(driver, "signed-in-as") == email)
-        click(driver, "verify-email")
-        wait_for(driver, lambda: text(driver, "email-verified") == "(email verified)")
+        email = signed_up_with_mfa_on(driver, demo)
 
         # TOTP: the QR code as the browser draws it, decoded by zbar, gives the secret.
         click(driver, "totp-start")
@@ -200,14 +205,7 @@ def test_a_user_signs_in_through_an_openid_connect_provider_on_the_demo_page_the
 
 def test_a_user_makes_recovery_codes_on_the_demo_page_and_signs_in_with_one(demo):
     with chromium() as driver:
-        driver.get(demo.gateway + "/demo")
-        email = driver.find_element(By.ID, "email").get_attribute("value")
-        click(driver, "mfa-enable")
-        wait_for(driver, lambda: "enabled" in text(driver, "mfa-status"))
-        click(driver, "sign-up")
-        wait_for(driver, lambda: text(driver, "signed-in-as") == email)
-        click(driver, "verify-email")
-        wait_for(driver, lambda: text(driver, "email-verified") == "(email verified)")
+        email = signed_up_with_mfa_on(driver, demo)
         click(driver, "totp-start")
         wait_for(driver, lambda: text(driver, "totp-secret"))
         type_into(driver, "totp-code", pyotp.TOTP(text(driver, "totp-secret")).now())

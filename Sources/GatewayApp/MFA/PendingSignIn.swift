@@ -84,6 +84,28 @@ struct PendingSignIns: Sendable {
         }
     }
 
+    /// A code-based kind's second step (TOTP, recovery codes): `check` (the code at challenge-issuer)
+    /// beside the account's check with that factor, one hop. A refusal is answered in the
+    /// contract's order: the credential's own validity, then the account's
+    /// (`MFA_ENROLLMENT_NOT_FOUND`), then the code's.
+    func passing(
+        _ pending: PendingSignIn, enrollmentId: String, kind: String, request: PublicRequest,
+        check: @Sendable () async throws -> Void
+    ) async throws -> PassedSecondFactor {
+        async let accountCheck = Result.capturing {
+            try await account(of: pending, with: enrollmentId, kind: kind, request: request)
+        }
+        let checked = await Result.capturing { try await check() }
+        let checkedAccount = await accountCheck
+        if case .failure(let refusal) = checked {
+            try await requireLive(pending, request: request)
+            _ = try checkedAccount.get()
+            throw refusal
+        }
+        if case .failure = checkedAccount { try await requireLive(pending, request: request) }
+        return PassedSecondFactor(pending: pending, account: try checkedAccount.get(), enrollmentId: enrollmentId)
+    }
+
     private func inspect(_ credential: String, finishing: Bool, request: PublicRequest) async throws
         -> InspectPendingCredential.Result
     {

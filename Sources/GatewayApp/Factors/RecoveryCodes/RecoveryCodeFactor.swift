@@ -53,12 +53,9 @@ struct RecoveryCodeFactor: SecondFactorKind {
         guard let enrollmentId = body.mfaEnrollmentId.nonEmpty else { throw IdentityToolkitError.missingMFAEnrollmentID }
         guard let code = body.totpVerificationInfo?.verificationCode.nonEmpty else { throw IdentityToolkitError(.missingCode) }
         let pending = try await resolve()
-        async let accountCheck = Result.capturing {
-            try await pendingSignIns.account(of: pending, with: enrollmentId, kind: Self.name, request: request)
-        }
         let facts = pending.facts
-        let redeemed = await Result.capturing {
-            try await PeerCall.call(
+        return try await pendingSignIns.passing(pending, enrollmentId: enrollmentId, kind: Self.name, request: request) {
+            _ = try await PeerCall.call(
                 challenges, RedeemRecoveryCode.self,
                 .init(
                     projectId: facts.projectId, tenantId: facts.tenantId, localId: facts.localId, mfaEnrollmentId: enrollmentId,
@@ -67,13 +64,5 @@ struct RecoveryCodeFactor: SecondFactorKind {
                 requestID: request.requestID
             )
         }
-        let account = await accountCheck
-        if case .failure(let refusal) = redeemed {
-            try await pendingSignIns.requireLive(pending, request: request)
-            _ = try account.get()
-            throw refusal
-        }
-        if case .failure = account { try await pendingSignIns.requireLive(pending, request: request) }
-        return PassedSecondFactor(pending: pending, account: try account.get(), enrollmentId: enrollmentId)
     }
 }

@@ -80,20 +80,9 @@ struct TOTPFactor: SecondFactorKind {
             throw IdentityToolkitError(.missingCode)
         }
         let pending = try await resolve()
-        async let accountCheck = Result.capturing {
-            try await pendingSignIns.account(of: pending, with: enrollmentId, kind: Self.name, request: request)
-        }
-        let checked = await Result.capturing {
+        return try await pendingSignIns.passing(pending, enrollmentId: enrollmentId, kind: Self.name, request: request) {
             try await checkCode(code, enrollmentId: enrollmentId, settings: settings, pending: pending, request: request)
         }
-        let account = await accountCheck
-        if case .failure(let refusal) = checked {
-            try await pendingSignIns.requireLive(pending, request: request)
-            _ = try account.get()
-            throw refusal
-        }
-        if case .failure = account { try await pendingSignIns.requireLive(pending, request: request) }
-        return PassedSecondFactor(pending: pending, account: try account.get(), enrollmentId: enrollmentId)
     }
 
     /// challenge-issuer's check of a code against the pending user's factor. The attempt lets a
