@@ -246,7 +246,9 @@ let package = Package(
         .target(
             name: "GatewayApp",
             dependencies: [
-                "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "QRCode",
+                "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "QRCode", "PluginHTTP",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -344,8 +346,10 @@ let package = Package(
         .testTarget(
             name: "GatewayAppTests",
             dependencies: [
-                "GatewayApp", "ServiceKit", "Contracts", "IdentityToolkit", "JSONRPC",
+                "GatewayApp", "ServiceKit", "Contracts", "IdentityToolkit", "JSONRPC", "PluginHTTP",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings
         ),

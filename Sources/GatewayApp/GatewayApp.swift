@@ -28,7 +28,7 @@ public enum GatewayApp {
             defaultProjectId: host.settings.defaultProjectId, apiKeys: CredentialResolver.parseKeys(settings.apiKeys),
             projectKeys: cachedSettings, adminListenerOnly: settings.adminListener != nil
         )
-        let operations = PublicOperations(host, settings: settings, credentials: credentials, cachedSettings: cachedSettings)
+        let operations = try PublicOperations(host, settings: settings, credentials: credentials, cachedSettings: cachedSettings)
         parts.background.append(operations.settingsWatch)
         let api = PublicAPI(
             router: OperationRouter(schemas: schemas), validator: RequestValidator(schemas: schemas), credentials: credentials,

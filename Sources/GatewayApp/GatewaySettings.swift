@@ -27,6 +27,12 @@ struct GatewaySettings: Sendable {
     let clientAddress: ClientAddress
     /// The scopes' switches while no operator has set them.
     let modeDefaults: ModeDefaults
+    /// `blockingFunctions.trustRoots`: CA certificates (PEM) trusted besides the system's for
+    /// blocking functions (a function behind a private CA, or a test's local one).
+    let blockingFunctionTrustRoots: String?
+    /// `blockingFunctions.allowPrivateAddresses`: functions may be on private, loopback or
+    /// link-local addresses (off by default: docs/blocking-functions.md).
+    let blockingFunctionsAllowPrivateAddresses: Bool
     /// Improved email privacy (decision 19) when a scope has not set it: on in production.
     var emailPrivacyByDefault: Bool { modeDefaults.improvedEmailPrivacy }
 
@@ -70,5 +76,7 @@ struct GatewaySettings: Sendable {
         recentLogin = try RecentLogin(reader: reader)
         clientAddress = try ClientAddress(reader: reader)
         modeDefaults = ModeDefaults(mode: host.settings.mode)
+        blockingFunctionTrustRoots = reader.string(forKey: "blockingFunctions.trustRoots")
+        blockingFunctionsAllowPrivateAddresses = reader.bool(forKey: "blockingFunctions.allowPrivateAddresses", default: false)
     }
 }

@@ -1,5 +1,6 @@
 import IdentityToolkit
 import JSONRPC
+import PluginHTTP
 import ServiceKit
 
 /// Every public operation the gateway serves, by its discovery-document id, and the parts they
@@ -12,7 +13,7 @@ struct PublicOperations: Sendable {
     /// The audit trail's reader, also behind the JSON-lines export.
     let securityEvents: SecurityEventOperations
 
-    init(_ host: ServiceHost, settings: GatewaySettings, credentials: CredentialResolver, cachedSettings: CachedSettings) {
+    init(_ host: ServiceHost, settings: GatewaySettings, credentials: CredentialResolver, cachedSettings: CachedSettings) throws {
         let registry = host.client(for: .factorRegistry)
         let sessions = host.client(for: .sessionToken)
         let challenges = host.client(for: .challengeIssuer)
@@ -24,7 +25,19 @@ struct PublicOperations: Sendable {
             forgetsUsedCodes: host.settings.mode == .development
         )
         let privacy = settings.emailPrivacyByDefault
-        let phone = PhoneChallenges(challenges: challenges, registry: registry)
+        let functions = BlockingFunctions(
+            registry: registry, settings: cachedSettings,
+            caller: BlockingFunctionCaller(
+                sessions: sessions,
+                call: OutsideCall(
+                    client: try host.outside.client(extraTrustRootsFile: settings.blockingFunctionTrustRoots),
+                    timeout: BlockingFunctionCaller.deadline
+                ),
+                addresses: FunctionAddressPolicy(allowsPrivateAddresses: settings.blockingFunctionsAllowPrivateAddresses),
+                requiresHTTPS: settings.modeDefaults.blockingFunctionsNeedHTTPS, registry: host.metrics.registry, logger: host.logger
+            )
+        )
+        let phone = PhoneChallenges(challenges: challenges, registry: registry, functions: functions)
         let codes = OOBCodeApplication(registry: registry, mail: mail, erasure: erasure)
         let sealKeys = TokenSealKeys(sessions: sessions)
         settingsWatch = PeriodicService("settings watch", every: .seconds(1), start: .immediately, logger: host.logger) {
@@ -49,10 +62,10 @@ struct PublicOperations: Sendable {
         let linking = AccountLinking(recentLogin: settings.recentLogin)
         let phoneSignIn = PhoneSignInOperations(
             registry: registry, sessions: sessions, challenges: challenges, phone: phone, linking: linking, mail: mail,
-            enabledByDefault: settings.modeDefaults.phoneSignIn, logger: host.logger
+            enabledByDefault: settings.modeDefaults.phoneSignIn, logger: host.logger, functions: functions
         )
         let projectConfig = ProjectConfigOperations(registry: registry, defaults: settings.modeDefaults)
-        let tenants = TenantOperations(registry: registry)
+        let tenants = TenantOperations(registry: registry, defaults: settings.modeDefaults)
         let smsDefense = SMSDefenseOperations(challenges: challenges, settings: cachedSettings)
         let securityEvents = SecurityEventOperations(peers: [registry, challenges, sessions], settings: cachedSettings)
         let providerConfigs = IdentityProviderConfigOperations(registry: registry, settings: cachedSettings)
@@ -67,7 +80,8 @@ struct PublicOperations: Sendable {
         )
         let factorWithdrawal = AdminFactorWithdrawal(registry: registry, erasure: erasure, settings: cachedSettings)
         let sendOobCode = SendOOBCodeOperation(
-            registry: registry, sessions: sessions, mail: mail, recentLogin: settings.recentLogin, emailPrivacyByDefault: privacy
+            registry: registry, sessions: sessions, mail: mail, recentLogin: settings.recentLogin, emailPrivacyByDefault: privacy,
+            functions: functions
         ).handle
         // A change made here is seen by this gateway's next request, whatever the watch's timing.
         let clearingSettings: (@escaping PublicOperationHandler) -> PublicOperationHandler = { handler in
@@ -79,10 +93,10 @@ struct PublicOperations: Sendable {
 
         let client: [String: PublicOperationHandler] = [
             "identitytoolkit.accounts.signUp": SignUpOperation(
-                registry: registry, sessions: sessions, admin: admin, linking: linking
+                registry: registry, sessions: sessions, admin: admin, linking: linking, functions: functions
             ).handle,
             "identitytoolkit.accounts.signInWithPassword": SignInWithPasswordOperation(
-                registry: registry, sessions: sessions, emailPrivacyByDefault: privacy
+                registry: registry, sessions: sessions, functions: functions, emailPrivacyByDefault: privacy
             ).handle,
             "identitytoolkit.accounts.lookup": { request in try await accounts.lookup(request, admin: admin) },
             "identitytoolkit.accounts.delete": { request in try await accounts.delete(request, admin: admin) },
@@ -98,12 +112,13 @@ struct PublicOperations: Sendable {
             "identitytoolkit.accounts.signInWithPhoneNumber": phoneSignIn.signInWithPhoneNumber,
             "identitytoolkit.accounts.resetPassword": ResetPasswordOperation(registry: registry, codes: codes).handle,
             "identitytoolkit.accounts.signInWithEmailLink": SignInWithEmailLinkOperation(
-                registry: registry, sessions: sessions, mail: mail, linking: linking
+                registry: registry, sessions: sessions, mail: mail, linking: linking, functions: functions
             ).handle,
             "identitytoolkit.accounts.signInWithCustomToken": SignInWithCustomTokenOperation(registry: registry, sessions: sessions)
                 .handle,
-            "identitytoolkit.accounts.signInWithIdp": SignInWithIdpOperation(registry: registry, sessions: sessions, linking: linking)
-                .handle,
+            "identitytoolkit.accounts.signInWithIdp": SignInWithIdpOperation(
+                registry: registry, sessions: sessions, linking: linking, functions: functions
+            ).handle,
             "identitytoolkit.accounts.createAuthUri": CreateAuthUriOperation(registry: registry, emailPrivacyByDefault: privacy).handle,
             "identitytoolkit.getProjects": clientConfig.project,
             "identitytoolkit.getRecaptchaParams": clientConfig.recaptchaParams,

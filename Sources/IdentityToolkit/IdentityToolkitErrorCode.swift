@@ -20,6 +20,7 @@ extension IdentityToolkitError {
         public static var all: [Code] { Base.allCases.map(Code.init) }
 
         public static let adminOnlyOperation = Code(.adminOnlyOperation)
+        public static let blockingFunctionErrorResponse = Code(.blockingFunctionErrorResponse)
         public static let captchaCheckFailed = Code(.captchaCheckFailed)
         public static let claimsTooLarge = Code(.claimsTooLarge)
         public static let configurationExists = Code(.configurationExists)
@@ -128,6 +129,7 @@ extension IdentityToolkitError {
 
         private enum Base: String, CaseIterable {
             case adminOnlyOperation = "ADMIN_ONLY_OPERATION"
+            case blockingFunctionErrorResponse = "BLOCKING_FUNCTION_ERROR_RESPONSE"
             case captchaCheckFailed = "CAPTCHA_CHECK_FAILED"
             case claimsTooLarge = "CLAIMS_TOO_LARGE"
             case configurationExists = "CONFIGURATION_EXISTS"

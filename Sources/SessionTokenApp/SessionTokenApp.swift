@@ -49,6 +49,7 @@ public enum SessionTokenApp {
             ),
             sessions: sessions, issuer: issuer
         )
+        SessionTokenMethods.registerBlockingEvents(&parts.methods, signer: BlockingEventSigner(issuer: issuer, events: events))
         SessionTokenMethods.registerSignInSteps(
             &parts.methods,
             pending: PendingCredentials(

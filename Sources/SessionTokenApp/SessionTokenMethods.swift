@@ -50,4 +50,10 @@ enum SessionTokenMethods {
         }
         methods.register(VerifyCustomToken.self, callers: gatewayOnly) { params, _ in try customTokens.verify(params) }
     }
+
+    /// Blocking functions' event tokens and their audit entries.
+    static func registerBlockingEvents(_ methods: inout RPCMethodTable, signer: BlockingEventSigner) {
+        methods.register(SignBlockingEvent.self, callers: gatewayOnly) { params, _ in try signer.sign(params) }
+        methods.register(RecordBlockingEvent.self, callers: gatewayOnly) { params, _ in try await signer.record(params) }
+    }
 }

@@ -25,7 +25,11 @@ struct MFASignInFinalizeTests {
         let challenges = peers.client(.challengeIssuer)
         return MFASignInOperations(
             registry: registry, sessions: sessions, challenges: challenges,
-            phone: PhoneChallenges(challenges: challenges, registry: registry), keys: TokenSealKeys(sessions: sessions),
+            phone: PhoneChallenges(
+                challenges: challenges, registry: registry,
+                functions: .scripted(registry: registry, sessions: sessions, settings: CachedSettings(registry: registry))
+            ),
+            keys: TokenSealKeys(sessions: sessions),
             cachedSettings: CachedSettings(registry: registry),
             recoveryNotice: RecoveryCodeNotice(
                 mail: OutOfBandMail(

@@ -65,6 +65,9 @@ public enum SecurityEventType: String, Sendable, CaseIterable, Codable {
     case rateLimitTripped = "rateLimit.tripped"
     /// An admin changed the scope's settings (`details.before`, `details.after`: JSON).
     case configChanged = "config.changed"
+    /// A blocking function was called (`details.event`, `details.function`: its URL without query,
+    /// `details.outcome`: allowed, blocked, failed; `details.durationMs`).
+    case blockingFunctionCalled = "blockingFunction.called"
 }
 
 /// `audit.list`: a scope's events written by this service, newest first, filtered, up to `limit`,

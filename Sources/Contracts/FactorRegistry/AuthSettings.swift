@@ -27,6 +27,8 @@ public struct AuthSettings: Codable, Sendable, Hashable {
     public var phoneSignIn: Bool?
     /// `passwordPolicyConfig`; `nil`: none set (six characters, `WEAK_PASSWORD`).
     public var passwordPolicy: PasswordPolicy?
+    /// `blockingFunctions`; `nil`: none (a tenant's: its project's apply).
+    public var blockingFunctions: BlockingFunctionsConfig?
 
     public init(
         allowPasswordSignup: Bool, enableEmailLinkSignin: Bool, enableAnonymousUser: Bool, disableAuth: Bool,

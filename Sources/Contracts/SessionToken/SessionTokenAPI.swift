@@ -8,5 +8,6 @@ public enum SessionTokenAPI {
         PublishSigningKeys.self, IssueSession.self, InspectRefreshToken.self, RefreshSession.self,
         VerifyIDToken.self, VerifyCustomToken.self, IssuePendingCredential.self, PublishTokenSealKey.self, InspectPendingCredential.self,
         RevokeFactorSessions.self, ForgetAccountSessions.self, ListSecurityEvents.self, IssueSessionCookie.self,
+        SignBlockingEvent.self, RecordBlockingEvent.self,
     ]
 }

@@ -24,6 +24,10 @@ enum SettingsValidator {
         else { throw invalid(.invalidConfig, detail: "authorizedDomains must be at most 100 host names") }
         result.authorizedDomains = unique(settings.authorizedDomains.map { $0.lowercased() })
         if let defense = settings.smsDefense { try check(defense) }
+        if let functions = settings.blockingFunctions {
+            result.blockingFunctions = functions.triggers.isEmpty && functions.forwardInboundCredentials == nil ? nil : functions
+            try check(functions)
+        }
         if let notification = settings.notification {
             do {
                 result.notification = try NotificationValidation.canonical(notification)
@@ -121,6 +125,32 @@ enum SettingsValidator {
             throw invalid(.invalidConfig, detail: "smsRegionConfig regions must be ISO 3166 alpha-2 codes of countries with phone service")
         }
         return codes
+    }
+
+    /// Each trigger names a known event and an absolute `http(s)` URL with a host, without user
+    /// information or fragment (the gateway holds production to HTTPS when it stores them, and
+    /// again when it calls).
+    static func check(_ functions: BlockingFunctionsConfig) throws {
+        for (event, trigger) in functions.triggers {
+            guard BlockingFunctionsConfig.Event(rawValue: event) != nil else {
+                let events = BlockingFunctionsConfig.Event.allCases.map(\.rawValue).joined(separator: ", ")
+                throw invalid(.invalidConfig, detail: "blockingFunctions.triggers has no event \(event) (\(events))")
+            }
+            guard isFunctionURI(trigger.functionUri) else {
+                throw invalid(
+                    .invalidConfig,
+                    detail: "blockingFunctions.triggers.\(event).functionUri must be an http(s) URL with a host, at most 2048 characters"
+                )
+            }
+        }
+    }
+
+    static func isFunctionURI(_ text: String) -> Bool {
+        guard text.utf8.count <= 2048, let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty,
+            components.user == nil, components.password == nil, components.fragment == nil
+        else { return false }
+        return true
     }
 
     /// Limits a send can be held to: counts at least 1, caps and prices not negative (a price under

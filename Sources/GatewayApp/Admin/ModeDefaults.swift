@@ -8,9 +8,13 @@ struct ModeDefaults: Sendable {
     /// The phone as a first factor (`signIn.phoneNumber.enabled`): off in production, where each
     /// code costs money and an operator decides to offer it.
     let phoneSignIn: Bool
+    /// Blocking functions are called over HTTPS only in production; development may name a
+    /// function on plain HTTP (a local `functions-framework`).
+    let blockingFunctionsNeedHTTPS: Bool
 
     init(mode: DeploymentMode) {
         improvedEmailPrivacy = mode == .production
         phoneSignIn = mode == .development
+        blockingFunctionsNeedHTTPS = mode == .production
     }
 }

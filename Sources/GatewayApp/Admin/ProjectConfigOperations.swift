@@ -49,7 +49,7 @@ struct ProjectConfigOperations: Sendable {
                 : mask.apply(
                     body, to: SettingsDocument.project(current, defaults: defaults)
                 )
-            let settings = try SettingsDocument.projectSettings(document, base: current.settings)
+            let settings = try SettingsDocument.projectSettings(document, base: current.settings, defaults: defaults)
             do {
                 let updated = try await PeerCall.call(
                     registry, UpdateProjectConfig.self,

@@ -28,11 +28,13 @@ enum SettingsDocument {
         members["notification"] = NotificationDocument.document(settings.notification)
         members["smsDefenseConfig"] = SMSDefenseDocument.document(settings.smsDefense)
         if let policy = settings.passwordPolicy { members["passwordPolicyConfig"] = PasswordPolicyDocument.document(policy) }
+        // This server's addition: a tenant's own functions (else its project's apply).
+        if let functions = settings.blockingFunctions { members["blockingFunctions"] = BlockingFunctionsDocument.document(functions) }
         return .object(members)
     }
 
     /// `previous`: the tenant's settings before a patch (the policy's `lastUpdateTime` moves only when it changes).
-    static func tenantSettings(_ document: JSONValue, previous: AuthSettings? = nil) throws -> AuthSettings {
+    static func tenantSettings(_ document: JSONValue, previous: AuthSettings? = nil, mode: ModeDefaults) throws -> AuthSettings {
         let defaults = AuthSettings.tenantDefaults
         var settings = AuthSettings(
             allowPasswordSignup: document["allowPasswordSignup"]?.boolValue ?? defaults.allowPasswordSignup,
@@ -47,6 +49,9 @@ enum SettingsDocument {
         settings.notification = try NotificationDocument.config(document["notification"])
         settings.smsDefense = try SMSDefenseDocument.config(document["smsDefenseConfig"])
         settings.passwordPolicy = try PasswordPolicyDocument.policy(document["passwordPolicyConfig"], previous: previous?.passwordPolicy)
+        settings.blockingFunctions = try BlockingFunctionsDocument.config(
+            document["blockingFunctions"], previous: previous?.blockingFunctions, requireHTTPS: mode.blockingFunctionsNeedHTTPS
+        )
         return settings
     }
 
@@ -73,7 +78,7 @@ enum SettingsDocument {
             "emailPrivacyConfig": [
                 "enableImprovedEmailPrivacy": .bool(settings.improvedEmailPrivacy ?? defaults.improvedEmailPrivacy)
             ],
-            "blockingFunctions": [:],
+            "blockingFunctions": BlockingFunctionsDocument.document(settings.blockingFunctions),
         ]
         if let apiKey = config.apiKey { members["client"] = ["apiKey": .string(apiKey)] }
         if let regions = settings.smsRegionConfig { members["smsRegionConfig"] = smsRegions(regions) }
@@ -83,7 +88,7 @@ enum SettingsDocument {
         return .object(members)
     }
 
-    static func projectSettings(_ document: JSONValue, base: AuthSettings) throws -> AuthSettings {
+    static func projectSettings(_ document: JSONValue, base: AuthSettings, defaults: ModeDefaults) throws -> AuthSettings {
         var settings = base
         let signIn = document["signIn"]
         settings.allowPasswordSignup = signIn?["email"]?["enabled"]?.boolValue ?? false
@@ -98,6 +103,9 @@ enum SettingsDocument {
         settings.notification = try NotificationDocument.config(document["notification"])
         settings.smsDefense = try SMSDefenseDocument.config(document["smsDefenseConfig"])
         settings.passwordPolicy = try PasswordPolicyDocument.policy(document["passwordPolicyConfig"], previous: base.passwordPolicy)
+        settings.blockingFunctions = try BlockingFunctionsDocument.config(
+            document["blockingFunctions"], previous: base.blockingFunctions, requireHTTPS: defaults.blockingFunctionsNeedHTTPS
+        )
         if case .array(let domains)? = document["authorizedDomains"] {
             settings.authorizedDomains = domains.compactMap(\.stringValue)
         } else {

@@ -7,6 +7,7 @@ import ServiceKit
 /// (schemas provisioned in every data service before the answer), get, list, patch, delete.
 struct TenantOperations: Sendable {
     let registry: RPCClient
+    let defaults: ModeDefaults
 
     func create(_ request: PublicRequest) async throws -> JSONValue {
         let scope = try AdminScope(request)
@@ -14,7 +15,7 @@ struct TenantOperations: Sendable {
             registry, CreateTenant.self,
             .init(
                 projectId: scope.projectId, displayName: request.body["displayName"]?.stringValue,
-                settings: try SettingsDocument.tenantSettings(request.body)
+                settings: try SettingsDocument.tenantSettings(request.body, mode: defaults)
             ),
             requestID: request.requestID
         )
@@ -54,7 +55,8 @@ struct TenantOperations: Sendable {
                     registry, UpdateTenant.self,
                     .init(
                         projectId: tenant.projectId, tenantId: tenant.tenantId, displayName: document["displayName"]?.stringValue,
-                        settings: try SettingsDocument.tenantSettings(document, previous: tenant.settings), expectedVersion: tenant.version
+                        settings: try SettingsDocument.tenantSettings(document, previous: tenant.settings, mode: defaults),
+                        expectedVersion: tenant.version
                     ),
                     requestID: request.requestID
                 )

@@ -12,12 +12,20 @@ import ServiceKit
 struct MFASignInFinisher: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
+    /// `beforeSignIn` runs here, after the second factor (as Identity Platform's docs say).
+    let functions: BlockingFunctions
 
-    func finish(_ pending: PendingSignIn, account: Account, secondFactor: String, enrollmentId: String, request: PublicRequest)
-        async throws -> JSONValue
-    {
+    /// `settings`: the pending sign-in's scope's.
+    func finish(
+        _ pending: PendingSignIn, account: Account, secondFactor: String, enrollmentId: String, settings: AuthSettings,
+        request: PublicRequest
+    ) async throws -> JSONValue {
         if account.disabled { throw IdentityToolkitError(.userDisabled) }
         let facts = pending.facts
+        let signedIn = try await functions.beforeSignIn(
+            account, settings: settings, projectId: facts.projectId, tenantId: facts.tenantId, signInMethod: facts.signInProvider,
+            request: request
+        )
         let signedInAt = Int64(Date().timeIntervalSince1970 * 1000)
         async let recorded = Result.capturing {
             try await PeerCall.call(
@@ -35,7 +43,8 @@ struct MFASignInFinisher: Sendable {
                 .init(
                     projectId: facts.projectId, tenantId: facts.tenantId, localId: facts.localId,
                     signInProvider: facts.signInProvider, secondFactor: secondFactor, secondFactorIdentifier: enrollmentId,
-                    authTime: signedInAt / 1000, user: SessionUser(account), consumePendingCredential: pending.credential,
+                    authTime: signedInAt / 1000, user: SessionUser(signedIn.account), sessionClaims: signedIn.sessionClaims,
+                    consumePendingCredential: pending.credential,
                     secondFactorAuthTime: signedInAt / 1000
                 ),
                 requestID: request.requestID

@@ -34,7 +34,7 @@ struct MFASignInOperations: Sendable {
         )
         self.phone = phone
         self.cachedSettings = cachedSettings
-        self.finisher = MFASignInFinisher(registry: registry, sessions: sessions)
+        self.finisher = MFASignInFinisher(registry: registry, sessions: sessions, functions: phone.functions)
     }
 
     func start(_ request: PublicRequest) async throws -> JSONValue {
@@ -66,7 +66,7 @@ struct MFASignInOperations: Sendable {
             throw IdentityToolkitError.mfaProviderNotSupported
         }
         let sessionInfo = try await phone.start(
-            number: number, purpose: "signIn", localId: account.localId, proof: (body.phoneSignInInfo ?? .init()).proof,
+            number: number, purpose: "signIn", account: account, proof: (body.phoneSignInInfo ?? .init()).proof,
             settings: settings, projectId: pending.facts.projectId, tenantId: pending.facts.tenantId, request: request
         )
         return try request.answer(StartMFASignInResponse(phoneResponseInfo: .init(sessionInfo: sessionInfo)))
@@ -94,7 +94,7 @@ struct MFASignInOperations: Sendable {
         )
         let answer = try await finisher.finish(
             passed.pending, account: passed.account, secondFactor: type(of: kind).name, enrollmentId: passed.enrollmentId,
-            request: request
+            settings: settings, request: request
         )
         if kind is RecoveryCodeFactor {
             let facts = passed.pending.facts

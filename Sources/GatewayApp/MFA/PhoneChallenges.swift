@@ -4,22 +4,36 @@ import JSONRPC
 import ServiceKit
 
 /// The gateway's side of SMS challenges: the region policy and test numbers from the scope's
-/// settings, the app proof from the request, then challenge-issuer's `sms.start` / `sms.verify`.
+/// settings, the scope's `beforeSendSms` function, the app proof from the request, then
+/// challenge-issuer's `sms.start` / `sms.verify`.
 struct PhoneChallenges: Sendable {
     let challenges: RPCClient
     let registry: RPCClient
+    let functions: BlockingFunctions
+
+    /// `beforeSendSms`'s `sms_type` for each purpose of a code.
+    static let smsTypes = ["phoneSignIn": "SIGN_IN_OR_SIGN_UP", "signIn": "MULTI_FACTOR_SIGN_IN", "enroll": "MULTI_FACTOR_ENROLLMENT"]
 
     static let regionRefused = IdentityToolkitError(
         .operationNotAllowed, detail: "SMS unable to be sent until this region enabled by the app developer.")
 
+    /// `account`: the user the code is for (`nil` for a phone sign-in, whose user may not exist yet).
     func start(
-        number: String, purpose: String, localId: String, proof: AppVerificationProof, settings: AuthSettings, projectId: String,
+        number: String, purpose: String, account: Account?, proof: AppVerificationProof, settings: AuthSettings, projectId: String,
         tenantId: String?, request: PublicRequest
     ) async throws -> String {
         let testCode = settings.testPhoneNumbers[number]
         if testCode == nil, let regions = settings.smsRegionConfig, !regions.allows(region: CallingCodes.region(of: number)) {
             throw Self.regionRefused
         }
+        // A test number is sent nothing, so no function hears of it.
+        if testCode == nil {
+            try await functions.beforeSendSms(
+                to: number, smsType: Self.smsTypes[purpose] ?? "SIGN_IN_OR_SIGN_UP", account: account, settings: settings,
+                projectId: projectId, tenantId: tenantId, request: request
+            )
+        }
+        let localId = account?.localId ?? ""
         // A tenant without its own authorized domains uses its project's for the reCAPTCHA hostname check.
         let domains =
             testCode != nil

@@ -51,6 +51,13 @@ final class CachedSettings: Sendable {
 
     /// The scope's settings, `PROJECT_DISABLED` first (as `ScopeSettings.enabled`).
     func enabled(projectId: String, tenantId: String?, requestID: String) async throws -> AuthSettings {
+        let settings = try await settings(projectId: projectId, tenantId: tenantId, requestID: requestID)
+        if settings.disableAuth { throw IdentityToolkitError(.projectDisabled) }
+        return settings
+    }
+
+    /// The scope's settings, whatever they say.
+    func settings(projectId: String, tenantId: String?, requestID: String) async throws -> AuthSettings {
         let key = Key(projectId: projectId, tenantId: tenantId)
         let now = ContinuousClock.now
         let cached: AuthSettings? = state.withLock { state in
@@ -71,7 +78,6 @@ final class CachedSettings: Sendable {
                 }
             }
         }
-        if settings.disableAuth { throw IdentityToolkitError(.projectDisabled) }
         return settings
     }
 

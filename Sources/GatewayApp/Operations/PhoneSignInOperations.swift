@@ -21,6 +21,7 @@ struct PhoneSignInOperations: Sendable {
     /// `signIn.phoneNumber.enabled` while a project has not set it (ModeDefaults).
     let enabledByDefault: Bool
     let logger: Logger
+    let functions: BlockingFunctions
 
     /// What the phone session's check is for; it has no user yet.
     static let purpose = "phoneSignIn"
@@ -40,7 +41,7 @@ struct PhoneSignInOperations: Sendable {
             throw IdentityToolkitError.phoneFirstFactorOnMFAUser
         }
         let sessionInfo = try await phone.start(
-            number: number, purpose: Self.purpose, localId: "", proof: body.proof, settings: settings, projectId: request.callerProjectId,
+            number: number, purpose: Self.purpose, account: nil, proof: body.proof, settings: settings, projectId: request.callerProjectId,
             tenantId: nil, request: request
         )
         return try request.answer(SendVerificationCodeResponse(sessionInfo: sessionInfo))
@@ -48,7 +49,7 @@ struct PhoneSignInOperations: Sendable {
 
     func signInWithPhoneNumber(_ request: PublicRequest) async throws -> JSONValue {
         let body = try request.decode(SignInWithPhoneNumberRequest.self)
-        _ = try await prelude(tenantId: body.tenantId, request)
+        let settings = try await prelude(tenantId: body.tenantId, request)
         let projectId = request.callerProjectId
         let number: String
         var proven = false
@@ -78,9 +79,18 @@ struct PhoneSignInOperations: Sendable {
             registry, SignInWithPhone.self, .init(projectId: projectId, phoneNumber: number, clientAddress: request.clientAddress),
             requestID: request.requestID
         )
+        var account = signIn.account
+        if signIn.isNewUser {
+            account = try await functions.beforeCreate(
+                account, settings: settings, projectId: projectId, tenantId: nil, signInMethod: "phone", request: request
+            )
+        }
+        let signedIn = try await functions.beforeSignIn(
+            account, settings: settings, projectId: projectId, tenantId: nil, signInMethod: "phone", request: request
+        )
         return try await answer(
-            signIn.account, number: number, isNewUser: signIn.isNewUser, authTime: signIn.lastLoginAt, projectId: projectId,
-            request: request
+            signedIn.account, number: number, isNewUser: signIn.isNewUser, authTime: signIn.lastLoginAt, projectId: projectId,
+            sessionClaims: signedIn.sessionClaims, request: request
         )
     }
 
@@ -141,11 +151,15 @@ struct PhoneSignInOperations: Sendable {
     }
 
     private func answer(
-        _ account: Account, number: String, isNewUser: Bool, authTime: Int64, projectId: String, request: PublicRequest
+        _ account: Account, number: String, isNewUser: Bool, authTime: Int64, projectId: String,
+        sessionClaims: [String: JSONValue]? = nil, request: PublicRequest
     ) async throws -> JSONValue {
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
-            .init(projectId: projectId, localId: account.localId, signInProvider: "phone", authTime: authTime, user: SessionUser(account)),
+            .init(
+                projectId: projectId, localId: account.localId, signInProvider: "phone", authTime: authTime, user: SessionUser(account),
+                sessionClaims: sessionClaims
+            ),
             requestID: request.requestID
         )
         let answer = SignInWithPhoneNumberResponse(localId: account.localId, isNewUser: isNewUser, phoneNumber: number)

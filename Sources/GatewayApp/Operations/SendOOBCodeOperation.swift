@@ -16,6 +16,10 @@ struct SendOOBCodeOperation: Sendable {
     let recentLogin: RecentLogin
     /// Decision 19's default while a project has not set `emailPrivacyConfig` (production: on).
     let emailPrivacyByDefault: Bool
+    let functions: BlockingFunctions
+
+    /// The mails a `beforeSendEmail` function hears of, by request type: its `email_type`.
+    static let emailTypes = ["EMAIL_SIGNIN": "EMAIL_SIGN_IN", "PASSWORD_RESET": "PASSWORD_RESET"]
 
     static let requestTypes: Set<String> = ["VERIFY_EMAIL", "PASSWORD_RESET", "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL"]
 
@@ -88,11 +92,13 @@ struct SendOOBCodeOperation: Sendable {
             // one, which gets no mail: not later (the mail server's round trip, ~10 ms), and not with a
             // 503 when the mail server is down. So the reset mail goes out after the answer; a failed
             // delivery is logged, and the user asks again (issue 39, L-2).
+            // A function's refusal is told to nobody either: the mail just does not go.
             let (mail, logger) = (self.mail, request.logger)
             let (projectId, tenantId, recipient) = (target.projectId, target.tenantId, made.code.email)
             let (locale, requestID) = (request.locale, request.requestID)
-            Task {
+            Task { [self] in
                 do {
+                    try await beforeSend(requestType, to: recipient, target: target, request: request)
                     try await mail.send(
                         made, requestType: requestType, to: recipient, projectId: projectId, tenantId: tenantId, locale: locale,
                         requestID: requestID
@@ -105,11 +111,21 @@ struct SendOOBCodeOperation: Sendable {
             return try request.answer(GetOOBCodeResponse(email: target.email ?? made.code.email))
         }
         // An email change is confirmed from the new address; everything else goes to the account's.
+        try await beforeSend(requestType, to: newEmail ?? made.code.email, target: target, request: request)
         try await mail.send(
             made, requestType: requestType, to: newEmail ?? made.code.email, projectId: target.projectId, tenantId: target.tenantId,
             locale: request.locale, requestID: request.requestID
         )
         return try request.answer(GetOOBCodeResponse(email: made.code.email))
+    }
+
+    /// `beforeSendEmail` for a client's sign-in link or password reset (a refusal: no mail).
+    private func beforeSend(_ requestType: String, to email: String, target: Target, request: PublicRequest) async throws {
+        guard request.caller != .admin, let emailType = Self.emailTypes[requestType] else { return }
+        try await functions.beforeSendEmail(
+            to: email, emailType: emailType, account: nil, settings: target.settings, projectId: target.projectId,
+            tenantId: target.tenantId, request: request
+        )
     }
 
     private func target(of body: GetOOBCodeRequest, _ request: PublicRequest, requestType: String) async throws -> Target {

@@ -12,6 +12,7 @@ struct SignInWithEmailLinkOperation: Sendable {
     let sessions: RPCClient
     let mail: OutOfBandMail
     let linking: AccountLinking
+    let functions: BlockingFunctions
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         let body = try request.decode(SignInWithEmailLinkRequest.self)
@@ -37,7 +38,7 @@ struct SignInWithEmailLinkOperation: Sendable {
             requestID: request.requestID
         )
         await mail.forget(oobCode, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
-        let account = signIn.account
+        var account = signIn.account
         var answer = SignInWithEmailLinkResponse(localId: account.localId, email: account.email ?? email, isNewUser: signIn.isNewUser)
         if signIn.secondFactorRequired == true {
             let pending = try await PeerCall.call(
@@ -48,6 +49,19 @@ struct SignInWithEmailLinkOperation: Sendable {
             answer.mfaPendingCredential = pending.mfaPendingCredential
             answer.mfaInfo = MFAInfo.entries(account.mfaInfo ?? [], masked: true)
             return try request.answer(answer)
+        }
+        // A first sign-in makes the account (beforeCreate); linking an address is not a sign-in.
+        var sessionClaims: [String: JSONValue]?
+        if user == nil {
+            if signIn.isNewUser {
+                account = try await functions.beforeCreate(
+                    account, settings: settings, projectId: projectId, tenantId: tenantId, signInMethod: "emailLink", request: request
+                )
+            }
+            let signedIn = try await functions.beforeSignIn(
+                account, settings: settings, projectId: projectId, tenantId: tenantId, signInMethod: "emailLink", request: request
+            )
+            (account, sessionClaims) = (signedIn.account, signedIn.sessionClaims)
         }
         // A link keeps the sign-in it was made in (its first and second factor), so linking never
         // makes a session that a factor's withdrawal would not end.
@@ -60,7 +74,7 @@ struct SignInWithEmailLinkOperation: Sendable {
                 projectId: projectId, tenantId: tenantId, localId: account.localId,
                 signInProvider: user?.token.signInProvider ?? "password", secondFactor: user?.token.secondFactor,
                 secondFactorIdentifier: user?.token.secondFactorIdentifier, authTime: user?.token.authTime ?? signIn.lastLoginAt,
-                user: SessionUser(account), secondFactorAuthTime: user?.token.secondFactorAuthTime,
+                user: SessionUser(account), sessionClaims: sessionClaims, secondFactorAuthTime: user?.token.secondFactorAuthTime,
                 enrollmentOnlyUntil: enrollmentOnlyUntil
             ),
             requestID: request.requestID

@@ -14,6 +14,7 @@ struct SignInWithIdpOperation: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
     let linking: AccountLinking
+    let functions: BlockingFunctions
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         let body = try request.decode(SignInWithIdpRequest.self)
@@ -42,7 +43,7 @@ struct SignInWithIdpOperation: Sendable {
             requestID: request.requestID
         )
         var answer = Self.answer(result, tenantId: tenantId)
-        guard let account = result.account, result.needConfirmation != true, result.errorMessage == nil else {
+        guard var account = result.account, result.needConfirmation != true, result.errorMessage == nil else {
             return try request.answer(answer)
         }
         let providerId = result.identity.providerId
@@ -65,6 +66,19 @@ struct SignInWithIdpOperation: Sendable {
             answer.mfaInfo = MFAInfo.entries(account.mfaInfo ?? [], masked: true)
             return try request.answer(answer)
         }
+        // A new user's account is the function's to refuse or change; a sign-in and a link (which
+        // Identity Platform also counts as one) call beforeSignIn.
+        if result.isNewUser == true, user == nil {
+            account = try await functions.beforeCreate(
+                account, settings: settings, projectId: projectId, tenantId: tenantId, signInMethod: providerId, profile: result.identity,
+                request: request
+            )
+        }
+        let signedIn = try await functions.beforeSignIn(
+            account, settings: settings, projectId: projectId, tenantId: tenantId, signInMethod: providerId, profile: result.identity,
+            request: request
+        )
+        account = signedIn.account
         // A user without a factor under MANDATORY gets an enrollment-only session, also from a link
         // (an anonymous user's upgrade must not make a full session without a factor).
         let enrollmentOnlyUntil = try MandatoryEnrollment.sessionEnd(settings, account: account, signInProvider: providerId)
@@ -75,7 +89,8 @@ struct SignInWithIdpOperation: Sendable {
                 // A link keeps the session's second factor: the user passed it when they signed in.
                 secondFactor: user?.token.secondFactor, secondFactorIdentifier: user?.token.secondFactorIdentifier,
                 authTime: user?.token.authTime ?? result.lastLoginAt ?? Int64(Date().timeIntervalSince1970), user: SessionUser(account),
-                secondFactorAuthTime: user?.token.secondFactorAuthTime, enrollmentOnlyUntil: enrollmentOnlyUntil
+                sessionClaims: signedIn.sessionClaims, secondFactorAuthTime: user?.token.secondFactorAuthTime,
+                enrollmentOnlyUntil: enrollmentOnlyUntil
             ),
             requestID: request.requestID
         )

@@ -12,6 +12,7 @@ import ServiceKit
 struct SignInWithPasswordOperation: Sendable {
     let registry: RPCClient
     let sessions: RPCClient
+    let functions: BlockingFunctions
     /// Decision 19's default while a project has not set `emailPrivacyConfig` (production: on).
     let emailPrivacyByDefault: Bool
 
@@ -66,17 +67,22 @@ struct SignInWithPasswordOperation: Sendable {
             )
             return try request.answer(answer)
         }
-        let enrollmentOnlyUntil = try MandatoryEnrollment.sessionEnd(settings, account: account, signInProvider: "password")
+        let signedIn = try await functions.beforeSignIn(
+            account, settings: settings, projectId: projectId, tenantId: tenantId, signInMethod: "password", request: request
+        )
+        let enrollmentOnlyUntil = try MandatoryEnrollment.sessionEnd(settings, account: signedIn.account, signInProvider: "password")
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(
                 projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: "password",
                 authTime: signIn.lastLoginAt,
-                user: SessionUser(account), enrollmentOnlyUntil: enrollmentOnlyUntil
+                user: SessionUser(signedIn.account), sessionClaims: signedIn.sessionClaims, enrollmentOnlyUntil: enrollmentOnlyUntil
             ),
             requestID: request.requestID
         )
-        let answer = SignInWithPasswordResponse(localId: account.localId, email: account.email ?? email, displayName: account.displayName)
+        let answer = SignInWithPasswordResponse(
+            localId: account.localId, email: account.email ?? email, displayName: signedIn.account.displayName
+        )
         return try request.answer(answer.carrying(tokens))
     }
 }

@@ -11,6 +11,7 @@ struct SignUpOperation: Sendable {
     let sessions: RPCClient
     let admin: AdminAccountOperations
     let linking: AccountLinking
+    let functions: BlockingFunctions
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         // With an admin credential it is createUser, as on /v1/projects/{p}/accounts.
@@ -42,7 +43,7 @@ struct SignUpOperation: Sendable {
         if settings.mfaConfig.isMandatory, settings.mfaConfig.enrollmentGracePeriod == 0, body.email != nil {
             throw MandatoryEnrollment.gracePassed
         }
-        let account = try await PeerCall.call(
+        var account = try await PeerCall.call(
             registry, SignUpAccount.self,
             .init(
                 projectId: projectId, tenantId: tenantId, email: body.email, password: body.password,
@@ -51,6 +52,17 @@ struct SignUpOperation: Sendable {
             ),
             requestID: request.requestID
         )
+        // Anonymous users call no function (as in Identity Platform); an email sign-up calls both.
+        var sessionClaims: [String: JSONValue]?
+        if account.signInProvider == "password" {
+            account = try await functions.beforeCreate(
+                account, settings: settings, projectId: projectId, tenantId: tenantId, signInMethod: "password", request: request
+            )
+            let signIn = try await functions.beforeSignIn(
+                account, settings: settings, projectId: projectId, tenantId: tenantId, signInMethod: "password", request: request
+            )
+            (account, sessionClaims) = (signIn.account, signIn.sessionClaims)
+        }
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(
@@ -58,7 +70,7 @@ struct SignUpOperation: Sendable {
                 // The sign-up is the sign-in, at the account's creation (by factor-registry's clock,
                 // which SignedInUser compares with).
                 authTime: (Int64(account.createdAt) ?? Int64(Date().timeIntervalSince1970 * 1000)) / 1000,
-                user: SessionUser(account),
+                user: SessionUser(account), sessionClaims: sessionClaims,
                 enrollmentOnlyUntil: try MandatoryEnrollment.sessionEnd(settings, account: account, signInProvider: account.signInProvider)
             ),
             requestID: request.requestID

@@ -12,7 +12,7 @@ public final class ServiceMetrics: RPCObserver, Sendable {
     public let registry = PrometheusCollectorRegistry()
     let service: ServiceName
 
-    static let latencyBuckets: [Duration] = [
+    public static let latencyBuckets: [Duration] = [
         .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
         .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
         .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5),

@@ -43,9 +43,14 @@ final class IDTokenIssuer: Sendable {
     /// because jwt-kit signs only with its own RSA implementation; it still encodes the claims and
     /// verifies every token we issue.
     func sign(_ claims: IDTokenClaims) throws -> String {
+        try sign(payload: try serializer.serialize(claims, header: JWTHeader()))
+    }
+
+    /// The compact JWS of an already encoded payload (base64url of the claims' JSON), under the
+    /// current signing key: what a blocking function's event token shares with ID tokens.
+    func sign(payload: some Collection<UInt8>) throws -> String {
         guard let key = keyring.signer() else { throw NoSigningKey() }
         let header = Base64URL.encode(#"{"alg":"RS256","kid":"\#(key.kid)","typ":"JWT"}"#.utf8)
-        let payload = try serializer.serialize(claims, header: JWTHeader())
         var input = Array(header.utf8)
         input.append(UInt8(ascii: "."))
         input.append(contentsOf: payload)

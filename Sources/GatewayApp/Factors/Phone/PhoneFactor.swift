@@ -42,7 +42,7 @@ struct PhoneFactor: SecondFactorKind {
         }
         if user.account.mfaInfo?.contains(where: { $0.phoneNumber == number }) == true { throw IdentityToolkitError.phoneAlreadyEnrolled }
         let sessionInfo = try await phone.start(
-            number: number, purpose: "enroll", localId: user.account.localId, proof: info.proof, settings: settings,
+            number: number, purpose: "enroll", account: user.account, proof: info.proof, settings: settings,
             projectId: user.token.projectId, tenantId: user.token.tenantId, request: request
         )
         return StartMFAEnrollmentResponse(phoneSessionInfo: .init(sessionInfo: sessionInfo))
