@@ -17,10 +17,12 @@ public struct RequestValidator: Sendable {
         // The JS SDK's createUserWithEmailAndPassword sends returnSecureToken: true.
         "GoogleCloudIdentitytoolkitV1SignUpRequest": ["returnSecureToken": ["type": "boolean"]],
         // Messages per tenant and per language (NotificationConfig), beyond Identity Platform's project-wide ones.
-        // And limits on SMS sends against toll fraud (SMSDefenseConfig; GatewayApp's SMSDefenseDocument checks its members).
+        // And limits on SMS sends against toll fraud (SMSDefenseConfig; GatewayApp's SMSDefenseDocument checks its members),
+        // and a tenant's own blocking functions (docs/blocking-functions.md).
         "GoogleCloudIdentitytoolkitAdminV2Tenant": [
             "notification": ["$ref": "#/schemas/GoogleCloudIdentitytoolkitAdminV2NotificationConfig"],
             "smsDefenseConfig": ["type": "object"],
+            "blockingFunctions": ["$ref": "#/schemas/GoogleCloudIdentitytoolkitAdminV2BlockingFunctionsConfig"],
         ],
         "GoogleCloudIdentitytoolkitAdminV2Config": ["smsDefenseConfig": ["type": "object"]],
         // An imported TOTP factor's shared secret (base32), which Identity Platform has no way to take.
