@@ -30,7 +30,8 @@ class Functions:
         command = [sys.executable, str(HERE / "functions_server.py"), "--port", str(self.port),
                    "--source", str(HERE / "functions" / "main.py")]
         if tls:
-            self.ca = public_certificate.issue(directory, "functions.pem", "functions-key.pem", names=("127.0.0.1", "localhost"))
+            # A certificate issued before (`issue`, so the gateway could be told its CA first) is kept.
+            self.ca = directory / "public-ca.pem" if (directory / "functions.pem").exists() else issue(directory)
             command += ["--certificate", str(directory / "functions.pem"), "--key", str(directory / "functions-key.pem")]
         if jwks:
             command += ["--jwks", jwks] + (["--jwks-ca", str(jwks_ca)] if jwks_ca else [])
@@ -61,10 +62,15 @@ class Functions:
         self.log.close()
 
 
+def issue(directory: Path) -> Path:
+    """The functions' certificate for 127.0.0.1 from a stand-in public CA; returns the CA's."""
+    return public_certificate.issue(directory, "functions.pem", "functions-key.pem", names=("127.0.0.1", "localhost"))
+
+
 @contextlib.contextmanager
-def running(**options):
-    with tempfile.TemporaryDirectory(prefix="mfa-functions-") as directory:
-        functions = Functions(Path(directory), **options)
+def running(directory: Path | None = None, **options):
+    with tempfile.TemporaryDirectory(prefix="mfa-functions-") as scratch:
+        functions = Functions(directory or Path(scratch), **options)
         try:
             yield functions
         finally:
