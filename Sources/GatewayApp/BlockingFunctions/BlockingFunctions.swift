@@ -63,7 +63,8 @@ struct BlockingFunctions: Sendable {
         else { return SignIn(account: account) }
         // The hot sign-in reads leave the factors out; the function is told the whole record.
         let account = try await PeerCall.call(
-            registry, GetAccount.self, .init(projectId: projectId, tenantId: tenantId, localId: account.localId), requestID: request.requestID
+            registry, GetAccount.self, .init(projectId: projectId, tenantId: tenantId, localId: account.localId),
+            requestID: request.requestID
         )
         var event = BlockingEvent(
             .beforeSignIn, projectId: projectId, tenantId: tenantId, account: account, signInMethod: signInMethod, locale: request.locale
