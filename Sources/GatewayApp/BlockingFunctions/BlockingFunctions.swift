@@ -28,7 +28,8 @@ struct BlockingFunctions: Sendable {
     }
 
     /// `beforeCreate` for an account a client's call just made. A refusal deletes the account
-    /// again before it is answered, so nothing is left and no token was ever issued for it.
+    /// again before it is answered, so nothing is left and no token was ever issued for it; an
+    /// account the function creates disabled stays, and this sign-in is refused (`USER_DISABLED`).
     func beforeCreate(
         _ account: Account, settings own: AuthSettings, projectId: String, tenantId: String?, signInMethod: String,
         profile: ProviderProfile? = nil, request: PublicRequest
@@ -40,9 +41,10 @@ struct BlockingFunctions: Sendable {
             .beforeCreate, projectId: projectId, tenantId: tenantId, account: account, signInMethod: signInMethod, locale: request.locale
         )
         if let profile { event.carrying(profile, forwarding: config.forwardInboundCredentials) }
+        let created: Account
         do {
             let answer = try await caller.invoke(event, trigger: trigger, requestID: request.requestID)
-            return try await apply(answer, to: account, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+            created = try await apply(answer, to: account, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         } catch {
             _ = try? await PeerCall.call(
                 registry, DeleteAccount.self, .init(projectId: projectId, tenantId: tenantId, localId: account.localId),
@@ -50,6 +52,9 @@ struct BlockingFunctions: Sendable {
             )
             throw error
         }
+        // Created disabled: the account stays (an admin may enable it), the sign-in does not happen.
+        if created.disabled { throw IdentityToolkitError(.userDisabled) }
+        return created
     }
 
     /// `beforeSignIn`, right before the sign-in's session is issued. The function's changes are
