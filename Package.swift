@@ -360,7 +360,7 @@ let package = Package(
         .testTarget(
             name: "ChallengeIssuerAppTests",
             dependencies: [
-                "ChallengeIssuerApp", "Contracts", "JSONRPC", "PluginKit", .product(name: "Crypto", package: "swift-crypto"),
+                "ChallengeIssuerApp", "Contracts", "JSONRPC", "PluginKit", "ServiceKit", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -5,14 +5,18 @@ the apps' calls go through Google's generated REST client. Development mode: pla
 functions, the SDK's emulator switch in place of its signature check (the production suite checks the
 signature against the gateway's keys)."""
 
+import json
+import threading
 import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pyotp
 import pytest
 import requests
 
 import blocking_functions
-from conftest import another_stack
+from conftest import another_stack, free_port
 from mfa_helpers import ADMIN, RECAPTCHA, enable_project_totp, sms_code, v1, v2
 from rest_client import claims, failure, identitytoolkit, unique_email
 
@@ -25,11 +29,36 @@ def functions():
         yield running
 
 
+class EuropeanProvider(BaseHTTPRequestHandler):
+    """The `eu` SMS route's provider: a Twilio-style Messages API on loopback that records each message."""
+    received = []
+
+    def do_POST(self):
+        form = urllib.parse.parse_qs(self.rfile.read(int(self.headers.get("content-length", 0))).decode())
+        EuropeanProvider.received.append(form)
+        body = json.dumps({"sid": "SM1", "status": "queued"}).encode()
+        self.send_response(201)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
 @pytest.fixture(scope="module")
 def fstack(stack):
-    with another_stack(stack, "functions", extra_env={"BLOCKING_FUNCTIONS_ALLOW_PRIVATE_ADDRESSES": "true"}) as running:
+    port = free_port()
+    provider = ThreadingHTTPServer(("127.0.0.1", port), EuropeanProvider)
+    threading.Thread(target=provider.serve_forever, daemon=True).start()
+    with another_stack(stack, "functions", extra_env={
+            "BLOCKING_FUNCTIONS_ALLOW_PRIVATE_ADDRESSES": "true", "SMS_ROUTE_NAMES": "eu", "SMS_ROUTE_EU_SENDER": "http",
+            "SMS_ROUTE_EU_HTTP_BASE_URL": f"http://127.0.0.1:{port}", "SMS_ROUTE_EU_HTTP_ACCOUNT_ID": "AC-EU",
+            "SMS_ROUTE_EU_HTTP_AUTH_TOKEN": "eu-secret", "SMS_ROUTE_EU_HTTP_FROM": "+445550001111"}) as running:
         enable_project_totp(running)
         yield running
+    provider.shutdown()
 
 
 def configure(fstack, blocking: dict, tenant: str | None = None) -> dict:
@@ -168,6 +197,71 @@ def test_an_sms_the_function_refuses_is_not_sent(fstack, configured):
     assert message.startswith(REFUSED) and "No SMS to +1555 numbers" in message
     codes = requests.get(f"{fstack.gateway}/emulator/v1/projects/demo-project/verificationCodes", timeout=30).json()
     assert not [entry for entry in codes["verificationCodes"] if entry.get("phoneNumber") == number]
+
+
+def enrollment_sms(fstack, number):
+    """A new user's SMS enrollment start to `number`: the answer."""
+    user = sign_up(fstack, unique_email("route")).execute()
+    requests.post(f"{fstack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
+                  json={"localId": user["localId"], "emailVerified": True}, headers=ADMIN, timeout=30).raise_for_status()
+    return v2(fstack, "mfaEnrollment:start", idToken=user["idToken"],
+              phoneEnrollmentInfo={"phoneNumber": number, "recaptchaToken": RECAPTCHA})
+
+
+def test_the_function_picks_the_sms_route_and_a_route_the_deployment_lacks_is_its_error(fstack, configured):
+    number = "+447700" + str(time.time_ns() % 10**6).zfill(6)
+    started = enrollment_sms(fstack, number)
+    assert started.status_code == 200, started.text
+    # Sent by the `eu` provider, not the default (development's sink), with the code the session checks.
+    sent = [form for form in EuropeanProvider.received if form["To"] == [number]]
+    assert len(sent) == 1 and sent[0]["From"] == ["+445550001111"]
+    session = started.json()["phoneSessionInfo"]["sessionInfo"]
+    assert sms_code(fstack, session) in sent[0]["Body"][0]
+    french = "+336" + str(time.time_ns() % 10**8).zfill(8)
+    refused = enrollment_sms(fstack, french)
+    assert refused.status_code == 400
+    assert refused.json()["error"]["message"] == (
+        "BLOCKING_FUNCTION_ERROR_RESPONSE : HTTP Cloud Function named an SMS route this deployment does not have")
+
+
+def test_the_function_hears_of_an_sms_only_after_the_apps_proof(fstack, configured):
+    number = "+1650" + str(time.time_ns() % 10**7).zfill(7)
+    user = sign_up(fstack, unique_email("proof")).execute()
+    requests.post(f"{fstack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
+                  json={"localId": user["localId"], "emailVerified": True}, headers=ADMIN, timeout=30).raise_for_status()
+    refused = v2(fstack, "mfaEnrollment:start", idToken=user["idToken"], phoneEnrollmentInfo={"phoneNumber": number})
+    assert refused.status_code == 400, refused.text
+    assert not [entry for entry in configured.events("beforeSendSms") if entry["phone_number"] == number]
+
+
+def test_a_gateway_that_dies_during_before_create_leaves_no_way_in(fstack, configured):
+    email = unique_email("hang")
+    outcome = {}
+
+    def attempt():
+        try:
+            outcome["answer"] = sign_up(fstack, email).execute()
+        except Exception as failed:  # noqa: BLE001 - the connection dies with the gateway
+            outcome["error"] = failed
+
+    call = threading.Thread(target=attempt)
+    call.start()
+    deadline = time.monotonic() + 10
+    while not [entry for entry in configured.events("beforeCreate") if entry["email"] == email]:
+        assert time.monotonic() < deadline, "the function never heard of the sign-up"
+        time.sleep(0.05)
+    fstack.kill("gateway")
+    call.join(timeout=30)
+    assert "answer" not in outcome
+    fstack.start("gateway")
+    fstack.wait_ready()
+    # The account the function never allowed is held (disabled): its password signs nobody in.
+    status, message = failure(sign_in(fstack, email))
+    assert status == 400 and message in ("USER_DISABLED", "INVALID_LOGIN_CREDENTIALS")
+    uid = [entry for entry in configured.events("beforeCreate") if entry["email"] == email][0]["uid"]
+    stored = requests.post(f"{fstack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:lookup",
+                           json={"localId": [uid]}, headers=ADMIN, timeout=30).json()["users"][0]
+    assert stored["disabled"] is True
 
 
 def test_a_function_that_disables_the_user_refuses_the_sign_in(fstack, configured):

@@ -34,7 +34,7 @@ public enum ChallengeIssuerApp {
         let limiter = RateLimiter(client: database, logger: logger)
         let phone = PhoneVerifications(
             provider: providers.phone, client: database,
-            sender: try SMSSenders.configured(reader, mode: host.settings.mode, outside: host.outside, logger: logger),
+            routes: try SMSRoutes.configured(reader, mode: host.settings.mode, outside: host.outside, logger: logger), sealer: sealer,
             appProof: AppProofCheck(
                 verifiers: try AppVerifiers.configured(
                     reader, mode: host.settings.mode, outside: host.outside, database: database, logger: logger),

@@ -50,6 +50,7 @@ enum ChallengeIssuerMethods {
         _ methods: inout RPCMethodTable, phone: PhoneVerifications, proofs: PhoneProofs, receipts: IosReceipts
     ) {
         methods.register(StartPhoneVerification.self, callers: gatewayOnly) { params, _ in try await phone.start(params) }
+        methods.register(DeliverPhoneVerification.self, callers: gatewayOnly) { params, _ in try await phone.deliver(params) }
         methods.register(VerifyPhoneCode.self, callers: gatewayOnly) { params, _ in try await phone.verify(params) }
         methods.register(ListOutboxVerificationCodes.self, callers: gatewayOnly) { params, _ in
             try await phone.verificationCodes(params)

@@ -39,6 +39,8 @@ def before_created(event: identity_fn.AuthBlockingEvent) -> identity_fn.BeforeCr
                                   message="Sign-ups from blocked.example are closed")
     if email.startswith("staff-"):
         return identity_fn.BeforeCreateResponse(display_name="Staff member", custom_claims={"role": "staff"})
+    if email.startswith("hang-"):
+        time.sleep(6)
     return None
 
 
@@ -74,6 +76,11 @@ def before_sms(request):
     remember("beforeSendSms", {key: event.get(key) for key in ("phone_number", "sms_type", "sub", "tenant_id", "event_type")})
     if event["phone_number"].startswith("+1555"):
         return {"error": {"status": "PERMISSION_DENIED", "message": "No SMS to +1555 numbers"}}, 403
+    # The operator's own routing (this server's extension): UK numbers go by the `eu` provider.
+    if event["phone_number"].startswith("+44"):
+        return {"smsRoute": "eu"}
+    if event["phone_number"].startswith("+33"):
+        return {"smsRoute": "mars"}
     return {}
 
 

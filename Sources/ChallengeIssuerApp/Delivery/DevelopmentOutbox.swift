@@ -59,11 +59,11 @@ struct DevelopmentOutbox: Sendable {
         return found
     }
 
-    func recordSMS(in schema: TenantSchema, number: String, code: String, sessionInfo: String, message: RenderedSMS) async throws {
+    func recordSMS(in schema: TenantSchema, number: String, code: String, sessionInfo: String, text: String, locale: String) async throws {
         try await client.query(
             cached: """
                 INSERT INTO \(unescaped: schema.qualified("development_outbox")) (channel, recipient, request_type, code, link, text, locale)
-                VALUES ('sms', \(number), 'VERIFY_PHONE', \(code), \(sessionInfo), \(message.text), \(message.locale))
+                VALUES ('sms', \(number), 'VERIFY_PHONE', \(code), \(sessionInfo), \(text), \(locale))
                 """,
             logger: logger
         )

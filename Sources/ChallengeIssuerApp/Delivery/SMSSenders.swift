@@ -11,29 +11,33 @@ import ServiceKit
 /// Messages API: `sms.http.*`).
 enum SMSSenders {
     /// `outside` makes the HTTP client of an outside endpoint (``OutsideHTTPClients``).
+    /// `prefix`: `sms` for the default sender, `sms.route.<name>` for a named route (SMSRoutes).
     static func configured(
-        _ reader: ConfigReader, mode: DeploymentMode, outside: OutsideHTTPClients, logger: Logger
+        _ reader: ConfigReader, prefix: String, mode: DeploymentMode, outside: OutsideHTTPClients, logger: Logger
     ) throws -> any SMSSender {
-        let name = reader.string(forKey: "sms.sender", default: mode == .development ? "sink" : "http")
+        let name = reader.string(forKey: ConfigKey("\(prefix).sender"), default: mode == .development ? "sink" : "http")
         switch name {
         case "sink":
             return SinkSMSSender(logger: logger)
         case "http":
-            guard let baseURL = reader.string(forKey: "sms.http.baseUrl"), let account = reader.string(forKey: "sms.http.accountId"),
-                let token = reader.string(forKey: "sms.http.authToken", isSecret: true), let from = reader.string(forKey: "sms.http.from")
+            guard let baseURL = reader.string(forKey: ConfigKey("\(prefix).http.baseUrl")),
+                let account = reader.string(forKey: ConfigKey("\(prefix).http.accountId")),
+                let token = reader.string(forKey: ConfigKey("\(prefix).http.authToken"), isSecret: true),
+                let from = reader.string(forKey: ConfigKey("\(prefix).http.from"))
             else {
-                logger.warning("sms.sender is http but sms.http.baseUrl/accountId/authToken/from are not all set: SMS will fail")
+                logger.warning(
+                    "\(prefix).sender is http but \(prefix).http.baseUrl/accountId/authToken/from are not all set: SMS will fail")
                 return UnconfiguredSMSSender()
             }
             return MessagesAPISender(
                 configuration: .init(
                     baseURL: baseURL, accountID: account, authToken: token, from: from,
-                    timeout: .milliseconds(reader.int(forKey: "sms.http.timeoutMs", default: 10_000))
+                    timeout: .milliseconds(reader.int(forKey: ConfigKey("\(prefix).http.timeoutMs"), default: 10_000))
                 ),
-                client: try outside.client(extraTrustRootsFile: reader.string(forKey: "sms.http.trustRoots"))
+                client: try outside.client(extraTrustRootsFile: reader.string(forKey: ConfigKey("\(prefix).http.trustRoots")))
             )
         default:
-            throw EmailSenders.UnknownSetting(key: "sms.sender", value: name, allowed: "sink, http")
+            throw EmailSenders.UnknownSetting(key: "\(prefix).sender", value: name, allowed: "sink, http")
         }
     }
 }

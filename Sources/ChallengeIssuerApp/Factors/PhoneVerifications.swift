@@ -17,7 +17,10 @@ struct PhoneVerifications: Sendable {
     /// `nil` when `factors.enabled` leaves phone out: every SMS call is then refused.
     let provider: SMSFactorProvider?
     let client: Database
-    let sender: any SMSSender
+    /// The default sender and the operator's named routes.
+    let routes: SMSRoutes
+    /// Seals a held message (`holdDelivery`) for its `sms.deliver`.
+    let sealer: SecretSealer
     /// Whether the app asking for an SMS is ours (reCAPTCHA, Play Integrity, an iOS receipt).
     let appProof: AppProofCheck
     let limiter: RateLimiter
@@ -102,23 +105,43 @@ struct PhoneVerifications: Sendable {
             logger: logger
         )
         guard let message else { return .init(sessionInfo: sessionInfo) }
+        let held = HeldSMS(
+            projectId: params.projectId, tenantId: params.tenantId, to: params.phoneNumber, text: message.text,
+            locale: message.locale, gsm7: message.length.encoding == .gsm7, segments: message.length.segments, code: issued.deliverable,
+            sessionInfo: sessionInfo, heldAt: Int64(now.timeIntervalSince1970)
+        )
+        if params.holdDelivery == true {
+            return .init(sessionInfo: sessionInfo, heldMessage: try held.sealed(with: sealer))
+        }
+        try await send(held, by: routes.standard, in: schema)
+        return .init(sessionInfo: sessionInfo)
+    }
+
+    /// `sms.deliver`: a held message, by the route a `beforeSendSms` function chose.
+    func deliver(_ params: DeliverPhoneVerification.Params, now: Date = Date()) async throws -> RPCEmpty {
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
+        guard let held = HeldSMS.opened(params.heldMessage, with: sealer), held.projectId == params.projectId,
+            held.tenantId == params.tenantId, Int64(now.timeIntervalSince1970) - held.heldAt <= HeldSMS.lifetimeSeconds
+        else { throw ChallengeRejection.error(.invalidArgument, detail: "the held message is not valid") }
+        guard let sender = routes.sender(params.route) else {
+            throw ChallengeRejection.error(.invalidArgument, detail: "this deployment has no SMS route \(params.route ?? "")")
+        }
+        try await send(held, by: sender, in: schema)
+        return RPCEmpty()
+    }
+
+    private func send(_ held: HeldSMS, by sender: any SMSSender, in schema: TenantSchema) async throws {
         try await outbox?.recordSMS(
-            in: schema, number: params.phoneNumber, code: issued.deliverable, sessionInfo: sessionInfo, message: message)
+            in: schema, number: held.to, code: held.code, sessionInfo: held.sessionInfo, text: held.text, locale: held.locale)
         do {
-            try await sender.send(
-                SMSMessage(
-                    to: params.phoneNumber, text: message.text, encoding: message.length.encoding == .gsm7 ? .gsm7 : .ucs2,
-                    segments: message.length.segments
-                )
-            )
+            try await sender.send(SMSMessage(to: held.to, text: held.text, encoding: held.gsm7 ? .gsm7 : .ucs2, segments: held.segments))
         } catch let failure as DeliveryFailed {
             logger.error(
                 "SMS not delivered",
-                metadata: ["sender": "\(sender.name)", "to": "\(PhoneNumber.masked(params.phoneNumber))", "reason": "\(failure.reason)"]
+                metadata: ["sender": "\(sender.name)", "to": "\(PhoneNumber.masked(held.to))", "reason": "\(failure.reason)"]
             )
             throw RPCError(code: .deliveryFailed, message: "The \(sender.name) sender could not deliver the message")
         }
-        return .init(sessionInfo: sessionInfo)
     }
 
     enum Outcome: Sendable {

@@ -7,7 +7,7 @@ public enum ChallengeIssuerAPI {
         Discover.self, GetServiceStatus.self, Ping.self, ProvisionTenantSchema.self, DropTenantSchema.self,
         SendEmail.self, ListOutboxOOBCodes.self, ForgetOutboxOOBCode.self, IssuePhoneProof.self, RedeemPhoneProof.self,
         StartTOTPEnrollment.self, FinalizeTOTPEnrollment.self, VerifyTOTP.self,
-        DeleteTOTPFactor.self, ListStoredTOTPFactors.self, StartPhoneVerification.self, VerifyPhoneCode.self,
+        DeleteTOTPFactor.self, ListStoredTOTPFactors.self, StartPhoneVerification.self, DeliverPhoneVerification.self, VerifyPhoneCode.self,
         ListOutboxVerificationCodes.self, IssueIosReceipt.self, ForgetAccountChallenges.self, GetSMSDefenseStatus.self,
         ResumeSMSRegion.self, ListSecurityEvents.self, ImportTOTPSecrets.self, GenerateRecoveryCodes.self, RedeemRecoveryCode.self,
         CountRecoveryCodes.self,

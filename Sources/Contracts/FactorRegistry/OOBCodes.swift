@@ -173,11 +173,16 @@ public enum SignInWithEmailLink: RPCMethod {
         /// Link instead: the address becomes this (signed-in) account's, verified (`EMAIL_EXISTS`
         /// when another account has it). No second factor is asked: the user is signed in already.
         public var linkTo: String?
+        /// A new account is created disabled, held for its `beforeCreate` function: the gateway
+        /// releases it once the function allows it (docs/blocking-functions.md), so no crash in between
+        /// leaves a way in the function never allowed.
+        public var holdNewAccount: Bool?
 
         public init(
             projectId: String, tenantId: String? = nil, oobCode: String, email: String, secondFactorKinds: [String]? = nil,
-            linkTo: String? = nil
+            linkTo: String? = nil, holdNewAccount: Bool? = nil
         ) {
+            self.holdNewAccount = holdNewAccount
             self.projectId = projectId
             self.tenantId = tenantId
             self.oobCode = oobCode

@@ -26,12 +26,17 @@ public enum SignInWithIdp: RPCMethod {
         /// the provider's credential rather than as errors.
         public var returnIdpCredential: Bool?
         public var clientAddress: String?
+        /// A new account is created disabled, held for its `beforeCreate` function: the gateway
+        /// releases it once the function allows it (docs/blocking-functions.md), so no crash in between
+        /// leaves a way in the function never allowed.
+        public var holdNewAccount: Bool?
 
         public init(
             projectId: String, tenantId: String? = nil, requestUri: String, postBody: String? = nil, sessionId: String? = nil,
             pendingToken: String? = nil, linkTo: String? = nil, secondFactorKinds: [String]? = nil, returnIdpCredential: Bool? = nil,
-            clientAddress: String? = nil
+            clientAddress: String? = nil, holdNewAccount: Bool? = nil
         ) {
+            self.holdNewAccount = holdNewAccount
             self.projectId = projectId
             self.tenantId = tenantId
             self.requestUri = requestUri

@@ -13,8 +13,15 @@ public enum SignInWithPhone: RPCMethod {
         public var tenantId: String?
         public var phoneNumber: String
         public var clientAddress: String?
+        /// A new account is created disabled, held for its `beforeCreate` function: the gateway
+        /// releases it once the function allows it (docs/blocking-functions.md), so no crash in between
+        /// leaves a way in the function never allowed.
+        public var holdNewAccount: Bool?
 
-        public init(projectId: String, tenantId: String? = nil, phoneNumber: String, clientAddress: String? = nil) {
+        public init(
+            projectId: String, tenantId: String? = nil, phoneNumber: String, clientAddress: String? = nil, holdNewAccount: Bool? = nil
+        ) {
+            self.holdNewAccount = holdNewAccount
             self.projectId = projectId
             self.tenantId = tenantId
             self.phoneNumber = phoneNumber

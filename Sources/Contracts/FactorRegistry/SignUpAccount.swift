@@ -14,11 +14,16 @@ public enum SignUpAccount: RPCMethod {
         public var displayName: String?
         /// The client's address (an IPv6 one as its /64), for the first-factor limits.
         public var clientAddress: String?
+        /// A new account is created disabled, held for its `beforeCreate` function: the gateway
+        /// releases it once the function allows it (docs/blocking-functions.md), so no crash in between
+        /// leaves a way in the function never allowed.
+        public var holdNewAccount: Bool?
 
         public init(
             projectId: String, tenantId: String? = nil, email: String? = nil, password: String? = nil, displayName: String? = nil,
-            clientAddress: String? = nil
+            clientAddress: String? = nil, holdNewAccount: Bool? = nil
         ) {
+            self.holdNewAccount = holdNewAccount
             self.clientAddress = clientAddress
             self.projectId = projectId
             self.tenantId = tenantId

@@ -176,7 +176,11 @@ struct OOBCodeEffects: Sendable {
     /// An email link's sign-in: the account with the address has it verified (and the sign-in
     /// recorded unless a second factor must follow); without one, an account is created. An
     /// unverified account's password is cleared and its sessions end (issue 39, M-7).
-    func signIn(email: String, secondFactorKinds: Set<String>, on connection: PostgresConnection) async throws -> SignedIn {
+    /// `holdNewAccount`: an account created here is disabled until the gateway releases it (its
+    /// `beforeCreate` function allowed it).
+    func signIn(email: String, secondFactorKinds: Set<String>, holdNewAccount: Bool = false, on connection: PostgresConnection)
+        async throws -> SignedIn
+    {
         let accounts = schema.qualified("accounts")
         let enrollments = schema.qualified("mfa_enrollments")
         let normalized = EmailAddress.normalized(email)
@@ -213,8 +217,8 @@ struct OOBCodeEffects: Sendable {
         let localId = RandomIdentifier.make()
         let rows = try await connection.query(
             """
-            INSERT INTO \(unescaped: accounts) (local_id, email, email_normalized, email_verified, last_login_at)
-            VALUES (\(localId), \(email), \(normalized), true, now())
+            INSERT INTO \(unescaped: accounts) (local_id, email, email_normalized, email_verified, disabled, last_login_at)
+            VALUES (\(localId), \(email), \(normalized), true, \(holdNewAccount), now())
             RETURNING floor(extract(epoch FROM last_login_at))::bigint
             """,
             logger: logger

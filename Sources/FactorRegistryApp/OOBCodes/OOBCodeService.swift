@@ -154,7 +154,9 @@ struct OOBCodeService: Sendable {
                 if let localId = params.linkTo {
                     try await effects.link(email: stored.email, to: localId, on: connection)
                 } else {
-                    try await effects.signIn(email: stored.email, secondFactorKinds: kinds, on: connection)
+                    try await effects.signIn(
+                        email: stored.email, secondFactorKinds: kinds, holdNewAccount: params.holdNewAccount == true, on: connection
+                    )
                 }
             var details = ["factor": "emailLink"]
             if signedIn.secondFactorRequired { details["secondFactor"] = "required" }

@@ -16,6 +16,9 @@ struct BlockingFunctionAnswer: Sendable, Equatable {
     var sessionClaims: [String: JSONValue]?
     /// `recaptchaActionOverride: BLOCK`: the send events' way to refuse without an error.
     var blocks = false
+    /// This server's addition for `beforeSendSms`: the SMS route (challenge-issuer's
+    /// `sms.routeNames`) the message goes by; `nil`: the default sender.
+    var smsRoute: String?
 
     /// Why an answer cannot be used; the client sees it as the function's error.
     struct Unusable: Error, Equatable {
@@ -31,6 +34,12 @@ struct BlockingFunctionAnswer: Sendable, Equatable {
     init(_ answer: JSONValue, event: BlockingFunctionsConfig.Event) throws(Unusable) {
         guard case .object(let members) = answer else { throw Unusable(error: .invalidArgument, detail: "answer is not a JSON object") }
         if let override = members["recaptchaActionOverride"]?.stringValue { blocks = override == "BLOCK" }
+        if event == .beforeSendSms, let route = members["smsRoute"], route != .null {
+            guard let name = route.stringValue, !name.isEmpty, name.utf8.count <= 32 else {
+                throw Unusable(error: .invalidArgument, detail: "smsRoute must be a route's name")
+            }
+            smsRoute = name
+        }
         guard case .object(let record)? = members["userRecord"] else { return }
         guard event == .beforeCreate || event == .beforeSignIn else { return }
         let mask = (record["updateMask"]?.stringValue ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

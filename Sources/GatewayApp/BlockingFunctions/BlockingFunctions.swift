@@ -27,9 +27,19 @@ struct BlockingFunctions: Sendable {
         return try await settings.settings(projectId: projectId, tenantId: nil, requestID: requestID).blockingFunctions
     }
 
-    /// `beforeCreate` for an account a client's call just made. A refusal deletes the account
-    /// again before it is answered, so nothing is left and no token was ever issued for it; an
-    /// account the function creates disabled stays, and this sign-in is refused (`USER_DISABLED`).
+    /// Whether the scope has a `beforeCreate` function: then a flow asks factor-registry to hold a
+    /// new account (created disabled) until ``beforeCreate(_:settings:projectId:tenantId:signInMethod:profile:request:)``
+    /// releases it. A gateway that dies in between leaves a disabled account, never one the
+    /// function did not allow.
+    func holdsNewAccounts(_ own: AuthSettings, projectId: String, tenantId: String?, requestID: String) async throws -> Bool {
+        try await config(own, projectId: projectId, tenantId: tenantId, requestID: requestID)?.trigger(.beforeCreate) != nil
+    }
+
+    /// `beforeCreate` for an account a client's call just made (held, when the scope has the
+    /// function). A refusal deletes the account again before it is answered, so nothing is left and
+    /// no token was ever issued for it; an allowed one is released with the function's changes in
+    /// one update. An account the function creates disabled stays, and this sign-in is refused
+    /// (`USER_DISABLED`).
     func beforeCreate(
         _ account: Account, settings own: AuthSettings, projectId: String, tenantId: String?, signInMethod: String,
         profile: ProviderProfile? = nil, request: PublicRequest
@@ -37,13 +47,17 @@ struct BlockingFunctions: Sendable {
         guard let config = try await config(own, projectId: projectId, tenantId: tenantId, requestID: request.requestID),
             let trigger = config.trigger(.beforeCreate)
         else { return account }
+        // The function sees the account as it will be, not as it is held.
+        var proposed = account
+        proposed.disabled = false
         var event = BlockingEvent(
-            .beforeCreate, projectId: projectId, tenantId: tenantId, account: account, signInMethod: signInMethod, locale: request.locale
+            .beforeCreate, projectId: projectId, tenantId: tenantId, account: proposed, signInMethod: signInMethod, locale: request.locale
         )
         if let profile { event.carrying(profile, forwarding: config.forwardInboundCredentials) }
         let created: Account
         do {
-            let answer = try await caller.invoke(event, trigger: trigger, requestID: request.requestID)
+            var answer = try await caller.invoke(event, trigger: trigger, requestID: request.requestID)
+            if account.disabled, answer.disabled == nil { answer.disabled = false }
             created = try await apply(answer, to: account, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         } catch {
             _ = try? await PeerCall.call(
@@ -81,21 +95,26 @@ struct BlockingFunctions: Sendable {
         return SignIn(account: updated, sessionClaims: answer.sessionClaims.flatMap { $0.isEmpty ? nil : $0 })
     }
 
+    /// The scope's `beforeSendSms` function, if it has one: then an SMS is held until it answers.
+    func smsTrigger(_ own: AuthSettings, projectId: String, tenantId: String?, requestID: String) async throws
+        -> BlockingFunctionsConfig.Trigger?
+    {
+        try await config(own, projectId: projectId, tenantId: tenantId, requestID: requestID)?.trigger(.beforeSendSms)
+    }
+
     /// `beforeSendSms` (`smsType`: `SIGN_IN_OR_SIGN_UP`, `MULTI_FACTOR_SIGN_IN`,
-    /// `MULTI_FACTOR_ENROLLMENT`): a refusal means no message is sent.
+    /// `MULTI_FACTOR_ENROLLMENT`), once challenge-issuer checked the app's proof and the limits: a
+    /// refusal means no message is sent. Returns the route the function named (`smsRoute`).
     func beforeSendSms(
-        to number: String, smsType: String, account: Account?, settings own: AuthSettings, projectId: String, tenantId: String?,
-        request: PublicRequest
-    ) async throws {
-        guard let config = try await config(own, projectId: projectId, tenantId: tenantId, requestID: request.requestID),
-            let trigger = config.trigger(.beforeSendSms)
-        else { return }
+        to number: String, smsType: String, account: Account?, trigger: BlockingFunctionsConfig.Trigger, projectId: String,
+        tenantId: String?, request: PublicRequest
+    ) async throws -> String? {
         var event = BlockingEvent(
             .beforeSendSms, projectId: projectId, tenantId: tenantId, account: account, signInMethod: "phone", locale: request.locale
         )
         event.claims["phone_number"] = .string(number)
         event.claims["sms_type"] = .string(smsType)
-        _ = try await caller.invoke(event, trigger: trigger, requestID: request.requestID)
+        return try await caller.invoke(event, trigger: trigger, requestID: request.requestID).smsRoute
     }
 
     /// `beforeSendEmail` (`emailType`: `EMAIL_SIGN_IN`, `PASSWORD_RESET`): a refusal means no mail.

@@ -26,13 +26,11 @@ struct PhoneChallenges: Sendable {
         if testCode == nil, let regions = settings.smsRegionConfig, !regions.allows(region: CallingCodes.region(of: number)) {
             throw Self.regionRefused
         }
-        // A test number is sent nothing, so no function hears of it.
-        if testCode == nil {
-            try await functions.beforeSendSms(
-                to: number, smsType: Self.smsTypes[purpose] ?? "SIGN_IN_OR_SIGN_UP", account: account, settings: settings,
-                projectId: projectId, tenantId: tenantId, request: request
-            )
-        }
+        // A test number is sent nothing, so no function hears of it. Otherwise challenge-issuer
+        // checks the app's proof and the limits first, and holds the message for the function.
+        let smsTrigger =
+            testCode == nil
+            ? try await functions.smsTrigger(settings, projectId: projectId, tenantId: tenantId, requestID: request.requestID) : nil
         let localId = account?.localId ?? ""
         // A tenant without its own authorized domains uses its project's for the reCAPTCHA hostname check.
         let domains =
@@ -42,18 +40,41 @@ struct PhoneChallenges: Sendable {
                 registry, projectId: projectId, tenantId: tenantId, settings: settings, requestID: request.requestID
             )
         do {
-            return try await PeerCall.call(
+            let started = try await PeerCall.call(
                 challenges, StartPhoneVerification.self,
                 .init(
                     projectId: projectId, tenantId: tenantId, phoneNumber: number, purpose: purpose, localId: localId,
                     clientAddress: request.clientAddress, proof: proof, testCode: testCode,
                     authorizedDomains: domains, locale: request.locale, notification: settings.notification,
-                    smsDefense: settings.smsDefense
+                    smsDefense: settings.smsDefense, holdDelivery: smsTrigger != nil ? true : nil
                 ),
                 requestID: request.requestID
-            ).sessionInfo
+            )
+            if let held = started.heldMessage, let smsTrigger {
+                let route = try await functions.beforeSendSms(
+                    to: number, smsType: Self.smsTypes[purpose] ?? "SIGN_IN_OR_SIGN_UP", account: account, trigger: smsTrigger,
+                    projectId: projectId, tenantId: tenantId, request: request
+                )
+                try await deliver(held, route: route, projectId: projectId, tenantId: tenantId, request: request)
+            }
+            return started.sessionInfo
         } catch let error as RPCError where error.code == .deliveryFailed {
             throw IdentityToolkitError.unavailable
+        }
+    }
+
+    /// The held message, by the function's route: a route this deployment lacks is the function's
+    /// error, told as its others are.
+    private func deliver(_ held: String, route: String?, projectId: String, tenantId: String?, request: PublicRequest) async throws {
+        do {
+            _ = try await PeerCall.call(
+                challenges, DeliverPhoneVerification.self,
+                .init(projectId: projectId, tenantId: tenantId, heldMessage: held, route: route), requestID: request.requestID
+            )
+        } catch let error as IdentityToolkitError where error.code == .invalidArgument {
+            throw IdentityToolkitError(
+                .blockingFunctionErrorResponse, detail: "HTTP Cloud Function named an SMS route this deployment does not have"
+            )
         }
     }
 

@@ -76,7 +76,12 @@ struct PhoneSignInOperations: Sendable {
             return try await link(number, body, request)
         }
         let signIn = try await PeerCall.call(
-            registry, SignInWithPhone.self, .init(projectId: projectId, phoneNumber: number, clientAddress: request.clientAddress),
+            registry, SignInWithPhone.self,
+            .init(
+                projectId: projectId, phoneNumber: number, clientAddress: request.clientAddress,
+                holdNewAccount: try await functions.holdsNewAccounts(
+                    settings, projectId: projectId, tenantId: nil, requestID: request.requestID)
+            ),
             requestID: request.requestID
         )
         var account = signIn.account

@@ -33,7 +33,10 @@ struct SignInWithEmailLinkOperation: Sendable {
             registry, SignInWithEmailLink.self,
             .init(
                 projectId: projectId, tenantId: tenantId, oobCode: oobCode, email: email,
-                secondFactorKinds: SecondFactorPolicy.requiredKinds(settings), linkTo: user?.account.localId
+                secondFactorKinds: SecondFactorPolicy.requiredKinds(settings), linkTo: user?.account.localId,
+                holdNewAccount: user == nil
+                    ? try await functions.holdsNewAccounts(settings, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+                    : nil
             ),
             requestID: request.requestID
         )

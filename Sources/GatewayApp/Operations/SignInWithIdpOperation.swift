@@ -38,7 +38,10 @@ struct SignInWithIdpOperation: Sendable {
                 projectId: projectId, tenantId: tenantId, requestUri: requestUri, postBody: body.postBody, sessionId: body.sessionId,
                 pendingToken: body.pendingToken.nonEmpty, linkTo: user?.account.localId,
                 secondFactorKinds: SecondFactorPolicy.requiredKinds(settings), returnIdpCredential: body.returnIdpCredential,
-                clientAddress: request.clientAddress
+                clientAddress: request.clientAddress,
+                holdNewAccount: user == nil
+                    ? try await functions.holdsNewAccounts(settings, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+                    : nil
             ),
             requestID: request.requestID
         )

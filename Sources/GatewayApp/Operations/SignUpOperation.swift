@@ -48,7 +48,10 @@ struct SignUpOperation: Sendable {
             .init(
                 projectId: projectId, tenantId: tenantId, email: body.email, password: body.password,
                 displayName: body.displayName,
-                clientAddress: request.clientAddress
+                clientAddress: request.clientAddress,
+                holdNewAccount: body.email != nil
+                    ? try await functions.holdsNewAccounts(settings, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+                    : nil
             ),
             requestID: request.requestID
         )
