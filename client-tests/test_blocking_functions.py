@@ -130,8 +130,14 @@ def test_before_create_sets_the_profile_and_claims_and_before_sign_in_adds_claim
                            json={"localId": [answer["localId"]]}, headers=ADMIN, timeout=30).json()["users"][0]
     # The account keeps the function's profile and claims; the session's claims are the session's only.
     assert stored["displayName"] == "Staff member" and stored["customAttributes"] == '{"role":"staff"}'
+    # The session's claims stay with its refreshed tokens; a later sign-in gets its own.
+    refreshed = requests.post(f"{fstack.gateway}/securetoken.googleapis.com/v1/token?key=k", timeout=30,
+                              data={"grant_type": "refresh_token", "refresh_token": answer["refreshToken"]})
+    assert refreshed.status_code == 200, refreshed.text
+    assert claims(refreshed.json()["id_token"])["signed_in_from"] == "127.0.0.1"
     again = sign_in(fstack, email).execute()
     assert claims(again["idToken"])["role"] == "staff"
+    assert len([entry for entry in configured.events("beforeSignIn") if entry["email"] == email]) == 2
 
 
 def test_before_sign_in_runs_only_after_the_totp_second_factor(fstack, configured):
