@@ -35,23 +35,30 @@ ALL_IN_ONE = "all-in-one"
 needs_four_processes = pytest.mark.skipif(
     PROCESSES == "one", reason="stops one service while the others run, which needs a process per service")
 
-_next_port = 12000 + (os.getpid() % 200) * 30
+# The ports this session hands out: 12000-19999, or its share of them when pytest-xdist runs the
+# suite in several workers (`-n`), so two workers never hand out the same port before its service binds.
+_WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+_SPAN = 8000 // max(_WORKERS, 1)
+_FIRST_PORT = 12000 + _WORKER * _SPAN
+_LAST_PORT = _FIRST_PORT + _SPAN - 1
+_next_port = _FIRST_PORT + (os.getpid() % 200) * 30 % _SPAN
 
 
 def free_port() -> int:
     """A loopback port below Linux's ephemeral range (32768-60999), so no client socket can take it
     between this check and the service's bind; never the same one twice in this session."""
     global _next_port
-    for _ in range(4000):
+    for _ in range(_SPAN):
         port = _next_port
-        _next_port = 12000 if _next_port >= 19999 else _next_port + 1
+        _next_port = _FIRST_PORT if _next_port >= _LAST_PORT else _next_port + 1
         with socket.socket() as sock:
             try:
                 sock.bind(("127.0.0.1", port))
             except OSError:
                 continue
             return port
-    raise RuntimeError("no free port in 12000-19999")
+    raise RuntimeError(f"no free port in {_FIRST_PORT}-{_LAST_PORT}")
 
 
 def make_service_account(email: str = "backend@demo-project.iam.gserviceaccount.com") -> dict:
