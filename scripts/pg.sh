@@ -59,7 +59,7 @@ case "$cmd" in
     if ! as_pg "$PGBIN/pg_ctl" -D "$datadir" status >/dev/null 2>&1; then
       # commit_delay: under load (4+ other transactions open) a commit waits up to 0.5 ms so that one
       # WAL flush covers several commits; every commit is still flushed before it is acknowledged.
-      # Measured in docs/performance.md (session 9): +13 % TOTP sign-ins per second on 2 cores.
+      # Measured in docs/performance-history.md (session 9): +13 % TOTP sign-ins per second on 2 cores.
       as_pg "$PGBIN/pg_ctl" -D "$datadir" -l "$datadir/server.log" -w -t 60 start \
         -o "-p $port -k $datadir -c listen_addresses=127.0.0.1 -c max_connections=300 -c commit_delay=500 -c commit_siblings=4 ${PG_EXTRA_OPTIONS:-}" >/dev/null
     fi

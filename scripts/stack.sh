@@ -54,7 +54,7 @@ ensure_toolchain() {
 
 # A service database's URL. By default through PostgreSQL's Unix socket (its data directory, as
 # scripts/pg.sh starts it): on one machine that spares the loopback TCP stack on every statement
-# (docs/performance.md, session 10). STACK_PG_TRANSPORT=tcp connects to 127.0.0.1 instead.
+# (docs/performance-history.md, session 10). STACK_PG_TRANSPORT=tcp connects to 127.0.0.1 instead.
 database_url() {
   if [ "${STACK_PG_TRANSPORT:-socket}" = tcp ]; then
     echo "postgres://mfa:mfa@127.0.0.1:$PG_PORT/$1"
