@@ -5,11 +5,9 @@ the apps' calls go through Google's generated REST client. Development mode: pla
 functions, the SDK's emulator switch in place of its signature check (the production suite checks the
 signature against the gateway's keys)."""
 
-import json
 import threading
 import time
-import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 import pyotp
 import pytest
@@ -18,7 +16,8 @@ import requests
 import blocking_functions
 from conftest import another_stack, free_port
 from mfa_helpers import ADMIN, RECAPTCHA, enable_project_totp, sms_code, v1, v2
-from rest_client import claims, failure, identitytoolkit, unique_email
+from rest_client import admin_lookup, admin_update, claims, failure, identitytoolkit, unique_email
+from test_mfa_sms import ProviderAPI
 
 REFUSED = "BLOCKING_FUNCTION_ERROR_RESPONSE : HTTP Cloud Function returned an error: "
 
@@ -29,22 +28,9 @@ def functions():
         yield running
 
 
-class EuropeanProvider(BaseHTTPRequestHandler):
-    """The `eu` SMS route's provider: a Twilio-style Messages API on loopback that records each message."""
+class EuropeanProvider(ProviderAPI):
+    """The `eu` SMS route's provider: test_mfa_sms's Messages API stand-in, with a record of its own."""
     received = []
-
-    def do_POST(self):
-        form = urllib.parse.parse_qs(self.rfile.read(int(self.headers.get("content-length", 0))).decode())
-        EuropeanProvider.received.append(form)
-        body = json.dumps({"sid": "SM1", "status": "queued"}).encode()
-        self.send_response(201)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -126,8 +112,7 @@ def test_before_create_sets_the_profile_and_claims_and_before_sign_in_adds_claim
     assert created["uid"] == signed_in["uid"] == answer["localId"]
     assert signed_in["custom_claims"] == {"role": "staff"} and signed_in["is_new_user"] is False
     assert created["providers"] == ["password"] and created["ip_address"] == "127.0.0.1"
-    stored = requests.post(f"{fstack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:lookup",
-                           json={"localId": [answer["localId"]]}, headers=ADMIN, timeout=30).json()["users"][0]
+    stored = admin_lookup(fstack, answer["localId"])
     # The account keeps the function's profile and claims; the session's claims are the session's only.
     assert stored["displayName"] == "Staff member" and stored["customAttributes"] == '{"role":"staff"}'
     # The session's claims stay with its refreshed tokens; a later sign-in gets its own.
@@ -143,8 +128,7 @@ def test_before_create_sets_the_profile_and_claims_and_before_sign_in_adds_claim
 def test_before_sign_in_runs_only_after_the_totp_second_factor(fstack, configured):
     email = unique_email("totp")
     user = sign_up(fstack, email).execute()
-    requests.post(f"{fstack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
-                  json={"localId": user["localId"], "emailVerified": True}, headers=ADMIN, timeout=30).raise_for_status()
+    admin_update(fstack, {"localId": user["localId"], "emailVerified": True})
     started = v2(fstack, "mfaEnrollment:start", idToken=user["idToken"], totpEnrollmentInfo={}).json()["totpSessionInfo"]
     totp = pyotp.TOTP(started["sharedSecretKey"])
     finalized = v2(fstack, "mfaEnrollment:finalize", idToken=user["idToken"],
@@ -166,8 +150,7 @@ def test_before_sign_in_runs_only_after_the_totp_second_factor(fstack, configure
 def test_before_sign_in_runs_after_the_sms_second_factor_and_each_sms_is_heard_first(fstack, configured):
     email = unique_email("sms")
     user = sign_up(fstack, email).execute()
-    requests.post(f"{fstack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
-                  json={"localId": user["localId"], "emailVerified": True}, headers=ADMIN, timeout=30).raise_for_status()
+    admin_update(fstack, {"localId": user["localId"], "emailVerified": True})
     number = "+1650" + str(time.time_ns() % 10**7).zfill(7)
     started = v2(fstack, "mfaEnrollment:start", idToken=user["idToken"],
                  phoneEnrollmentInfo={"phoneNumber": number, "recaptchaToken": RECAPTCHA})
@@ -193,8 +176,7 @@ def test_before_sign_in_runs_after_the_sms_second_factor_and_each_sms_is_heard_f
 def test_an_sms_the_function_refuses_is_not_sent(fstack, configured):
     email = unique_email("nosms")
     user = sign_up(fstack, email).execute()
-    requests.post(f"{fstack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
-                  json={"localId": user["localId"], "emailVerified": True}, headers=ADMIN, timeout=30).raise_for_status()
+    admin_update(fstack, {"localId": user["localId"], "emailVerified": True})
     number = "+1555" + str(time.time_ns() % 10**7).zfill(7)
     started = v2(fstack, "mfaEnrollment:start", idToken=user["idToken"],
                  phoneEnrollmentInfo={"phoneNumber": number, "recaptchaToken": RECAPTCHA})
@@ -208,8 +190,7 @@ def test_an_sms_the_function_refuses_is_not_sent(fstack, configured):
 def enrollment_sms(fstack, number):
     """A new user's SMS enrollment start to `number`: the answer."""
     user = sign_up(fstack, unique_email("route")).execute()
-    requests.post(f"{fstack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
-                  json={"localId": user["localId"], "emailVerified": True}, headers=ADMIN, timeout=30).raise_for_status()
+    admin_update(fstack, {"localId": user["localId"], "emailVerified": True})
     return v2(fstack, "mfaEnrollment:start", idToken=user["idToken"],
               phoneEnrollmentInfo={"phoneNumber": number, "recaptchaToken": RECAPTCHA})
 
@@ -219,7 +200,7 @@ def test_the_function_picks_the_sms_route_and_a_route_the_deployment_lacks_is_it
     started = enrollment_sms(fstack, number)
     assert started.status_code == 200, started.text
     # Sent by the `eu` provider, not the default (development's sink), with the code the session checks.
-    sent = [form for form in EuropeanProvider.received if form["To"] == [number]]
+    sent = [entry["form"] for entry in EuropeanProvider.received if entry["form"]["To"] == [number]]
     assert len(sent) == 1 and sent[0]["From"] == ["+445550001111"]
     session = started.json()["phoneSessionInfo"]["sessionInfo"]
     assert sms_code(fstack, session) in sent[0]["Body"][0]
@@ -233,8 +214,7 @@ def test_the_function_picks_the_sms_route_and_a_route_the_deployment_lacks_is_it
 def test_the_function_hears_of_an_sms_only_after_the_apps_proof(fstack, configured):
     number = "+1650" + str(time.time_ns() % 10**7).zfill(7)
     user = sign_up(fstack, unique_email("proof")).execute()
-    requests.post(f"{fstack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
-                  json={"localId": user["localId"], "emailVerified": True}, headers=ADMIN, timeout=30).raise_for_status()
+    admin_update(fstack, {"localId": user["localId"], "emailVerified": True})
     refused = v2(fstack, "mfaEnrollment:start", idToken=user["idToken"], phoneEnrollmentInfo={"phoneNumber": number})
     assert refused.status_code == 400, refused.text
     assert not [entry for entry in configured.events("beforeSendSms") if entry["phone_number"] == number]
@@ -265,8 +245,7 @@ def test_a_gateway_that_dies_during_before_create_leaves_no_way_in(fstack, confi
     status, message = failure(sign_in(fstack, email))
     assert status == 400 and message in ("USER_DISABLED", "INVALID_LOGIN_CREDENTIALS")
     uid = [entry for entry in configured.events("beforeCreate") if entry["email"] == email][0]["uid"]
-    stored = requests.post(f"{fstack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:lookup",
-                           json={"localId": [uid]}, headers=ADMIN, timeout=30).json()["users"][0]
+    stored = admin_lookup(fstack, uid)
     assert stored["disabled"] is True
 
 
@@ -275,8 +254,7 @@ def test_a_function_that_disables_the_user_refuses_the_sign_in(fstack, configure
     status, message = failure(sign_up(fstack, email))
     assert (status, message) == (400, "USER_DISABLED")
     uid = [entry for entry in configured.events("beforeSignIn") if entry["email"] == email][0]["uid"]
-    stored = requests.post(f"{fstack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:lookup",
-                           json={"localId": [uid]}, headers=ADMIN, timeout=30).json()["users"][0]
+    stored = admin_lookup(fstack, uid)
     assert stored["disabled"] is True
 
 
