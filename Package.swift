@@ -314,7 +314,24 @@ let package = Package(
         ),
         // MARK: tests
         // What several test targets share (loopback ports for the servers they start).
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "TestSupport",
+            dependencies: [.product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+        // A data service built as its executable builds it, on a throw-away database, called through
+        // its method table: the in-process tests of each service's statements.
+        .target(
+            name: "ServiceTesting",
+            dependencies: [
+                "ServiceKit", "JSONRPC", "DevelopmentPKI", "TestSupport",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/ServiceTesting",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "JSONRPCTests", dependencies: ["JSONRPC", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "IdentityToolkitTests", dependencies: ["IdentityToolkit", "JSONRPC"], swiftSettings: swiftSettings),
@@ -354,13 +371,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "SessionTokenAppTests", dependencies: ["SessionTokenApp", "Contracts", "IdentityToolkit", "JSONRPC"],
+            name: "SessionTokenAppTests",
+            dependencies: ["SessionTokenApp", "Contracts", "IdentityToolkit", "JSONRPC", "ServiceTesting", "ServiceKit"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ChallengeIssuerAppTests",
             dependencies: [
-                "ChallengeIssuerApp", "Contracts", "JSONRPC", "PluginKit", "ServiceKit", .product(name: "Crypto", package: "swift-crypto"),
+                "ChallengeIssuerApp", "Contracts", "JSONRPC", "PluginKit", "ServiceKit", "ServiceTesting", "FactorTOTP",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -368,7 +387,8 @@ let package = Package(
         .testTarget(
             name: "FactorRegistryTests",
             dependencies: [
-                "FactorRegistryApp", "Contracts", "IdentityToolkit", "JSONRPC", "ServiceKit",
+                "FactorRegistryApp", "ChallengeIssuerApp", "SessionTokenApp", "Contracts", "IdentityToolkit", "JSONRPC", "ServiceKit",
+                "ServiceTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -390,7 +410,8 @@ let package = Package(
         .testTarget(
             name: "TenantStoreTests",
             dependencies: [
-                "TenantStore", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+                "TenantStore", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings

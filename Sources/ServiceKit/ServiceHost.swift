@@ -103,7 +103,10 @@ public final class ServiceHost: Sendable {
         public init() {}
     }
 
-    public func run(_ parts: Parts) async throws {
+    /// The service's method table as its `/rpc` listener serves it: the service's methods plus
+    /// `rpc.discover`, `service.ping` and `service.status`, each refusing params its contract lacks.
+    /// In-process tests call a data service through this, exactly as a peer would reach it.
+    public func dispatcher(_ parts: Parts) throws -> RPCDispatcher {
         var methods = parts.methods
         let contractDocument = contract.document
         methods.register(Discover.self, callers: .anyAuthenticated) { _, _ in contractDocument }
@@ -112,7 +115,29 @@ public final class ServiceHost: Sendable {
             await status(parts)
         }
         try methods.restrictParams(to: contract.paramNames)
-        let dispatcher = RPCDispatcher(table: methods, observer: metrics, translate: Self.translate)
+        return RPCDispatcher(table: methods, observer: metrics, translate: Self.translate)
+    }
+
+    /// Runs the service's start-up steps (migrations, key set-up), after which readiness says so.
+    public func prepare(_ parts: Parts) async throws {
+        for step in parts.prepare { try await step() }
+        prepared.store(true, ordering: .releasing)
+    }
+
+    /// Opens the service to callers in this process (in-process tests; ``run(_:)`` does the same
+    /// once start-up has finished).
+    public func serveInProcess(_ dispatcher: RPCDispatcher) {
+        guard let localPeers, localPeers.hosts(settings.service) else { return }
+        localPeers.open(settings.service, dispatcher: dispatcher, logger: logger)
+    }
+
+    /// Whether every readiness check passes: start-up's, the database's, and the service's own.
+    public func isReady(_ parts: Parts) async -> Bool {
+        await readiness(parts.readiness).ready
+    }
+
+    public func run(_ parts: Parts) async throws {
+        let dispatcher = try dispatcher(parts)
 
         let rpcRouter = Router(context: RPCRequestContext.self)
         RPCEndpoint(
@@ -132,18 +157,14 @@ public final class ServiceHost: Sendable {
                     metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")", "service": "\(settings.service.rawValue)"])
             }
         )
-        let prepare = parts.prepare
         let networkPeers = ServiceName.allCases.filter { $0 != settings.service && localPeers?.hosts($0) != true }
         let agreement = PeerModeAgreement(clients: networkPeers.map { client(for: $0) }, mode: settings.mode)
         rpcApp.beforeServerStarts { [self] in
             try await agreement.verify(logger: logger)
-            for step in prepare { try await step() }
-            prepared.store(true, ordering: .releasing)
+            try await prepare(parts)
             // Callers in this process reach the service from now on, as callers elsewhere do once
             // the listener opens.
-            if let localPeers, localPeers.hosts(settings.service) {
-                localPeers.open(settings.service, dispatcher: dispatcher, logger: logger)
-            }
+            serveInProcess(dispatcher)
         }
 
         let admin = AdminAuthenticator(tokenHashesHex: settings.adminTokenHashes, mode: settings.mode)

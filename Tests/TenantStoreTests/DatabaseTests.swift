@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import TestSupport
 import Testing
 
 @testable import TenantStore
@@ -15,12 +16,12 @@ struct DatabaseTests {
     static let logger = TestDatabase.logger
 
     static func login() -> Database.Login {
-        let url = URLComponents(string: TestDatabase.baseURL)!
+        let url = URLComponents(string: TestPostgres.baseURL)!
         return Database.Login(username: url.user!, password: url.password, database: "postgres", options: .init())
     }
 
     static var testServer: Database.Server {
-        let url = URLComponents(string: TestDatabase.baseURL)!
+        let url = URLComponents(string: TestPostgres.baseURL)!
         return Database.Server(host: url.host!, port: url.port ?? 5432)
     }
 

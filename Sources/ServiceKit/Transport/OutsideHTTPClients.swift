@@ -28,7 +28,8 @@ public final class OutsideHTTPClients: Sendable {
         return client
     }
 
-    func shutdown() async {
+    /// Shuts down every client made here (the host does at the end of a run; an in-process test at its end).
+    public func shutdown() async {
         for client in clients.withLock({ $0 }) { try? await client.shutdown() }
     }
 }

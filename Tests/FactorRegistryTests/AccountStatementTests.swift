@@ -1,0 +1,132 @@
+import ChallengeIssuerApp
+import Contracts
+import FactorRegistryApp
+import Foundation
+import JSONRPC
+import ServiceKit
+import ServiceTesting
+import SessionTokenApp
+import Testing
+
+/// factor-registry's statements against its own PostgreSQL, through its method table, with the
+/// other data services running beside it in-process (the default project is provisioned in all of
+/// them by factor-registry's reconciler, as in a deployment): first-factor budgets, sign-up races,
+/// and the enrollment list's limit, idempotence and session revocation.
+@Suite("Account statements (factor-registry, in-process, PostgreSQL)")
+struct AccountStatementTests {
+    static let project = "demo-project"
+
+    /// The three data services, with a password-failure budget of three per email and address.
+    static func withRegistry(_ body: @Sendable (ServiceUnderTest) async throws -> Void) async throws {
+        try await InProcessServices.withRunning(
+            [
+                (.factorRegistry, FactorRegistryApp.build), (.challengeIssuer, ChallengeIssuerApp.build),
+                (.sessionToken, SessionTokenApp.build),
+            ],
+            configuration: ["project.defaultId": project, "firstFactor.failures.burst": "3", "firstFactor.failures.perHour": "1"]
+        ) { services in
+            try await body(services[.factorRegistry])
+        }
+    }
+
+    static func signIn(_ password: String, email: String = "alice@example.com", from address: String = "192.0.2.1") -> VerifyPassword.Params
+    {
+        VerifyPassword.Params(projectId: project, email: email, password: password, clientAddress: address)
+    }
+
+    @Test("wrong passwords spend the email's budget from that address: then even the right one is refused there, not elsewhere")
+    func passwordFailureBudget() async throws {
+        try await Self.withRegistry { registry in
+            _ = try await registry.call(
+                SignUpAccount.self, .init(projectId: Self.project, email: "alice@example.com", password: "right-password"))
+            // A right password costs nothing of the budget.
+            _ = try await registry.call(VerifyPassword.self, Self.signIn("right-password"))
+            for _ in 0..<3 {
+                #expect(
+                    try await registry.refusal { _ = try await registry.call(VerifyPassword.self, Self.signIn("wrong-password")) }
+                        == "INVALID_PASSWORD")
+            }
+            #expect(
+                try await registry.refusal { _ = try await registry.call(VerifyPassword.self, Self.signIn("right-password")) }
+                    == "TOO_MANY_ATTEMPTS_TRY_LATER"
+            )
+            // The owner, from another address, still signs in.
+            let elsewhere = try await registry.call(VerifyPassword.self, Self.signIn("right-password", from: "198.51.100.7"))
+            #expect(elsewhere.account.email == "alice@example.com")
+            #expect(elsewhere.secondFactorRequired != true)
+        }
+    }
+
+    @Test("parallel guesses cannot all pass a budget none of them has spent yet")
+    func parallelGuessesAreCounted() async throws {
+        try await Self.withRegistry { registry in
+            _ = try await registry.call(
+                SignUpAccount.self, .init(projectId: Self.project, email: "alice@example.com", password: "right-password"))
+            let refusals = await withTaskGroup(of: String?.self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        try? await registry.refusal { _ = try await registry.call(VerifyPassword.self, Self.signIn("wrong-password")) }
+                    }
+                }
+                return await group.reduce(into: [String: Int]()) { $0[$1 ?? "accepted", default: 0] += 1 }
+            }
+            #expect(refusals == ["INVALID_PASSWORD": 3, "TOO_MANY_ATTEMPTS_TRY_LATER": 7])
+        }
+    }
+
+    @Test("parallel sign-ups with one email create one account")
+    func parallelSignUpsOneAccount() async throws {
+        try await Self.withRegistry { registry in
+            let outcomes = await withTaskGroup(of: String?.self) { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        try? await registry.refusal {
+                            _ = try await registry.call(
+                                SignUpAccount.self, .init(projectId: Self.project, email: "Bob@Example.com", password: "password-\(index)")
+                            )
+                        }
+                    }
+                }
+                return await group.reduce(into: [String: Int]()) { $0[$1 ?? "created", default: 0] += 1 }
+            }
+            #expect(outcomes == ["created": 1, "EMAIL_EXISTS": 7])
+        }
+    }
+
+    @Test("enrollments: a retried add changes nothing, the sixth factor is refused, and an add with revokeSessions moves validSince")
+    func enrollmentList() async throws {
+        try await Self.withRegistry { registry in
+            let account = try await registry.call(
+                SignUpAccount.self, .init(projectId: Self.project, email: "carol@example.com", password: "right-password")
+            )
+            func factor(_ index: Int) -> Enrollment {
+                Enrollment(mfaEnrollmentId: "factor-\(index)", kind: "totp", displayName: "app \(index)", phoneNumber: nil, enrolledAt: "")
+            }
+            let first = try await registry.call(
+                AddEnrollment.self, .init(projectId: Self.project, localId: account.localId, enrollment: factor(1), revokeSessions: true)
+            )
+            let validSince = try #require(first.validSince)
+            let retried = try await registry.call(
+                AddEnrollment.self, .init(projectId: Self.project, localId: account.localId, enrollment: factor(1), revokeSessions: true)
+            )
+            #expect(retried.mfaInfo?.count == 1)
+            #expect(retried.validSince == validSince)
+            for index in 2...5 {
+                _ = try await registry.call(
+                    AddEnrollment.self, .init(projectId: Self.project, localId: account.localId, enrollment: factor(index)))
+            }
+            #expect(
+                try await registry.refusal {
+                    _ = try await registry.call(
+                        AddEnrollment.self, .init(projectId: Self.project, localId: account.localId, enrollment: factor(6)))
+                } == "SECOND_FACTOR_LIMIT_EXCEEDED"
+            )
+            #expect(
+                try await registry.refusal {
+                    _ = try await registry.call(
+                        AddEnrollment.self, .init(projectId: Self.project, localId: "nobody", enrollment: factor(7)))
+                } == "USER_NOT_FOUND"
+            )
+        }
+    }
+}
