@@ -70,7 +70,10 @@ let package = Package(
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "QRCode", dependencies: ["CQRencode"], swiftSettings: swiftSettings),
         // What plugins (factor providers, message senders, app verifiers) implement; no frameworks.
-        .target(name: "PluginKit", swiftSettings: swiftSettings),
+        // The domain's closed sets of words (factor kinds, out-of-band request types), which the
+        // contracts between services and the plugins both speak.
+        .target(name: "AuthVocabulary", swiftSettings: swiftSettings),
+        .target(name: "PluginKit", dependencies: ["AuthVocabulary"], swiftSettings: swiftSettings),
         // What the plugins that call an outside service over HTTP share: one POST under a time limit.
         .target(
             name: "PluginHTTP",
@@ -117,13 +120,13 @@ let package = Package(
         ),
         .target(
             name: "Contracts",
-            dependencies: ["JSONRPC", .product(name: "ExtrasBase64", package: "swift-extras-base64")],
+            dependencies: ["AuthVocabulary", "JSONRPC", .product(name: "ExtrasBase64", package: "swift-extras-base64")],
             swiftSettings: swiftSettings
         ),
         // The texts of SMS and emails: languages, built-in translations, operators' Mustache templates.
         .target(
             name: "LocalizedMessages",
-            dependencies: ["Contracts", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: ["AuthVocabulary", "Contracts", .product(name: "Mustache", package: "swift-mustache")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -155,6 +158,7 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
+                "AuthVocabulary",
                 "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "CMalloc", "BuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OTel", package: "swift-otel"),
@@ -196,7 +200,7 @@ let package = Package(
         .target(
             name: "FactorRegistryApp",
             dependencies: [
-                "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "LocalizedMessages",
+                "AuthVocabulary", "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "LocalizedMessages",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -214,7 +218,9 @@ let package = Package(
         .target(
             name: "ChallengeIssuerApp",
             dependencies: [
-                "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "PluginKit", "EmailSMTP", "FactorTOTP", "FactorSMS",
+                "AuthVocabulary", "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "PluginKit", "EmailSMTP",
+                "FactorTOTP",
+                "FactorSMS",
                 "SMSHTTP", "LocalizedMessages", "PluginHTTP",
                 "VerifierRecaptcha", "VerifierPlayIntegrity", "APNsPush",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -229,7 +235,7 @@ let package = Package(
         .target(
             name: "SessionTokenApp",
             dependencies: [
-                "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "RS256Signing",
+                "AuthVocabulary", "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "RS256Signing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -246,7 +252,7 @@ let package = Package(
         .target(
             name: "GatewayApp",
             dependencies: [
-                "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "QRCode", "PluginHTTP",
+                "AuthVocabulary", "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "QRCode", "PluginHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -336,7 +342,9 @@ let package = Package(
             name: "JSONRPCTests", dependencies: ["JSONRPC", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "IdentityToolkitTests", dependencies: ["IdentityToolkit", "JSONRPC"], swiftSettings: swiftSettings),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], swiftSettings: swiftSettings),
-        .testTarget(name: "LocalizedMessagesTests", dependencies: ["LocalizedMessages", "Contracts"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LocalizedMessagesTests", dependencies: ["AuthVocabulary", "LocalizedMessages", "Contracts"], swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
@@ -363,7 +371,7 @@ let package = Package(
         .testTarget(
             name: "GatewayAppTests",
             dependencies: [
-                "GatewayApp", "ServiceKit", "Contracts", "IdentityToolkit", "JSONRPC", "PluginHTTP",
+                "AuthVocabulary", "GatewayApp", "ServiceKit", "Contracts", "IdentityToolkit", "JSONRPC", "PluginHTTP",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

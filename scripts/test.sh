@@ -16,6 +16,17 @@ python3 scripts/package-dependencies.py
 # Every "contract §x.y" and "decision N" cited in code and docs names a part of docs/contract.md.
 python3 scripts/contract-references.py
 swift format lint --strict --parallel --recursive Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift
+# SQL text reaches a statement only as TenantStore's SQLText (literals of our own code, schema-qualified
+# names): PostgresNIO's raw splices stay inside the few TenantStore files that wrap them, and the
+# migrations' own literal statements.
+raw_sql="$(grep -rn --include=*.swift -e '(unescaped:' -e 'unsafeSQL:' Sources \
+  | grep -v -e '^Sources/TenantStore/SQLText.swift:' -e '^Sources/TenantStore/CachedQuery.swift:' \
+    -e '^Sources/TenantStore/TenantSchema.swift:' -e '^Sources/TenantStore/TenantMigrator.swift:' || true)"
+if [ -n "$raw_sql" ]; then
+  echo "raw SQL splices outside TenantStore's SQLText:" >&2
+  echo "$raw_sql" >&2
+  exit 1
+fi
 
 # Below Linux's ephemeral range (32768-60999), so no client socket can hold it; the next port is
 # tried when one is taken anyway. TEST_PG_PORT names a port to use as the first choice.

@@ -16,7 +16,7 @@ public struct SMSFactorProvider: FactorProvider {
         self.codeKey = codeKey
     }
 
-    public var kind: String { "phone" }
+    public var kind: FactorKind { .phone }
 
     public func newChallenge(now: Date, lifetime: Duration) -> IssuedChallenge<SMSChallenge> {
         var generator = SystemRandomNumberGenerator()

@@ -12,7 +12,7 @@ public struct TOTPFactorProvider: FactorProvider {
 
     public init() {}
 
-    public var kind: String { "totp" }
+    public var kind: FactorKind { .totp }
 
     public func newChallenge(now: Date, lifetime: Duration) -> IssuedChallenge<TOTPChallenge> {
         var generator = SystemRandomNumberGenerator()

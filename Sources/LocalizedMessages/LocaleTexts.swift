@@ -1,3 +1,5 @@
+import AuthVocabulary
+
 /// One language's built-in texts: Mustache templates rendered as plain text. Every text names what
 /// the reader must see: the code or the link, the app's name, and for SMS how long the code lasts and
 /// that it is not to be shared.
@@ -15,7 +17,7 @@ struct LocaleTexts: Sendable {
     /// Every kind's subject and body: `{{appName}}`, `{{email}}`, `{{link}}`, and where the kind has
     /// them `{{newEmail}}` (`recoverEmail`, `verifyAndChangeEmail`), `{{secondFactor}}`
     /// (`revertSecondFactorAddition`) and `{{phoneNumber}}` (`revertPhoneNumberAddition`).
-    let emails: [EmailKind: EmailText]
+    let emails: [OOBRequestType: EmailText]
 }
 
 /// A count's two forms, for the languages here (none needs more than one and other).

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 
@@ -67,13 +68,13 @@ public struct MessageCatalog: Sendable {
 
     // MARK: email
 
-    public func email(_ kind: EmailKind, locale requested: String?, values: EmailValues) -> RenderedEmail {
+    public func email(_ kind: OOBRequestType, locale requested: String?, values: EmailValues) -> RenderedEmail {
         let chain = languages(requested: requested)
         let placeholders = MessagePlaceholders.email(kind)
         var subject: (text: String, tag: String)?
         var body: (text: String, html: Bool, tag: String)?
         for tag in chain where subject == nil || body == nil {
-            let custom = emailTemplates[tag.lowercased()]?.template(for: kind.rawValue)
+            let custom = emailTemplates[tag.lowercased()]?.template(for: kind)
             let builtIn = BuiltInTexts.texts(for: tag)?.emails[kind]
             if subject == nil, let source = custom?.subject ?? builtIn?.subject {
                 subject = (source, tag)
@@ -148,7 +149,7 @@ public struct EmailValues: Sendable {
         if let newEmail { values["newEmail"] = newEmail }
         if let secondFactor {
             values["secondFactor"] =
-                secondFactor.kind == "phone"
+                secondFactor.kind == .phone
                 ? words.phoneFactor.replacingOccurrences(of: "{{phoneEnding}}", with: secondFactor.phoneEnding ?? "")
                 : words.authenticatorFactor
         }

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 
@@ -88,7 +89,7 @@ public enum NotificationValidation {
 
     static func checkEmails(_ set: EmailTemplateSet, at path: String) throws(Invalid) {
         for (name, kind) in zip(EmailTemplateSet.memberNames, EmailTemplateSet.kinds) {
-            guard let template = set.template(for: kind.rawValue) else { continue }
+            guard let template = set.template(for: kind) else { continue }
             let placeholders = MessagePlaceholders.email(kind)
             let at = "\(path).\(name)"
             if let format = template.bodyFormat, !["BODY_FORMAT_UNSPECIFIED", "PLAIN_TEXT", "HTML"].contains(format) {
@@ -125,7 +126,7 @@ public enum NotificationValidation {
 
 extension EmailTemplateSet {
     /// The kinds in the order of ``memberNames``.
-    static let kinds: [EmailKind] = [
+    static let kinds: [OOBRequestType] = [
         .verifyEmail, .passwordReset, .recoverEmail, .revertSecondFactorAddition, .verifyAndChangeEmail, .emailSignIn,
         .revertPhoneNumberAddition, .recoveryCodeUsed,
     ]

@@ -13,7 +13,7 @@ public protocol FactorProvider: Sendable {
     associatedtype Challenge: Sendable
 
     /// The factor's name in ID tokens' `sign_in_second_factor` and in storage.
-    var kind: String { get }
+    var kind: FactorKind { get }
 
     /// A new challenge. For SMS: a fresh code (`deliverable`, to send once) and its hash; for TOTP:
     /// a fresh shared secret (`deliverable` is its base32 form, shown once at enrollment).

@@ -296,6 +296,8 @@ extension ServiceHost {
             // The caller answers 503, as for a peer that does not answer: retrying later can work.
             return RPCError(code: .dependencyUnavailable, message: "The database did not answer")
         }
+        // An id that is no project's or tenant's, however it reached the store: the scope door's answer.
+        if let error = error as? TenantStoreError, error == .invalidScope { return ScopeSchema.invalid }
         guard TenantSchema.isMissing(error) else { return nil }
         return RPCError(code: .tenantSchemaMissing, business: IdentityToolkitError(.tenantNotFound))
     }

@@ -33,7 +33,7 @@ public enum SessionTokenApp {
         let events = SecurityEventLog(source: "session-token", client: database, registry: host.metrics.registry, logger: logger)
         var parts = ServiceHost.Parts()
         catalog.register(in: &parts.methods, callers: [.factorRegistry])
-        parts.methods.registerAudit(events) { try TenantSchema(projectId: $0.projectId, tenantId: $0.tenantId) }
+        parts.methods.registerAudit(events) { try ScopeSchema.of($0.projectId, $0.tenantId) }
         SessionTokenMethods.registerKeys(
             &parts.methods, keyring: keyring, maxAgeSeconds: settings.keyPublishMaxAgeSeconds, sealKey: sealKey
         )

@@ -38,9 +38,9 @@ public struct CachedQuery: Sendable, ExpressibleByStringInterpolation {
             sql.append(literal)
         }
 
-        /// Text of our own (a `TenantSchema.qualified(_:)` name, a column list), never input.
-        public mutating func appendInterpolation(unescaped text: String) {
-            sql.append(text)
+        /// Splices SQL text of our own into the statement (see ``SQLText``).
+        public mutating func appendInterpolation(sql fragment: SQLText) {
+            sql.append(fragment.text)
         }
 
         public mutating func appendInterpolation<Value: PostgresDynamicTypeEncodable>(_ value: Value) {

@@ -13,11 +13,11 @@ public struct RetentionRule: Sendable {
     /// What the rows are, for logs ("expired verification sessions").
     public let label: String
     public let scope: Scope
-    public let table: StaticString
+    public let table: SQLText
     /// The primary key, which batched deletes select by.
-    public let key: StaticString
+    public let key: SQLText
     /// The `timestamptz` column whose age decides.
-    public let column: StaticString
+    public let column: SQLText
     public let retention: Duration
     /// Whether an index leads with `column`. With one, rows go 1,000 per statement (short
     /// transactions however much is due); without one each batch would scan the table again, so
@@ -25,7 +25,7 @@ public struct RetentionRule: Sendable {
     public let indexed: Bool
 
     public init(
-        _ label: String, scope: Scope = .tenants, table: StaticString, key: StaticString, column: StaticString,
+        _ label: String, scope: Scope = .tenants, table: SQLText, key: SQLText, column: SQLText,
         retention: Duration, indexed: Bool
     ) {
         self.label = label

@@ -57,15 +57,15 @@ public struct RetentionSweeper: Sendable {
     /// code) are spliced into the text; the retention and the limit are bind parameters.
     private func delete(_ rule: RetentionRule, in schema: TenantSchema, limit: Int?) async throws -> Int {
         let table = schema.qualified(rule.table)
-        let (key, column) = ("\(rule.key)", "\(rule.column)")
+        let (key, column) = (rule.key, rule.column)
         let seconds = rule.retentionSeconds
         let query: PostgresQuery
         if let limit {
             query = """
                 WITH deleted AS (
-                    DELETE FROM \(unescaped: table) WHERE \(unescaped: key) IN (
-                        SELECT \(unescaped: key) FROM \(unescaped: table)
-                        WHERE \(unescaped: column) < now() - make_interval(secs => \(seconds)) LIMIT \(limit)
+                    DELETE FROM \(sql: table) WHERE \(sql: key) IN (
+                        SELECT \(sql: key) FROM \(sql: table)
+                        WHERE \(sql: column) < now() - make_interval(secs => \(seconds)) LIMIT \(limit)
                     )
                     RETURNING 1
                 )
@@ -74,7 +74,7 @@ public struct RetentionSweeper: Sendable {
         } else {
             query = """
                 WITH deleted AS (
-                    DELETE FROM \(unescaped: table) WHERE \(unescaped: column) < now() - make_interval(secs => \(seconds))
+                    DELETE FROM \(sql: table) WHERE \(sql: column) < now() - make_interval(secs => \(seconds))
                     RETURNING 1
                 )
                 SELECT count(*) FROM deleted

@@ -28,7 +28,7 @@ public struct TenantMigrator: Sendable {
             try await Self.lock(schema, on: connection, logger: logger)
             try await connection.query(PostgresQuery(tenantSQL: "CREATE SCHEMA IF NOT EXISTS \(schema.quoted)"), logger: logger)
             // Transaction-local: ends with this transaction, so it cannot leak to the next borrower.
-            try await connection.query("SELECT set_config('search_path', \(schema.quoted), true)", logger: logger)
+            try await connection.query("SELECT set_config('search_path', \(schema.quoted.text), true)", logger: logger)
             try await connection.query(
                 """
                 CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -63,12 +63,12 @@ public struct TenantSchema: Sendable, Hashable, CustomStringConvertible {
         name = schemaName
     }
 
-    /// The schema as a quoted SQL identifier.
-    public var quoted: String { "\"\(name)\"" }
+    /// The schema's name as SQL reads it (checked ids only, quoted).
+    public var quoted: SQLText { SQLText(identifier: name) }
 
     /// A schema-qualified table name for SQL text, e.g. `"t_abc".accounts`. `table` is a literal
     /// from our own code, never input.
-    public func qualified(_ table: StaticString) -> String {
+    public func qualified(_ table: SQLText) -> SQLText {
         "\(quoted).\(table)"
     }
 
@@ -104,9 +104,9 @@ public struct TenantSchema: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension PostgresQuery {
-    /// SQL text built around a tenant schema's qualified names. The `sql` must be a literal of our own
-    /// code; values still go in as binds through `binds`.
-    public init(tenantSQL sql: String, binds: PostgresBindings = PostgresBindings()) {
-        self.init(unsafeSQL: sql, binds: binds)
+    /// SQL text built around a tenant schema's qualified names (``SQLText``: literals of our own
+    /// code); values still go in as binds through `binds`.
+    public init(tenantSQL sql: SQLText, binds: PostgresBindings = PostgresBindings()) {
+        self.init(unsafeSQL: sql.text, binds: binds)
     }
 }

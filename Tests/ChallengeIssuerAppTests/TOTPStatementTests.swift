@@ -140,6 +140,19 @@ struct TOTPStatementTests {
         }
     }
 
+    @Test("an id that cannot be a project's or tenant's is TENANT_NOT_FOUND, as is a scope whose schema is not here")
+    func malformedScope() async throws {
+        try await Self.withIssuer { issuer in
+            for (project, tenant) in [("Bad_Project", nil), (Self.project, "bad tenant"), (Self.project, "unknown")] as [(String, String?)]
+            {
+                let refusal = try await issuer.refusal {
+                    _ = try await issuer.call(StartTOTPEnrollment.self, .init(projectId: project, tenantId: tenant, localId: "alice"))
+                }
+                #expect(refusal == "TENANT_NOT_FOUND")
+            }
+        }
+    }
+
     @Test("a factor is found only with its own user: another user's id is MFA_ENROLLMENT_NOT_FOUND")
     func factorBelongsToItsUser() async throws {
         try await Self.withIssuer { issuer in

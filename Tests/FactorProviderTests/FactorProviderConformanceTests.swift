@@ -10,10 +10,10 @@ struct FactorProviderConformanceTests {
     /// A provider with a way to produce the right code for a challenge (what the user's phone or
     /// authenticator app would show), seen through its kind's own challenge type.
     struct Subject: Sendable, CustomStringConvertible {
-        let kind: String
+        let kind: FactorKind
         /// Issues a challenge valid for `lifetime` from `now`.
         let issue: @Sendable (_ now: Date, _ lifetime: Duration) -> Trial
-        var description: String { kind }
+        var description: String { kind.rawValue }
     }
 
     /// One issued challenge and what a test does with it.

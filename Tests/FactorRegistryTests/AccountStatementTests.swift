@@ -74,6 +74,28 @@ struct AccountStatementTests {
         }
     }
 
+    @Test("an id that cannot be a project's or tenant's is TENANT_NOT_FOUND; a tenant that does not exist too")
+    func malformedScope() async throws {
+        try await Self.withRegistry { registry in
+            for (project, tenant) in [("Bad_Project", nil), (Self.project, "bad tenant"), (Self.project, "unknown")] as [(String, String?)]
+            {
+                let refusal = try await registry.refusal {
+                    _ = try await registry.call(
+                        SignUpAccount.self, .init(projectId: project, tenantId: tenant, email: "a@example.com", password: "right-password")
+                    )
+                }
+                #expect(refusal == "TENANT_NOT_FOUND")
+            }
+            // A well-formed project nobody recorded is a configuration that does not exist.
+            let refusal = try await registry.refusal {
+                _ = try await registry.call(
+                    SignUpAccount.self, .init(projectId: "nobodys-project", email: "a@example.com", password: "right-password")
+                )
+            }
+            #expect(refusal == "CONFIGURATION_NOT_FOUND")
+        }
+    }
+
     @Test("parallel sign-ups with one email create one account")
     func parallelSignUpsOneAccount() async throws {
         try await Self.withRegistry { registry in
@@ -100,7 +122,7 @@ struct AccountStatementTests {
                 SignUpAccount.self, .init(projectId: Self.project, email: "carol@example.com", password: "right-password")
             )
             func factor(_ index: Int) -> Enrollment {
-                Enrollment(mfaEnrollmentId: "factor-\(index)", kind: "totp", displayName: "app \(index)", phoneNumber: nil, enrolledAt: "")
+                Enrollment(mfaEnrollmentId: "factor-\(index)", kind: .totp, displayName: "app \(index)", phoneNumber: nil, enrolledAt: "")
             }
             let first = try await registry.call(
                 AddEnrollment.self, .init(projectId: Self.project, localId: account.localId, enrollment: factor(1), revokeSessions: true)

@@ -79,9 +79,9 @@ struct BlockingFunctionTests {
             signInProvider: "password", customAttributes: #"{"role":"staff"}"#,
             mfaInfo: [
                 Enrollment(
-                    mfaEnrollmentId: "totp-1", kind: "totp", displayName: "Phone app", phoneNumber: nil, enrolledAt: "2026-11-27T14:00:00Z"),
+                    mfaEnrollmentId: "totp-1", kind: .totp, displayName: "Phone app", phoneNumber: nil, enrolledAt: "2026-11-27T14:00:00Z"),
                 Enrollment(
-                    mfaEnrollmentId: "recovery-1", kind: "recovery_code", displayName: nil, phoneNumber: nil,
+                    mfaEnrollmentId: "recovery-1", kind: .recoveryCode, displayName: nil, phoneNumber: nil,
                     enrolledAt: "2026-11-27T14:00:00Z"),
             ],
             passwordSet: true

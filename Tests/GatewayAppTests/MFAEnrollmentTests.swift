@@ -72,7 +72,7 @@ struct MFAEnrollmentTests {
         #expect(
             await refusal(Self.start, ["idToken": "token", "phoneEnrollmentInfo": ["phoneNumber": "555 0100"]]) == .invalidPhoneNumber)
         peers.facts.withLock {
-            $0.enrollments = [Enrollment(mfaEnrollmentId: "p", kind: "phone", displayName: nil, phoneNumber: "+15550100", enrolledAt: "")]
+            $0.enrollments = [Enrollment(mfaEnrollmentId: "p", kind: .phone, displayName: nil, phoneNumber: "+15550100", enrolledAt: "")]
         }
         #expect(
             await refusal(Self.start, ["idToken": "token", "phoneEnrollmentInfo": ["phoneNumber": "+15550100"]]) == .secondFactorExists
@@ -90,7 +90,7 @@ struct MFAEnrollmentTests {
     func limitBeforeCode() async {
         peers.facts.withLock { facts in
             facts.enrollments = (1...5).map {
-                Enrollment(mfaEnrollmentId: "t\($0)", kind: "totp", displayName: nil, phoneNumber: nil, enrolledAt: "")
+                Enrollment(mfaEnrollmentId: "t\($0)", kind: .totp, displayName: nil, phoneNumber: nil, enrolledAt: "")
             }
         }
         let body: JSONValue = ["idToken": "token", "totpVerificationInfo": ["sessionInfo": "totp-session", "verificationCode": "000000"]]
@@ -111,7 +111,7 @@ struct MFAEnrollmentTests {
         let answer = try await self.answer(Self.finalize, right)
         #expect(answer["idToken"] == "id-token")
         let added = peers.facts.withLock { $0.added }
-        #expect(added.map(\.kind) == ["totp"])
+        #expect(added.map(\.kind) == [.totp])
         #expect(added.first?.displayName == "Phone app")
         #expect(added.first?.mfaEnrollmentId == FinalizeAttempt.enrollmentId(finishing: "s"))
     }
@@ -122,7 +122,7 @@ struct MFAEnrollmentTests {
         let body: JSONValue = ["idToken": "token", "phoneVerificationInfo": ["sessionInfo": "s", "code": "123456"]]
         _ = try await answer(Self.finalize, body)
         let added = peers.facts.withLock { $0.added }
-        #expect(added.map(\.kind) == ["phone"])
+        #expect(added.map(\.kind) == [.phone])
         #expect(added.first?.phoneNumber == "+15550177")
     }
 }

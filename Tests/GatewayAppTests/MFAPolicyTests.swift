@@ -27,7 +27,7 @@ struct MFAPolicyTests {
         )
     }
 
-    let totp = Enrollment(mfaEnrollmentId: "t", kind: "totp", displayName: nil, phoneNumber: nil, enrolledAt: "")
+    let totp = Enrollment(mfaEnrollmentId: "t", kind: .totp, displayName: nil, phoneNumber: nil, enrolledAt: "")
 
     func at(_ seconds: Int64) -> Date { Date(timeIntervalSince1970: Double(seconds)) }
 

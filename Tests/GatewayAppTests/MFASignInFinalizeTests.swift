@@ -122,7 +122,7 @@ struct MFASignInFinalizeTests {
         #expect(await refusal(totpBody(credential, enrollment: "phone-9", code: "000000")) == .mfaEnrollmentNotFound)
         peers.facts.withLock {
             $0.enrollments = [
-                Enrollment(mfaEnrollmentId: "totp-1", kind: "phone", displayName: nil, phoneNumber: "+15550100", enrolledAt: "")
+                Enrollment(mfaEnrollmentId: "totp-1", kind: .phone, displayName: nil, phoneNumber: "+15550100", enrolledAt: "")
             ]
         }
         #expect(await refusal(totpBody(credential)) == .mfaEnrollmentNotFound)

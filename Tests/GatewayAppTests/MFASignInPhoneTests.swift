@@ -18,7 +18,7 @@ struct MFASignInPhoneTests {
     init() {
         peers.facts.withLock {
             $0.enrollments = [
-                Enrollment(mfaEnrollmentId: "phone-1", kind: "phone", displayName: nil, phoneNumber: "+15550100", enrolledAt: "")
+                Enrollment(mfaEnrollmentId: "phone-1", kind: .phone, displayName: nil, phoneNumber: "+15550100", enrolledAt: "")
             ]
         }
         harness = MFASignInFinalizeTests(peers: peers)

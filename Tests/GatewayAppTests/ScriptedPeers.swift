@@ -18,7 +18,7 @@ final class ScriptedPeers: Sendable {
         var settings = AuthSettings.projectDefaults
         var accountExists = true
         var disabled = false
-        var enrollments = [Enrollment(mfaEnrollmentId: "totp-1", kind: "totp", displayName: nil, phoneNumber: nil, enrolledAt: "")]
+        var enrollments = [Enrollment(mfaEnrollmentId: "totp-1", kind: .totp, displayName: nil, phoneNumber: nil, enrolledAt: "")]
         var credentialUsed = false
         var rightCode = "123456"
         /// The number an SMS code proves (challenge-issuer's `sms.verify` answers it).

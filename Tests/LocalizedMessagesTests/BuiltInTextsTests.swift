@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Testing
 
 @testable import LocalizedMessages
@@ -10,7 +11,7 @@ struct BuiltInTextsTests {
     func languages() {
         #expect(BuiltInTexts.all.map(\.locale).sorted() == Self.required.sorted())
         for texts in BuiltInTexts.all {
-            #expect(Set(texts.emails.keys) == Set(EmailKind.allCases), "\(texts.locale)")
+            #expect(Set(texts.emails.keys) == Set(OOBRequestType.allCases), "\(texts.locale)")
         }
     }
 

@@ -13,7 +13,7 @@ struct RefreshChecksTests {
     /// A session signed in at 1,000,000 (auth time and start) with TOTP factor `totp-1`.
     let family = RefreshSessions.Family(
         familyID: "f", projectId: "demo-project", tenantId: nil, localId: "user-1", signInProvider: "password",
-        secondFactor: "totp", secondFactorIdentifier: "totp-1", authTime: 1_000_000, signedInAt: 1_000_000, sessionClaims: nil,
+        secondFactor: .totp, secondFactorIdentifier: "totp-1", authTime: 1_000_000, signedInAt: 1_000_000, sessionClaims: nil,
         secondFactorAuthTime: 1_000_000, enrollmentOnlyUntil: nil
     )
 

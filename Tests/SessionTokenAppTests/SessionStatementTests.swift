@@ -29,7 +29,7 @@ struct SessionStatementTests {
     /// The `session.issue` a finalize makes: the second factor passed, the credential used up.
     static func finish(_ credential: String, localId: String = "alice") -> IssueSession.Params {
         IssueSession.Params(
-            projectId: project, localId: localId, signInProvider: "password", secondFactor: "totp", secondFactorIdentifier: "factor-1",
+            projectId: project, localId: localId, signInProvider: "password", secondFactor: .totp, secondFactorIdentifier: "factor-1",
             authTime: Int64(Date().timeIntervalSince1970), user: SessionUser(email: "\(localId)@example.com"),
             consumePendingCredential: credential
         )
@@ -88,6 +88,29 @@ struct SessionStatementTests {
                 return await group.reduce(into: Set<String>()) { if let token = $1 { $0.insert(token) } }
             }
             #expect(tokens.count == 1)
+        }
+    }
+
+    @Test("an id that cannot be a project's or tenant's is TENANT_NOT_FOUND, by the one scope door")
+    func malformedScope() async throws {
+        try await Self.withSessions { sessions in
+            for (project, tenant) in [("Bad_Project", nil), (Self.project, "bad tenant"), (Self.project, "x;DROP")] as [(String, String?)] {
+                let refusal = try await sessions.refusal {
+                    _ = try await sessions.call(
+                        IssuePendingCredential.self,
+                        .init(projectId: project, tenantId: tenant, localId: "alice", signInProvider: "password")
+                    )
+                }
+                #expect(refusal == "TENANT_NOT_FOUND")
+            }
+            // A well-formed tenant whose schema this service does not hold: the same answer.
+            let refusal = try await sessions.refusal {
+                _ = try await sessions.call(
+                    IssuePendingCredential.self,
+                    .init(projectId: Self.project, tenantId: "unknown", localId: "alice", signInProvider: "password")
+                )
+            }
+            #expect(refusal == "TENANT_NOT_FOUND")
         }
     }
 

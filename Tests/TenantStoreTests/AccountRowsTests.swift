@@ -14,7 +14,7 @@ struct AccountRowsTests {
         ]
     )
 
-    func owners(_ table: StaticString, in schema: TenantSchema, on client: Database) async throws -> [String] {
+    func owners(_ table: SQLText, in schema: TenantSchema, on client: Database) async throws -> [String] {
         try await TestDatabase.column("local_id", of: table, in: schema, on: client)
     }
 

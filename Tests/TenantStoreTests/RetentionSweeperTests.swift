@@ -24,7 +24,7 @@ struct RetentionSweeperTests {
         for (id, expiresIn, revokedIn) in rows {
             try await client.query(
                 """
-                INSERT INTO \(unescaped: schema.qualified("items")) (id, expires_at, revoked_at)
+                INSERT INTO \(sql: schema.qualified("items")) (id, expires_at, revoked_at)
                 VALUES (\(id), now() + make_interval(secs => \(Double(expiresIn))),
                         now() + make_interval(secs => \(revokedIn.map(Double.init))))
                 """,
@@ -70,7 +70,7 @@ struct RetentionSweeperTests {
             try await migrator.migrate(schema)
             try await client.query(
                 """
-                INSERT INTO \(unescaped: schema.qualified("items")) (id, expires_at)
+                INSERT INTO \(sql: schema.qualified("items")) (id, expires_at)
                 SELECT 'i' || n, now() - interval '2 hours' FROM generate_series(1, 2500) AS n
                 """,
                 logger: Self.logger

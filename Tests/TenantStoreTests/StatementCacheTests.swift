@@ -19,14 +19,14 @@ struct StatementCacheTests {
             for schema in tenants {
                 try await migrator.migrate(schema)
                 try await client.query(
-                    cached: "INSERT INTO \(unescaped: schema.qualified("items")) (id, owner) VALUES (\("one"), \(schema.name))",
+                    cached: "INSERT INTO \(sql: schema.qualified("items")) (id, owner) VALUES (\("one"), \(schema.name))",
                     logger: Self.logger, cache: cache
                 )
             }
             for round in 0..<6 {
                 let schema = tenants[round % 2]
                 let rows = try await client.query(
-                    cached: "SELECT owner FROM \(unescaped: schema.qualified("items")) WHERE id = \("one")",
+                    cached: "SELECT owner FROM \(sql: schema.qualified("items")) WHERE id = \("one")",
                     logger: Self.logger, cache: cache
                 )
                 var owners: [String] = []
@@ -81,7 +81,7 @@ struct StatementCacheTests {
             for _ in 0..<3 {
                 await #expect(throws: PSQLError.self) {
                     try await client.query(
-                        cached: "SELECT count(*) FROM \(unescaped: schema.qualified("items"))", logger: Self.logger, cache: cache
+                        cached: "SELECT count(*) FROM \(sql: schema.qualified("items"))", logger: Self.logger, cache: cache
                     )
                 }
             }
@@ -97,7 +97,7 @@ struct StatementCacheTests {
             let schema = try TenantSchema(projectId: "demo-project", tenantId: "comes-and-goes")
             let migrator = try TenantMigrator(client: client, migrations: Self.migrations, logger: Self.logger)
             try await migrator.migrate(schema)
-            let select: CachedQuery = "SELECT count(*) FROM \(unescaped: schema.qualified("items")) WHERE owner = \("x")"
+            let select: CachedQuery = "SELECT count(*) FROM \(sql: schema.qualified("items")) WHERE owner = \("x")"
             // Two connections held at once: the text earns its name on the first, then the schema
             // goes away before the second ever prepares it.
             try await client.withConnection { first in
@@ -127,11 +127,11 @@ struct StatementCacheTests {
             let items = schema.qualified("items")
             let owners = try await client.withTransaction(logger: Self.logger) { connection in
                 try await connection.query(
-                    cached: "INSERT INTO \(unescaped: items) (id, owner) VALUES (\("t"), \("in-transaction"))",
+                    cached: "INSERT INTO \(sql: items) (id, owner) VALUES (\("t"), \("in-transaction"))",
                     logger: Self.logger, cache: cache
                 )
                 let rows = try await connection.query(
-                    cached: "SELECT owner FROM \(unescaped: items) WHERE id = \("t")", logger: Self.logger, cache: cache
+                    cached: "SELECT owner FROM \(sql: items) WHERE id = \("t")", logger: Self.logger, cache: cache
                 )
                 var owners: [String] = []
                 for try await owner in rows.decode(String.self) { owners.append(owner) }

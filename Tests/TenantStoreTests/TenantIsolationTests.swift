@@ -40,7 +40,8 @@ struct TenantIsolationTests {
                             )
                         } else {
                             owners = try await client.withTransaction(logger: Self.logger) { connection in
-                                try await connection.query("SELECT set_config('search_path', \(schema.quoted), true)", logger: Self.logger)
+                                try await connection.query(
+                                    "SELECT set_config('search_path', \(schema.quoted.text), true)", logger: Self.logger)
                                 return try await Self.owners(connection.query("SELECT owner FROM items", logger: Self.logger))
                             }
                         }

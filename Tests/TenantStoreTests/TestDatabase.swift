@@ -33,10 +33,10 @@ struct TestDatabase {
 
     /// One text column of a table in `schema`, ordered by its `id`: what a test expects to be left.
     static func column(
-        _ column: String, of table: StaticString, in schema: TenantSchema, on client: Database
+        _ column: String, of table: SQLText, in schema: TenantSchema, on client: Database
     ) async throws -> [String] {
         let rows = try await client.query(
-            PostgresQuery(unsafeSQL: "SELECT \(column) FROM \(schema.qualified(table)) ORDER BY id"), logger: logger
+            PostgresQuery(unsafeSQL: "SELECT \(column) FROM \(schema.qualified(table).text) ORDER BY id"), logger: logger
         )
         var values: [String] = []
         for try await value in rows.decode(String.self) { values.append(value) }

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import LocalizedMessages
 import Logging
@@ -19,8 +20,8 @@ struct DevelopmentOutbox: Sendable {
         let table = schema.qualified("development_outbox")
         try await client.query(
             """
-            INSERT INTO \(unescaped: table) (channel, recipient, request_type, code, link, new_email, subject, text, html, locale)
-            VALUES ('email', \(params.email), \(params.requestType), \(params.oobCode), \(params.oobLink), \(params.newEmail),
+            INSERT INTO \(sql: table) (channel, recipient, request_type, code, link, new_email, subject, text, html, locale)
+            VALUES ('email', \(params.email), \(params.requestType.rawValue), \(params.oobCode), \(params.oobLink), \(params.newEmail),
                     \(message.subject), \(message.text), \(message.html), \(message.locale))
             """,
             logger: logger
@@ -29,7 +30,7 @@ struct DevelopmentOutbox: Sendable {
 
     func forgetEmail(in schema: TenantSchema, code: String) async throws {
         try await client.query(
-            "DELETE FROM \(unescaped: schema.qualified("development_outbox")) WHERE channel = 'email' AND code = \(code)",
+            "DELETE FROM \(sql: schema.qualified("development_outbox")) WHERE channel = 'email' AND code = \(code)",
             logger: logger
         )
     }
@@ -40,7 +41,7 @@ struct DevelopmentOutbox: Sendable {
             """
             SELECT recipient, code, link, request_type, new_email, subject, text, html, locale FROM (
                 SELECT id, recipient, code, link, request_type, new_email, subject, text, html, locale
-                FROM \(unescaped: table) WHERE channel = 'email' ORDER BY id DESC LIMIT \(Self.listed)
+                FROM \(sql: table) WHERE channel = 'email' ORDER BY id DESC LIMIT \(Self.listed)
             ) newest ORDER BY id
             """,
             logger: logger
@@ -49,6 +50,8 @@ struct DevelopmentOutbox: Sendable {
         for try await (email, code, link, requestType, newEmail, subject, text, html, locale) in rows.decode(
             (String, String, String?, String, String?, String?, String?, String?, String?).self
         ) {
+            // Only `recordEmail` writes these rows, with a known type.
+            guard let requestType = OOBRequestType(rawValue: requestType) else { continue }
             found.append(
                 OutboxOOBCode(
                     email: email, oobCode: code, oobLink: link ?? "", requestType: requestType, newEmail: newEmail, subject: subject,
@@ -62,7 +65,7 @@ struct DevelopmentOutbox: Sendable {
     func recordSMS(in schema: TenantSchema, number: String, code: String, sessionInfo: String, text: String, locale: String) async throws {
         try await client.query(
             cached: """
-                INSERT INTO \(unescaped: schema.qualified("development_outbox")) (channel, recipient, request_type, code, link, text, locale)
+                INSERT INTO \(sql: schema.qualified("development_outbox")) (channel, recipient, request_type, code, link, text, locale)
                 VALUES ('sms', \(number), 'VERIFY_PHONE', \(code), \(sessionInfo), \(text), \(locale))
                 """,
             logger: logger
@@ -71,7 +74,7 @@ struct DevelopmentOutbox: Sendable {
 
     func forgetSMS(in schema: TenantSchema, sessionInfo: String) async throws {
         try await client.query(
-            cached: "DELETE FROM \(unescaped: schema.qualified("development_outbox")) WHERE channel = 'sms' AND link = \(sessionInfo)",
+            cached: "DELETE FROM \(sql: schema.qualified("development_outbox")) WHERE channel = 'sms' AND link = \(sessionInfo)",
             logger: logger
         )
     }
@@ -80,7 +83,7 @@ struct DevelopmentOutbox: Sendable {
         let rows = try await client.query(
             """
             SELECT code, recipient, link, text, locale FROM (
-                SELECT id, code, recipient, link, text, locale FROM \(unescaped: schema.qualified("development_outbox"))
+                SELECT id, code, recipient, link, text, locale FROM \(sql: schema.qualified("development_outbox"))
                 WHERE channel = 'sms' ORDER BY id DESC LIMIT \(Self.listed)
             ) newest ORDER BY id
             """,

@@ -3,6 +3,7 @@ import JSONRPC
 import LocalizedMessages
 import Logging
 import PluginKit
+import ServiceKit
 import TenantStore
 
 /// `message.sendEmail`: renders the message in the client's language with the scope's texts
@@ -17,7 +18,7 @@ struct EmailDelivery: Sendable {
 
     func send(_ params: SendEmail.Params) async throws -> SendEmail.Result {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
-        let kind = EmailKind(rawValue: params.requestType) ?? .verifyEmail
+        let kind = params.requestType
         let message = MessageCatalog(params.notification).email(
             kind, locale: params.locale,
             values: EmailValues(

@@ -1,6 +1,7 @@
 import Contracts
 import Logging
 import PostgresNIO
+import ServiceKit
 import TenantStore
 
 /// What challenge-issuer holds for an account: its TOTP secrets and its open verification sessions.

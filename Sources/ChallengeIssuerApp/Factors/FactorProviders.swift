@@ -14,7 +14,10 @@ struct FactorProviders: Sendable {
 
     /// `masterKey`: the service's; SMS codes are hashed under a key derived from it.
     init(_ reader: ConfigReader, masterKey: SymmetricKey) {
-        let enabled = Set(reader.stringArray(forKey: "factors.enabled", default: ["phone", "totp"]))
+        let enabled = Set(
+            reader.stringArray(forKey: "factors.enabled", default: [FactorKind.phone, .totp].map(\.rawValue))
+                .compactMap(FactorKind.init(rawValue:))
+        )
         let codeKey = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: masterKey, info: Data("mfa-backend SMS code hashes".utf8), outputByteCount: 32
         )

@@ -15,7 +15,7 @@ struct FinishedSignIns: Sendable {
     let client: Database
     let logger: Logger
 
-    static let table: StaticString = "finished_sign_ins"
+    static let table: SQLText = "finished_sign_ins"
 
     /// How long a finished sign-in is remembered: longer than a pending credential lives
     /// (`mfa.pendingCredentialLifetimeSeconds`, 10 minutes by default; session-token refuses more
@@ -65,7 +65,7 @@ struct FinishedSignIns: Sendable {
     func proof(of attempt: String, in schema: TenantSchema) async throws -> Proof? {
         let rows = try await client.query(
             cached: """
-                SELECT proof FROM \(unescaped: schema.qualified(Self.table)) WHERE attempt = \(attempt) AND expires_at > now()
+                SELECT proof FROM \(sql: schema.qualified(Self.table)) WHERE attempt = \(attempt) AND expires_at > now()
                 """,
             logger: logger
         )
@@ -79,7 +79,7 @@ struct FinishedSignIns: Sendable {
         let seconds = Double(Self.kept.components.seconds)
         try await connection.query(
             cached: """
-                INSERT INTO \(unescaped: schema.qualified(Self.table)) (attempt, proof, expires_at)
+                INSERT INTO \(sql: schema.qualified(Self.table)) (attempt, proof, expires_at)
                 VALUES (\(attempt), \(proof.text), now() + make_interval(secs => \(seconds)))
                 """,
             logger: logger

@@ -38,7 +38,7 @@ struct IosReceipts: Sendable {
         let seconds = Double(lifetime.components.seconds)
         try await client.query(
             cached: """
-                INSERT INTO \(unescaped: schema.qualified("ios_receipts")) (receipt_hash, secret_hash, expires_at)
+                INSERT INTO \(sql: schema.qualified("ios_receipts")) (receipt_hash, secret_hash, expires_at)
                 VALUES (\(Self.hash(receipt)), \(ByteBuffer(bytes: Self.digest(secret))), now() + make_interval(secs => \(seconds)))
                 """,
             logger: logger
@@ -73,12 +73,12 @@ struct IosReceiptVerifier: AppVerifier {
     func verify(_ proof: AppProof, context: AppVerificationContext) async -> AppVerdict {
         guard let receipt = proof.iosReceipt, !receipt.isEmpty else { return .notApplicable }
         guard let secret = proof.iosSecret, !secret.isEmpty, receipt.utf8.count <= 256, secret.utf8.count <= 256,
-            let schema = try? TenantSchema(projectId: context.projectId, tenantId: nil)
+            let schema = try? ScopeSchema.of(context.projectId, nil)
         else { return .rejected(captcha: false) }
         do {
             let rows = try await client.query(
                 cached: """
-                    UPDATE \(unescaped: schema.qualified("ios_receipts")) SET used_at = now()
+                    UPDATE \(sql: schema.qualified("ios_receipts")) SET used_at = now()
                     WHERE receipt_hash = \(IosReceipts.hash(receipt)) AND used_at IS NULL AND expires_at > now()
                     RETURNING secret_hash
                     """,

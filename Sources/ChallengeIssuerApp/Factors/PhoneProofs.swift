@@ -24,7 +24,7 @@ struct PhoneProofs: Sendable {
         let seconds = Double(lifetime.components.seconds)
         try await client.query(
             """
-            INSERT INTO \(unescaped: schema.qualified("verification_sessions")) (session_id, kind, phone_number, expires_at)
+            INSERT INTO \(sql: schema.qualified("verification_sessions")) (session_id, kind, phone_number, expires_at)
             VALUES (\(key), 'proof', \(params.phoneNumber), now() + make_interval(secs => \(seconds)))
             """,
             logger: logger
@@ -37,7 +37,7 @@ struct PhoneProofs: Sendable {
         guard let key = SessionInfo.key(params.temporaryProof) else { throw Self.invalid }
         let rows = try await client.query(
             """
-            DELETE FROM \(unescaped: schema.qualified("verification_sessions"))
+            DELETE FROM \(sql: schema.qualified("verification_sessions"))
             WHERE session_id = \(key) AND kind = 'proof' AND phone_number = \(params.phoneNumber) AND expires_at > now()
             RETURNING session_id
             """,

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import FactorSMS
 import Foundation
@@ -97,7 +98,7 @@ struct PhoneVerifications: Sendable {
         }
         try await client.query(
             cached: """
-                INSERT INTO \(unescaped: schema.qualified("verification_sessions"))
+                INSERT INTO \(sql: schema.qualified("verification_sessions"))
                 (session_id, kind, code_hash, salt, phone_number, local_id, purpose, expires_at)
                 VALUES (\(key), 'phone', \(ByteBuffer(bytes: issued.challenge.codeHash)), \(ByteBuffer(bytes: issued.challenge.salt)), \(params.phoneNumber),
                         \(params.localId), \(params.purpose), \(issued.challenge.expiresAt))
@@ -168,9 +169,9 @@ struct PhoneVerifications: Sendable {
                 let rows = try await connection.query(
                     cached: """
                         SELECT code_hash, salt, phone_number, local_id, purpose, expires_at, consumed_at IS NOT NULL, attempts, consumed_by,
-                               (SELECT proof FROM \(unescaped: schema.qualified(FinishedSignIns.table))
+                               (SELECT proof FROM \(sql: schema.qualified(FinishedSignIns.table))
                                 WHERE attempt = \(signInAttempt) AND expires_at > now())
-                        FROM \(unescaped: sessions) WHERE session_id = \(key) AND kind = 'phone' FOR UPDATE
+                        FROM \(sql: sessions) WHERE session_id = \(key) AND kind = 'phone' FOR UPDATE
                         """,
                     logger: logger
                 )
@@ -227,13 +228,13 @@ struct PhoneVerifications: Sendable {
                     if let attempt = params.attempt {
                         try await connection.query(
                             cached: """
-                                UPDATE \(unescaped: sessions) SET consumed_at = now(), consumed_by = \(attempt) WHERE session_id = \(key)
+                                UPDATE \(sql: sessions) SET consumed_at = now(), consumed_by = \(attempt) WHERE session_id = \(key)
                                 """,
                             logger: logger
                         )
                     } else {
                         try await connection.query(
-                            cached: "DELETE FROM \(unescaped: sessions) WHERE session_id = \(key)", logger: logger
+                            cached: "DELETE FROM \(sql: sessions) WHERE session_id = \(key)", logger: logger
                         )
                     }
                     return .verified(number)
@@ -241,7 +242,7 @@ struct PhoneVerifications: Sendable {
                     return .rejected(ChallengeRejection.sessionExpired)
                 case .wrongCode, .replayed:
                     try await connection.query(
-                        cached: "UPDATE \(unescaped: sessions) SET attempts = attempts + 1 WHERE session_id = \(key)", logger: logger
+                        cached: "UPDATE \(sql: sessions) SET attempts = attempts + 1 WHERE session_id = \(key)", logger: logger
                     )
                     try await record(passed: false, purpose: purpose, localId: params.localId, in: schema, on: connection)
                     return .rejected(ChallengeRejection.invalidCode)
@@ -275,14 +276,16 @@ struct PhoneVerifications: Sendable {
         switch purpose {
         case "signIn":
             try await events.record(
-                passed ? .secondFactorSucceeded : .secondFactorFailed, localId: localId, details: ["kind": "phone"], in: schema,
+                passed ? .secondFactorSucceeded : .secondFactorFailed, localId: localId, details: ["kind": FactorKind.phone.rawValue],
+                in: schema,
                 on: connection
             )
-            events.countSecondFactorCheck(kind: "phone", outcome: passed ? .accepted : .rejected)
+            events.countSecondFactorCheck(kind: .phone, outcome: passed ? .accepted : .rejected)
         case "phoneSignIn":
             try await events.record(
                 passed ? .signInSucceeded : .signInFailed, localId: localId.isEmpty ? nil : localId,
-                details: passed ? ["factor": "phone"] : ["factor": "phone", "reason": "INVALID_CODE"], in: schema, on: connection
+                details: passed ? ["factor": FactorKind.phone.rawValue] : ["factor": FactorKind.phone.rawValue, "reason": "INVALID_CODE"],
+                in: schema, on: connection
             )
         default:
             break

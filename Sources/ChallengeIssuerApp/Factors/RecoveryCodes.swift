@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Crypto
 import Foundation
@@ -20,8 +21,8 @@ struct RecoveryCodes: Sendable {
     let events: SecurityEventLog
     let finished: FinishedSignIns
 
-    static let sets: StaticString = "recovery_code_sets"
-    static let codes: StaticString = "recovery_codes"
+    static let sets: SQLText = "recovery_code_sets"
+    static let codes: SQLText = "recovery_codes"
 
     /// Replaces the enrollment's set (creating it the first time) in one transaction: the old
     /// codes and their budget go with it. A set of another user under the same id is refused.
@@ -38,23 +39,23 @@ struct RecoveryCodes: Sendable {
         // `nil`: the id is another user's set (refused after the transaction, which then wrote nothing).
         let replaced: Bool? = try await client.withTransaction(logger: logger) { connection in
             let owner = try await connection.query(
-                "SELECT local_id FROM \(unescaped: sets) WHERE enrollment_id = \(params.mfaEnrollmentId) FOR UPDATE", logger: logger
+                "SELECT local_id FROM \(sql: sets) WHERE enrollment_id = \(params.mfaEnrollmentId) FOR UPDATE", logger: logger
             )
             var existing: String?
             for try await localId in owner.decode(String.self) { existing = localId }
             if let existing, existing != params.localId { return nil }
             try await connection.query(
-                "DELETE FROM \(unescaped: sets) WHERE enrollment_id = \(params.mfaEnrollmentId)", logger: logger
+                "DELETE FROM \(sql: sets) WHERE enrollment_id = \(params.mfaEnrollmentId)", logger: logger
             )
             try await connection.query(
                 """
-                INSERT INTO \(unescaped: sets) (enrollment_id, local_id) VALUES (\(params.mfaEnrollmentId), \(params.localId))
+                INSERT INTO \(sql: sets) (enrollment_id, local_id) VALUES (\(params.mfaEnrollmentId), \(params.localId))
                 """,
                 logger: logger
             )
             try await connection.query(
                 """
-                INSERT INTO \(unescaped: table) (enrollment_id, local_id, code_hash)
+                INSERT INTO \(sql: table) (enrollment_id, local_id, code_hash)
                 SELECT \(params.mfaEnrollmentId), \(params.localId), decode(hash, 'hex') FROM unnest(\(hashes)::text[]) AS hash
                 """,
                 logger: logger
@@ -102,9 +103,9 @@ struct RecoveryCodes: Sendable {
                     """
                     SELECT (failure_window_start > now() - make_interval(secs => \(window)) AND failures >= \(maximumFailures))
                            OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) < 1,
-                           (SELECT proof FROM \(unescaped: schema.qualified(FinishedSignIns.table))
+                           (SELECT proof FROM \(sql: schema.qualified(FinishedSignIns.table))
                             WHERE attempt = \(attempt) AND expires_at > now())
-                    FROM \(unescaped: sets) WHERE enrollment_id = \(enrollmentId) AND local_id = \(localId) FOR UPDATE
+                    FROM \(sql: sets) WHERE enrollment_id = \(enrollmentId) AND local_id = \(localId) FOR UPDATE
                     """,
                     logger: logger
                 )
@@ -115,7 +116,7 @@ struct RecoveryCodes: Sendable {
                 if throttled { return .throttled }
                 let used = try await connection.query(
                     """
-                    UPDATE \(unescaped: table) SET used_at = now()
+                    UPDATE \(sql: table) SET used_at = now()
                     WHERE enrollment_id = \(enrollmentId) AND local_id = \(localId) AND code_hash = \(hash) AND used_at IS NULL
                     RETURNING 1
                     """,
@@ -126,7 +127,7 @@ struct RecoveryCodes: Sendable {
                 if accepted {
                     try await connection.query(
                         """
-                        UPDATE \(unescaped: sets) SET failures = 0, failure_window_start = NULL WHERE enrollment_id = \(enrollmentId)
+                        UPDATE \(sql: sets) SET failures = 0, failure_window_start = NULL WHERE enrollment_id = \(enrollmentId)
                         """,
                         logger: logger
                     )
@@ -134,7 +135,7 @@ struct RecoveryCodes: Sendable {
                 } else {
                     try await connection.query(
                         """
-                        UPDATE \(unescaped: sets) SET
+                        UPDATE \(sql: sets) SET
                             failures = CASE WHEN failure_window_start > now() - make_interval(secs => \(window)) THEN failures + 1 ELSE 1 END,
                             failure_window_start = CASE WHEN failure_window_start > now() - make_interval(secs => \(window))
                                                         THEN failure_window_start ELSE now() END,
@@ -147,7 +148,7 @@ struct RecoveryCodes: Sendable {
                 }
                 try await events.record(
                     accepted ? .secondFactorSucceeded : .secondFactorFailed, localId: localId,
-                    details: ["kind": "recovery_code", "enrollmentId": enrollmentId], in: schema, on: connection
+                    details: ["kind": FactorKind.recoveryCode.rawValue, "enrollmentId": enrollmentId], in: schema, on: connection
                 )
                 guard accepted else { return .rejected }
                 return .accepted(remaining: try await Self.unused(enrollmentId, in: table, on: connection, logger: logger))
@@ -158,13 +159,13 @@ struct RecoveryCodes: Sendable {
         }
         switch outcome {
         case .accepted(let remaining):
-            events.countSecondFactorCheck(kind: "recovery_code", outcome: .accepted)
+            events.countSecondFactorCheck(kind: .recoveryCode, outcome: .accepted)
             return .init(remaining: remaining)
         case .rejected:
-            events.countSecondFactorCheck(kind: "recovery_code", outcome: .rejected)
+            events.countSecondFactorCheck(kind: .recoveryCode, outcome: .rejected)
             throw ChallengeRejection.invalidCode
         case .throttled:
-            events.countSecondFactorCheck(kind: "recovery_code", outcome: .throttled)
+            events.countSecondFactorCheck(kind: .recoveryCode, outcome: .throttled)
             try await events.record(
                 .rateLimitTripped, localId: localId, details: ["limit": "recovery codes per set", "enrollmentId": enrollmentId],
                 in: schema
@@ -187,10 +188,10 @@ struct RecoveryCodes: Sendable {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         let rows = try await client.query(
             """
-            SELECT (SELECT count(*) FROM \(unescaped: schema.qualified(Self.codes)) c
+            SELECT (SELECT count(*) FROM \(sql: schema.qualified(Self.codes)) c
                     WHERE c.enrollment_id = s.enrollment_id AND c.used_at IS NULL),
                    s.generated_at
-            FROM \(unescaped: schema.qualified(Self.sets)) s
+            FROM \(sql: schema.qualified(Self.sets)) s
             WHERE s.enrollment_id = \(params.mfaEnrollmentId) AND s.local_id = \(params.localId)
             """,
             logger: logger
@@ -201,11 +202,11 @@ struct RecoveryCodes: Sendable {
         return .init(remaining: 0, generatedAt: nil)
     }
 
-    private static func unused(_ enrollmentId: String, in table: String, on connection: PostgresConnection, logger: Logger) async throws
+    private static func unused(_ enrollmentId: String, in table: SQLText, on connection: PostgresConnection, logger: Logger) async throws
         -> Int
     {
         let rows = try await connection.query(
-            "SELECT count(*) FROM \(unescaped: table) WHERE enrollment_id = \(enrollmentId) AND used_at IS NULL", logger: logger
+            "SELECT count(*) FROM \(sql: table) WHERE enrollment_id = \(enrollmentId) AND used_at IS NULL", logger: logger
         )
         for try await count in rows.decode(Int64.self) { return Int(count) }
         return 0
@@ -215,7 +216,7 @@ struct RecoveryCodes: Sendable {
     func delete(enrollmentId: String, localId: String, in schema: TenantSchema) async throws {
         try await client.query(
             """
-            DELETE FROM \(unescaped: schema.qualified(Self.sets)) WHERE enrollment_id = \(enrollmentId) AND local_id = \(localId)
+            DELETE FROM \(sql: schema.qualified(Self.sets)) WHERE enrollment_id = \(enrollmentId) AND local_id = \(localId)
             """,
             logger: logger
         )

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import FactorTOTP
 import Foundation
@@ -45,7 +46,7 @@ struct TOTPFactors: Sendable {
         let sealed = try sealer.seal(Data(secret), keyID: key)
         try await client.query(
             cached: """
-                INSERT INTO \(unescaped: schema.qualified("verification_sessions"))
+                INSERT INTO \(sql: schema.qualified("verification_sessions"))
                 (session_id, kind, local_id, secret_sealed, purpose, expires_at)
                 VALUES (\(key), 'totp', \(params.localId), \(ByteBuffer(bytes: sealed)), 'enroll', \(issued.challenge.expiresAt))
                 """,
@@ -76,11 +77,11 @@ struct TOTPFactors: Sendable {
             let sealed = try sealer.seal(Data(secret), keyID: entry.mfaEnrollmentId)
             let rows = try await client.query(
                 """
-                INSERT INTO \(unescaped: factors) (enrollment_id, local_id, secret_sealed, last_step)
+                INSERT INTO \(sql: factors) (enrollment_id, local_id, secret_sealed, last_step)
                 VALUES (\(entry.mfaEnrollmentId), \(entry.localId), \(ByteBuffer(bytes: sealed)), 0)
                 ON CONFLICT (enrollment_id) DO UPDATE SET secret_sealed = excluded.secret_sealed, last_step = 0, failures = 0,
                     failure_window_start = NULL
-                WHERE \(unescaped: factors).local_id = excluded.local_id
+                WHERE \(sql: factors).local_id = excluded.local_id
                 RETURNING 1
                 """,
                 logger: logger
@@ -108,7 +109,7 @@ struct TOTPFactors: Sendable {
             let rows = try await connection.query(
                 cached: """
                     SELECT local_id, secret_sealed, expires_at, consumed_at IS NOT NULL, attempts, consumed_by, consumed_step
-                    FROM \(unescaped: sessions) WHERE session_id = \(key) AND kind = 'totp' FOR UPDATE
+                    FROM \(sql: sessions) WHERE session_id = \(key) AND kind = 'totp' FOR UPDATE
                     """,
                 logger: logger
             )
@@ -137,7 +138,7 @@ struct TOTPFactors: Sendable {
                 // without a step stay refused above.
                 try await connection.query(
                     cached: """
-                        UPDATE \(unescaped: sessions)
+                        UPDATE \(sql: sessions)
                         SET consumed_at = now(), consumed_by = \(params.mfaEnrollmentId), consumed_step = \(step ?? 0)
                         WHERE session_id = \(key)
                         """,
@@ -146,7 +147,7 @@ struct TOTPFactors: Sendable {
                 let resealed = try sealer.seal(secret, keyID: params.mfaEnrollmentId)
                 try await connection.query(
                     cached: """
-                        INSERT INTO \(unescaped: factors) (enrollment_id, local_id, secret_sealed, last_step)
+                        INSERT INTO \(sql: factors) (enrollment_id, local_id, secret_sealed, last_step)
                         VALUES (\(params.mfaEnrollmentId), \(params.localId), \(ByteBuffer(bytes: resealed)), \(step ?? 0))
                         """,
                     logger: logger
@@ -156,7 +157,7 @@ struct TOTPFactors: Sendable {
                 return .rejected(ChallengeRejection.sessionExpired)
             case .wrongCode, .replayed:
                 try await connection.query(
-                    cached: "UPDATE \(unescaped: sessions) SET attempts = attempts + 1 WHERE session_id = \(key)", logger: logger
+                    cached: "UPDATE \(sql: sessions) SET attempts = attempts + 1 WHERE session_id = \(key)", logger: logger
                 )
                 return .rejected(ChallengeRejection.invalidCode)
             }
@@ -196,9 +197,9 @@ struct TOTPFactors: Sendable {
                 SELECT secret_sealed, last_step,
                        (failure_window_start > now() - make_interval(secs => \(window)) AND failures >= \(maximumFailures))
                        OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) < 1,
-                       (SELECT proof FROM \(unescaped: schema.qualified(FinishedSignIns.table))
+                       (SELECT proof FROM \(sql: schema.qualified(FinishedSignIns.table))
                         WHERE attempt = \(attempt) AND expires_at > now())
-                FROM \(unescaped: factors) WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
+                FROM \(sql: factors) WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
                 """,
             logger: logger
         )
@@ -245,7 +246,7 @@ struct TOTPFactors: Sendable {
             let outcome = try await client.query(
                 cached: """
                     WITH updated AS (
-                    UPDATE \(unescaped: factors) SET
+                    UPDATE \(sql: factors) SET
                         last_step = CASE WHEN \(good) AND last_step < \(bound) THEN \(step) ELSE last_step END,
                         failures = CASE WHEN \(good) AND last_step < \(bound) THEN 0
                                         WHEN failure_window_start > now() - make_interval(secs => \(window)) THEN failures + 1
@@ -264,12 +265,12 @@ struct TOTPFactors: Sendable {
                       AND NOT (\(good) AND \(attempt) <> '' AND last_step = \(step) AND last_step_attempt = \(attempt))
                     RETURNING failure_window_start IS NULL AS ok
                     ), recorded AS (
-                        INSERT INTO \(unescaped: schema.qualified("security_events")) (type, local_id, actor, client_address, user_agent, details)
+                        INSERT INTO \(sql: schema.qualified("security_events")) (type, local_id, actor, client_address, user_agent, details)
                         SELECT CASE WHEN ok THEN 'secondFactor.succeeded' ELSE 'secondFactor.failed' END, \(params.localId), \(actor),
-                               \(address), \(agent), jsonb_build_object('kind', 'totp', 'enrollmentId', \(params.mfaEnrollmentId)::text)
+                               \(address), \(agent), jsonb_build_object('kind', \(FactorKind.totp.rawValue)::text, 'enrollmentId', \(params.mfaEnrollmentId)::text)
                         FROM updated
                     ), finished AS (
-                        INSERT INTO \(unescaped: schema.qualified(FinishedSignIns.table)) (attempt, proof, expires_at)
+                        INSERT INTO \(sql: schema.qualified(FinishedSignIns.table)) (attempt, proof, expires_at)
                         SELECT \(attempt), \(proof), now() + make_interval(secs => \(kept)) FROM updated WHERE ok AND \(attempt) <> ''
                     )
                     SELECT ok FROM updated
@@ -282,7 +283,7 @@ struct TOTPFactors: Sendable {
             return
         }
         if let accepted { events.count(accepted ? .secondFactorSucceeded : .secondFactorFailed, schema) }
-        events.countSecondFactorCheck(kind: "totp", outcome: accepted.map { $0 ? .accepted : .rejected } ?? .throttled)
+        events.countSecondFactorCheck(kind: .totp, outcome: accepted.map { $0 ? .accepted : .rejected } ?? .throttled)
         switch accepted {
         case true?: return
         // A wrong code, or a good one whose step another request recorded first (a replay).
@@ -318,9 +319,9 @@ struct TOTPFactors: Sendable {
         try retry(params, finishedWith: proof, secret: secret)
     }
 
-    private func exists(_ params: VerifyTOTP.Params, in factors: String) async throws -> Bool {
+    private func exists(_ params: VerifyTOTP.Params, in factors: SQLText) async throws -> Bool {
         let rows = try await client.query(
-            cached: "SELECT 1 FROM \(unescaped: factors) WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)",
+            cached: "SELECT 1 FROM \(sql: factors) WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)",
             logger: logger
         )
         for try await _ in rows.decode(Int32.self) { return true }
@@ -331,7 +332,7 @@ struct TOTPFactors: Sendable {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         try await client.query(
             """
-            DELETE FROM \(unescaped: schema.qualified("totp_factors"))
+            DELETE FROM \(sql: schema.qualified("totp_factors"))
             WHERE enrollment_id = \(params.mfaEnrollmentId) AND local_id = \(params.localId)
             """,
             logger: logger
@@ -350,7 +351,7 @@ struct TOTPFactors: Sendable {
         do {
             let rows = try await client.query(
                 """
-                SELECT local_id, enrollment_id FROM \(unescaped: schema.qualified("totp_factors"))
+                SELECT local_id, enrollment_id FROM \(sql: schema.qualified("totp_factors"))
                 WHERE created_at < now() - make_interval(secs => \(age)) AND enrollment_id > \(after)
                 ORDER BY enrollment_id LIMIT \(limit)
                 """,

@@ -54,7 +54,7 @@ struct SMSDefense: Sendable {
             // The destination's row, locked until commit: sends to one country are admitted one at a time.
             let held = try await connection.query(
                 """
-                INSERT INTO \(unescaped: regions) (region) VALUES (\(region))
+                INSERT INTO \(sql: regions) (region) VALUES (\(region))
                 ON CONFLICT (region) DO UPDATE SET region = EXCLUDED.region
                 RETURNING paused_at IS NOT NULL, coalesce(resumed_at, 'epoch'::timestamptz)
                 """,
@@ -66,7 +66,7 @@ struct SMSDefense: Sendable {
                 """
                 SELECT count(*) FILTER (WHERE region = \(region)), count(*) FILTER (WHERE prefix = \(prefix)),
                        count(*) FILTER (WHERE region = \(region) AND sent_at > \(resumedAt))
-                FROM \(unescaped: sends) WHERE sent_at > now() - interval '1 hour' AND (region = \(region) OR prefix = \(prefix))
+                FROM \(sql: sends) WHERE sent_at > now() - interval '1 hour' AND (region = \(region) OR prefix = \(prefix))
                 """,
                 logger: logger
             )
@@ -75,10 +75,10 @@ struct SMSDefense: Sendable {
             }
             let days = try await connection.query(
                 """
-                SELECT coalesce(sum(cost_micros) FILTER (WHERE day = \(unescaped: Self.today)), 0)::bigint,
-                       coalesce(sum(cost_micros) FILTER (WHERE day >= \(unescaped: Self.monthStart)), 0)::bigint,
-                       coalesce(sum(sends) FILTER (WHERE region = \(region) AND day < \(unescaped: Self.today)), 0)::bigint
-                FROM \(unescaped: daily) WHERE day >= least(\(unescaped: Self.monthStart), \(unescaped: Self.today) - 7)
+                SELECT coalesce(sum(cost_micros) FILTER (WHERE day = \(sql: Self.today)), 0)::bigint,
+                       coalesce(sum(cost_micros) FILTER (WHERE day >= \(sql: Self.monthStart)), 0)::bigint,
+                       coalesce(sum(sends) FILTER (WHERE region = \(region) AND day < \(sql: Self.today)), 0)::bigint
+                FROM \(sql: daily) WHERE day >= least(\(sql: Self.monthStart), \(sql: Self.today) - 7)
                 """,
                 logger: logger
             )
@@ -90,22 +90,22 @@ struct SMSDefense: Sendable {
             case nil:
                 try await connection.query(
                     """
-                    INSERT INTO \(unescaped: sends) (region, prefix, segments, cost_micros, session_id)
+                    INSERT INTO \(sql: sends) (region, prefix, segments, cost_micros, session_id)
                     VALUES (\(region), \(prefix), \(send.segments), \(cost), \(send.sessionKey))
                     """,
                     logger: logger
                 )
                 try await connection.query(
                     """
-                    INSERT INTO \(unescaped: daily) (day, region, sends, cost_micros) VALUES (\(unescaped: Self.today), \(region), 1, \(cost))
+                    INSERT INTO \(sql: daily) (day, region, sends, cost_micros) VALUES (\(sql: Self.today), \(region), 1, \(cost))
                     ON CONFLICT (day, region) DO UPDATE
-                    SET sends = \(unescaped: daily).sends + 1, cost_micros = \(unescaped: daily).cost_micros + EXCLUDED.cost_micros
+                    SET sends = \(sql: daily).sends + 1, cost_micros = \(sql: daily).cost_micros + EXCLUDED.cost_micros
                     """,
                     logger: logger
                 )
             case .anomaly?:
                 try await connection.query(
-                    "UPDATE \(unescaped: regions) SET paused_at = now(), reason = 'anomaly' WHERE region = \(region)", logger: logger
+                    "UPDATE \(sql: regions) SET paused_at = now(), reason = 'anomaly' WHERE region = \(region)", logger: logger
                 )
             default:
                 break
@@ -139,10 +139,10 @@ struct SMSDefense: Sendable {
         let rows = try await connection.query(
             """
             WITH sent AS (
-                UPDATE \(unescaped: scope.qualified("sms_sends")) SET verified_at = now()
+                UPDATE \(sql: scope.qualified("sms_sends")) SET verified_at = now()
                 WHERE session_id = \(sessionKey) AND verified_at IS NULL RETURNING region, (sent_at AT TIME ZONE 'UTC')::date AS day
             )
-            UPDATE \(unescaped: scope.qualified("sms_daily")) AS daily SET verified = daily.verified + 1
+            UPDATE \(sql: scope.qualified("sms_daily")) AS daily SET verified = daily.verified + 1
             FROM sent WHERE daily.day = sent.day AND daily.region = sent.region RETURNING daily.region
             """,
             logger: logger
@@ -155,7 +155,7 @@ struct SMSDefense: Sendable {
         var paused: [GetSMSDefenseStatus.PausedRegion] = []
         let pausedRows = try await client.query(
             """
-            SELECT region, paused_at, coalesce(reason, '') FROM \(unescaped: schema.qualified("sms_regions"))
+            SELECT region, paused_at, coalesce(reason, '') FROM \(sql: schema.qualified("sms_regions"))
             WHERE paused_at IS NOT NULL ORDER BY region
             """,
             logger: logger
@@ -166,8 +166,8 @@ struct SMSDefense: Sendable {
         var today: [GetSMSDefenseStatus.RegionDay] = []
         let dayRows = try await client.query(
             """
-            SELECT region, sends, verified, cost_micros FROM \(unescaped: schema.qualified("sms_daily"))
-            WHERE day = \(unescaped: Self.today) ORDER BY sends DESC, region
+            SELECT region, sends, verified, cost_micros FROM \(sql: schema.qualified("sms_daily"))
+            WHERE day = \(sql: Self.today) ORDER BY sends DESC, region
             """,
             logger: logger
         )
@@ -177,8 +177,8 @@ struct SMSDefense: Sendable {
         var month: Int64 = 0
         let monthRows = try await client.query(
             """
-            SELECT coalesce(sum(cost_micros), 0)::bigint FROM \(unescaped: schema.qualified("sms_daily"))
-            WHERE day >= \(unescaped: Self.monthStart)
+            SELECT coalesce(sum(cost_micros), 0)::bigint FROM \(sql: schema.qualified("sms_daily"))
+            WHERE day >= \(sql: Self.monthStart)
             """,
             logger: logger
         )
@@ -193,7 +193,7 @@ struct SMSDefense: Sendable {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         let rows = try await client.query(
             """
-            UPDATE \(unescaped: schema.qualified("sms_regions")) SET paused_at = NULL, reason = NULL, resumed_at = now()
+            UPDATE \(sql: schema.qualified("sms_regions")) SET paused_at = NULL, reason = NULL, resumed_at = now()
             WHERE region = \(params.region.uppercased()) AND paused_at IS NOT NULL RETURNING region
             """,
             logger: logger
@@ -211,6 +211,6 @@ struct SMSDefense: Sendable {
         return .init(wasPaused: resumed)
     }
 
-    static let today = "(now() AT TIME ZONE 'UTC')::date"
-    static let monthStart = "date_trunc('month', now() AT TIME ZONE 'UTC')::date"
+    static let today: SQLText = "(now() AT TIME ZONE 'UTC')::date"
+    static let monthStart: SQLText = "date_trunc('month', now() AT TIME ZONE 'UTC')::date"
 }

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import JSONRPC
 
 /// `message.sendEmail`: renders and sends an out-of-band email (any `oobCode.create` type) through the
@@ -10,7 +11,7 @@ public enum SendEmail: RPCMethod {
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String
         public var tenantId: String?
-        public var requestType: String
+        public var requestType: OOBRequestType
         public var email: String
         public var oobCode: String
         public var oobLink: String
@@ -26,7 +27,7 @@ public enum SendEmail: RPCMethod {
         public var notification: NotificationConfig?
 
         public init(
-            projectId: String, tenantId: String? = nil, requestType: String, email: String, oobCode: String, oobLink: String,
+            projectId: String, tenantId: String? = nil, requestType: OOBRequestType, email: String, oobCode: String, oobLink: String,
             newEmail: String? = nil, secondFactor: NewSecondFactor? = nil, linkedPhoneEnding: String? = nil, locale: String? = nil,
             notification: NotificationConfig? = nil
         ) {
@@ -55,17 +56,16 @@ public enum SendEmail: RPCMethod {
 /// A new second factor as a notice names it: a phone by its number's last four digits (never
 /// the whole number), an authenticator app by its kind.
 public struct NewSecondFactor: Codable, Sendable, Hashable {
-    /// `phone` or `totp`.
-    public var kind: String
+    public var kind: FactorKind
     public var phoneEnding: String?
 
-    public init(kind: String, phoneEnding: String? = nil) {
+    public init(kind: FactorKind, phoneEnding: String? = nil) {
         self.kind = kind
         self.phoneEnding = phoneEnding
     }
 
-    public static let authenticator = NewSecondFactor(kind: "totp")
-    public static func phone(ending: String) -> NewSecondFactor { NewSecondFactor(kind: "phone", phoneEnding: ending) }
+    public static let authenticator = NewSecondFactor(kind: .totp)
+    public static func phone(ending: String) -> NewSecondFactor { NewSecondFactor(kind: .phone, phoneEnding: ending) }
 }
 
 /// `devOutbox.oobCodes`: what the development sink received for a project or tenant, oldest first,
@@ -85,7 +85,7 @@ public struct OutboxOOBCode: Codable, Sendable, Hashable {
     public var email: String
     public var oobCode: String
     public var oobLink: String
-    public var requestType: String
+    public var requestType: OOBRequestType
     public var newEmail: String?
     /// The message as it was sent, and the language it is in (not in the emulator's shape).
     public var subject: String?
@@ -94,7 +94,7 @@ public struct OutboxOOBCode: Codable, Sendable, Hashable {
     public var locale: String?
 
     public init(
-        email: String, oobCode: String, oobLink: String, requestType: String, newEmail: String? = nil, subject: String? = nil,
+        email: String, oobCode: String, oobLink: String, requestType: OOBRequestType, newEmail: String? = nil, subject: String? = nil,
         text: String? = nil, html: String? = nil, locale: String? = nil
     ) {
         self.subject = subject

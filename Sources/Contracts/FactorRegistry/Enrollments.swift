@@ -1,18 +1,18 @@
+import AuthVocabulary
 import JSONRPC
 
 /// A second factor enrolled by an account (metadata only; TOTP secrets live in challenge-issuer).
 public struct Enrollment: Codable, Sendable, Hashable {
     /// 28 random letters and digits.
     public var mfaEnrollmentId: String
-    /// `phone` or `totp`.
-    public var kind: String
+    public var kind: FactorKind
     public var displayName: String?
     /// E.164, phone factors only.
     public var phoneNumber: String?
     /// RFC 3339.
     public var enrolledAt: String
 
-    public init(mfaEnrollmentId: String, kind: String, displayName: String?, phoneNumber: String?, enrolledAt: String) {
+    public init(mfaEnrollmentId: String, kind: FactorKind, displayName: String?, phoneNumber: String?, enrolledAt: String) {
         self.mfaEnrollmentId = mfaEnrollmentId
         self.kind = kind
         self.displayName = displayName

@@ -1,3 +1,5 @@
+import AuthVocabulary
+
 /// `notification` of a project's or a tenant's settings: the language messages go out in and the
 /// operator's own texts. Identity Platform's shape (`defaultLocale`, `sendSms.smsTemplate`,
 /// `sendEmail.<kind>Template`), plus what it lacks: texts per locale (`localizedTemplates`), and
@@ -107,17 +109,16 @@ public struct EmailTemplateSet: Codable, Sendable, Hashable {
     ]
 
     /// The template for an out-of-band request type (`PASSWORD_RESET`, …).
-    public func template(for requestType: String) -> EmailTemplate? {
+    public func template(for requestType: OOBRequestType) -> EmailTemplate? {
         switch requestType {
-        case "VERIFY_EMAIL": verifyEmailTemplate
-        case "PASSWORD_RESET": resetPasswordTemplate
-        case "RECOVER_EMAIL": changeEmailTemplate
-        case "REVERT_SECOND_FACTOR_ADDITION": revertSecondFactorAdditionTemplate
-        case "VERIFY_AND_CHANGE_EMAIL": verifyAndChangeEmailTemplate
-        case "EMAIL_SIGNIN": emailSignInTemplate
-        case "REVERT_PHONE_NUMBER_ADDITION": revertPhoneNumberAdditionTemplate
-        case "RECOVERY_CODE_USED": recoveryCodeUsedTemplate
-        default: nil
+        case .verifyEmail: verifyEmailTemplate
+        case .passwordReset: resetPasswordTemplate
+        case .recoverEmail: changeEmailTemplate
+        case .revertSecondFactorAddition: revertSecondFactorAdditionTemplate
+        case .verifyAndChangeEmail: verifyAndChangeEmailTemplate
+        case .emailSignIn: emailSignInTemplate
+        case .revertPhoneNumberAddition: revertPhoneNumberAdditionTemplate
+        case .recoveryCodeUsed: recoveryCodeUsedTemplate
         }
     }
 

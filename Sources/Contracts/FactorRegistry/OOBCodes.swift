@@ -1,3 +1,4 @@
+import AuthVocabulary
 import JSONRPC
 
 /// `oobCode.create`: a new out-of-band code (contract §2.5). Only a hash of the code is
@@ -18,7 +19,7 @@ public enum CreateOOBCode: RPCMethod {
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String
         public var tenantId: String?
-        public var requestType: String
+        public var requestType: OOBRequestType
         public var localId: String?
         public var email: String?
         /// The client's address when a client asked for the code to be mailed: the mail is limited
@@ -29,7 +30,7 @@ public enum CreateOOBCode: RPCMethod {
         public var phoneNumber: String?
 
         public init(
-            projectId: String, tenantId: String? = nil, requestType: String, localId: String? = nil, email: String? = nil,
+            projectId: String, tenantId: String? = nil, requestType: OOBRequestType, localId: String? = nil, email: String? = nil,
             clientAddress: String? = nil, newEmail: String? = nil, enrollmentId: String? = nil, phoneNumber: String? = nil
         ) {
             self.phoneNumber = phoneNumber
@@ -84,7 +85,7 @@ public enum InspectOOBCode: RPCMethod {
 
 /// What an out-of-band code is for.
 public struct OOBCodeInfo: Codable, Sendable, Hashable {
-    public var requestType: String
+    public var requestType: OOBRequestType
     public var email: String
     public var newEmail: String?
     /// The factor a `REVERT_SECOND_FACTOR_ADDITION` code removes.
@@ -93,7 +94,7 @@ public struct OOBCodeInfo: Codable, Sendable, Hashable {
     public var phoneNumber: String?
 
     public init(
-        requestType: String, email: String, newEmail: String? = nil, enrollment: Enrollment? = nil, phoneNumber: String? = nil
+        requestType: OOBRequestType, email: String, newEmail: String? = nil, enrollment: Enrollment? = nil, phoneNumber: String? = nil
     ) {
         self.phoneNumber = phoneNumber
         self.requestType = requestType
@@ -126,11 +127,11 @@ public enum ApplyOOBCode: RPCMethod {
         public var tenantId: String?
         public var oobCode: String
         /// The types this caller may use; absent: `VERIFY_EMAIL` only.
-        public var requestTypes: [String]?
+        public var requestTypes: [OOBRequestType]?
         public var newPassword: String?
 
         public init(
-            projectId: String, tenantId: String? = nil, oobCode: String, requestTypes: [String]? = nil, newPassword: String? = nil
+            projectId: String, tenantId: String? = nil, oobCode: String, requestTypes: [OOBRequestType]? = nil, newPassword: String? = nil
         ) {
             self.projectId = projectId
             self.tenantId = tenantId
@@ -141,12 +142,12 @@ public enum ApplyOOBCode: RPCMethod {
     }
 
     public struct Result: Codable, Sendable, Hashable {
-        public var requestType: String
+        public var requestType: OOBRequestType
         public var account: Account
         /// The code's email, new email and factor (as `oobCode.inspect` tells them).
         public var info: OOBCodeInfo?
 
-        public init(requestType: String, account: Account, info: OOBCodeInfo? = nil) {
+        public init(requestType: OOBRequestType, account: Account, info: OOBCodeInfo? = nil) {
             self.requestType = requestType
             self.account = account
             self.info = info
@@ -169,7 +170,7 @@ public enum SignInWithEmailLink: RPCMethod {
         public var tenantId: String?
         public var oobCode: String
         public var email: String
-        public var secondFactorKinds: [String]?
+        public var secondFactorKinds: [FactorKind]?
         /// Link instead: the address becomes this (signed-in) account's, verified (`EMAIL_EXISTS`
         /// when another account has it). No second factor is asked: the user is signed in already.
         public var linkTo: String?
@@ -179,7 +180,7 @@ public enum SignInWithEmailLink: RPCMethod {
         public var holdNewAccount: Bool?
 
         public init(
-            projectId: String, tenantId: String? = nil, oobCode: String, email: String, secondFactorKinds: [String]? = nil,
+            projectId: String, tenantId: String? = nil, oobCode: String, email: String, secondFactorKinds: [FactorKind]? = nil,
             linkTo: String? = nil, holdNewAccount: Bool? = nil
         ) {
             self.holdNewAccount = holdNewAccount

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import JSONRPC
 
 /// `account.recordSignIn`: records a sign-in that factor-registry did not check itself (a second
@@ -19,8 +20,8 @@ public enum RecordSignIn: RPCMethod {
         public var localId: String
         /// The second factor the sign-in passed.
         public var requiredEnrollment: String?
-        /// The kind of that factor (`phone`, `totp`).
-        public var requiredKind: String?
+        /// The kind of that factor.
+        public var requiredKind: FactorKind?
         /// When the sign-in happened, in milliseconds since the epoch: the caller's clock, which the
         /// session's `auth_time` shares. Absent: now, by the database's clock.
         public var signedInAt: Int64?
@@ -38,7 +39,7 @@ public enum RecordSignIn: RPCMethod {
         }
 
         public init(
-            projectId: String, tenantId: String? = nil, localId: String, requiredEnrollment: String? = nil, requiredKind: String? = nil,
+            projectId: String, tenantId: String? = nil, localId: String, requiredEnrollment: String? = nil, requiredKind: FactorKind? = nil,
             signedInAt: Int64? = nil, mode: Mode? = nil, firstFactor: String? = nil
         ) {
             self.firstFactor = firstFactor

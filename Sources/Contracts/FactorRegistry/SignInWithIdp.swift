@@ -1,3 +1,4 @@
+import AuthVocabulary
 import JSONRPC
 
 /// `account.signInWithIdp`: the first factor of `accounts:signInWithIdp`. factor-registry reads the
@@ -21,7 +22,7 @@ public enum SignInWithIdp: RPCMethod {
         /// The signed-in user (from the request's `idToken`) the provider's identity is linked to.
         public var linkTo: String?
         /// As ``VerifyPassword``: a user with one of these factors is not signed in yet.
-        public var secondFactorKinds: [String]?
+        public var secondFactorKinds: [FactorKind]?
         /// Conflicts (`FEDERATED_USER_ID_ALREADY_LINKED`, `EMAIL_EXISTS`) answer as a result with
         /// the provider's credential rather than as errors.
         public var returnIdpCredential: Bool?
@@ -33,7 +34,7 @@ public enum SignInWithIdp: RPCMethod {
 
         public init(
             projectId: String, tenantId: String? = nil, requestUri: String, postBody: String? = nil, sessionId: String? = nil,
-            pendingToken: String? = nil, linkTo: String? = nil, secondFactorKinds: [String]? = nil, returnIdpCredential: Bool? = nil,
+            pendingToken: String? = nil, linkTo: String? = nil, secondFactorKinds: [FactorKind]? = nil, returnIdpCredential: Bool? = nil,
             clientAddress: String? = nil, holdNewAccount: Bool? = nil
         ) {
             self.holdNewAccount = holdNewAccount

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import JSONRPC
 
 /// `account.verifyPassword`: the first factor of `accounts:signInWithPassword`. Checks in the
@@ -14,12 +15,12 @@ public enum VerifyPassword: RPCMethod {
         /// The factor kinds that make this sign-in need a second factor under the scope's MFA
         /// settings (contract §3.5). A user with one gets `secondFactorRequired` and the sign-in
         /// is not recorded yet (`lastLoginAt` moves when the second factor is done).
-        public var secondFactorKinds: [String]?
+        public var secondFactorKinds: [FactorKind]?
         /// The client's address (an IPv6 one as its /64), for the first-factor limits.
         public var clientAddress: String?
 
         public init(
-            projectId: String, tenantId: String? = nil, email: String, password: String, secondFactorKinds: [String]? = nil,
+            projectId: String, tenantId: String? = nil, email: String, password: String, secondFactorKinds: [FactorKind]? = nil,
             clientAddress: String? = nil
         ) {
             self.secondFactorKinds = secondFactorKinds

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import JSONRPC
 
 /// `session.issue`: mints an ID token (RS256, the claim set of contract §3.6) and starts a
@@ -12,7 +13,7 @@ public enum IssueSession: RPCMethod {
         /// The first factor: `password`, `anonymous`, `custom`, `phone`, an IdP id…
         public var signInProvider: String
         /// `phone` or `totp` after a second-factor sign-in or enrollment.
-        public var secondFactor: String?
+        public var secondFactor: FactorKind?
         public var secondFactorIdentifier: String?
         /// Seconds since the epoch of the user's last sign-in.
         public var authTime: Int64
@@ -42,7 +43,7 @@ public enum IssueSession: RPCMethod {
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String, signInProvider: String,
-            secondFactor: String? = nil, secondFactorIdentifier: String? = nil, authTime: Int64, user: SessionUser,
+            secondFactor: FactorKind? = nil, secondFactorIdentifier: String? = nil, authTime: Int64, user: SessionUser,
             sessionClaims: [String: JSONValue]? = nil, consumePendingCredential: String? = nil, revokeOtherSessions: Bool? = nil,
             finishesEnrollment: Bool? = nil, secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil
         ) {

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import JSONRPC
 
 /// `session.verifyIdToken`: checks an ID token's RS256 signature against the published keys, its
@@ -19,7 +20,7 @@ public enum VerifyIDToken: RPCMethod {
         public var issuedAt: Int64
         public var authTime: Int64
         public var signInProvider: String
-        public var secondFactor: String?
+        public var secondFactor: FactorKind?
         public var secondFactorIdentifier: String?
         /// When the session last passed a second factor (`firebase.second_factor_auth_time`).
         public var secondFactorAuthTime: Int64?
@@ -28,7 +29,7 @@ public enum VerifyIDToken: RPCMethod {
 
         public init(
             projectId: String, tenantId: String?, localId: String, issuedAt: Int64, authTime: Int64,
-            signInProvider: String, secondFactor: String?, secondFactorIdentifier: String?,
+            signInProvider: String, secondFactor: FactorKind?, secondFactorIdentifier: String?,
             secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil
         ) {
             self.secondFactorAuthTime = secondFactorAuthTime

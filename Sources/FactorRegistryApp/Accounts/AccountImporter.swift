@@ -111,10 +111,10 @@ struct AccountImporter: Sendable {
         var ids: Set<String> = []
         return try items.map { item in
             // A TOTP factor comes with its id: the gateway stored its secret under it first.
-            if item.kind == "totp", !item.mfaEnrollmentId.isEmpty {
+            if item.kind == .totp, !item.mfaEnrollmentId.isEmpty {
                 guard ids.insert(item.mfaEnrollmentId).inserted else { throw ImportFailure(message: "Enrollment id already exists.") }
                 return Enrollment(
-                    mfaEnrollmentId: item.mfaEnrollmentId, kind: "totp", displayName: item.displayName, phoneNumber: nil,
+                    mfaEnrollmentId: item.mfaEnrollmentId, kind: .totp, displayName: item.displayName, phoneNumber: nil,
                     enrolledAt: item.enrolledAt
                 )
             }
@@ -123,7 +123,7 @@ struct AccountImporter: Sendable {
             let id = item.mfaEnrollmentId.isEmpty ? RandomIdentifier.make() : item.mfaEnrollmentId
             guard id.utf8.count <= 128, ids.insert(id).inserted else { throw ImportFailure(message: "Enrollment id already exists.") }
             return Enrollment(
-                mfaEnrollmentId: id, kind: "phone", displayName: item.displayName, phoneNumber: number, enrolledAt: item.enrolledAt
+                mfaEnrollmentId: id, kind: .phone, displayName: item.displayName, phoneNumber: number, enrolledAt: item.enrolledAt
             )
         }
     }

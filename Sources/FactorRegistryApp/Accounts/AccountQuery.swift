@@ -1,5 +1,6 @@
 import Contracts
 import PostgresNIO
+import TenantStore
 
 /// `account.query` (`accounts:query`): a filter of ids, normalised emails and numbers bound as
 /// arrays, an order among fixed columns (ours, never the caller's text), and a window.
@@ -23,7 +24,7 @@ struct AccountQuery: Sendable {
         if !params.returnUserInfo {
             let rows = try await repository.client.query(
                 """
-                SELECT count(*)::bigint FROM \(unescaped: table)
+                SELECT count(*)::bigint FROM \(sql: table)
                 WHERE (NOT \(filtered) OR local_id = ANY(\(ids)) OR email_normalized = ANY(\(emails)) OR phone_number = ANY(\(numbers)))
                 """,
                 logger: repository.logger
@@ -31,12 +32,12 @@ struct AccountQuery: Sendable {
             for try await total in rows.decode(Int64.self) { return .init(recordsCount: Int(total)) }
             return .init(recordsCount: 0)
         }
-        let direction = params.descending ? "DESC" : "ASC"
+        let direction: SQLText = params.descending ? "DESC" : "ASC"
         let rows = try await repository.client.query(
             """
-            SELECT \(unescaped: AccountRepository.columns(schema)) FROM \(unescaped: table)
+            SELECT \(sql: AccountRepository.columns(schema)) FROM \(sql: table)
             WHERE (NOT \(filtered) OR local_id = ANY(\(ids)) OR email_normalized = ANY(\(emails)) OR phone_number = ANY(\(numbers)))
-            ORDER BY \(unescaped: Self.column(params.sortBy)) \(unescaped: direction) NULLS LAST, local_id \(unescaped: direction)
+            ORDER BY \(sql: Self.column(params.sortBy)) \(sql: direction) NULLS LAST, local_id \(sql: direction)
             LIMIT \(params.limit) OFFSET \(params.offset)
             """,
             logger: repository.logger
@@ -47,7 +48,7 @@ struct AccountQuery: Sendable {
     }
 
     /// The sort column: a literal of ours for each choice.
-    static func column(_ sortBy: QueryAccounts.SortBy) -> String {
+    static func column(_ sortBy: QueryAccounts.SortBy) -> SQLText {
         switch sortBy {
         case .userId: "local_id"
         case .name: "display_name"

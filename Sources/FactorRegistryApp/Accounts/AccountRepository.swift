@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import Logging
@@ -30,7 +31,7 @@ struct AccountRepository: Sendable {
             // Only `qualified(_:)` output is spliced into the text; every value is a bind parameter.
             let rows = try await client.query(
                 cached: """
-                    INSERT INTO \(unescaped: accounts)
+                    INSERT INTO \(sql: accounts)
                     (local_id, email, email_normalized, password_hash, display_name, email_verified, disabled, phone_number,
                      photo_url, last_login_at)
                     VALUES (\(localId), \(email), \(normalized), \(passwordHash), \(displayName), \(emailVerified), \(disabled),
@@ -90,7 +91,7 @@ extension AccountRepository {
         let accounts = schema.qualified("accounts")
         let rows = try await client.query(
             """
-            SELECT \(unescaped: Self.columns(schema)) FROM \(unescaped: accounts)
+            SELECT \(sql: Self.columns(schema)) FROM \(sql: accounts)
             WHERE local_id = ANY(\(localIds)) OR email_normalized = ANY(\(normalized)) OR phone_number = ANY(\(phoneNumbers))
             ORDER BY local_id
             """,
@@ -102,12 +103,12 @@ extension AccountRepository {
     }
 
     /// One account by a unique column (`column` is a literal of ours, never input).
-    private func select(in schema: TenantSchema, where column: StaticString, equals value: String) async throws
+    private func select(in schema: TenantSchema, where column: SQLText, equals value: String) async throws
         -> StoredCredentials?
     {
         let accounts = schema.qualified("accounts")
         let rows = try await client.query(
-            cached: "SELECT \(unescaped: Self.columns(schema)) FROM \(unescaped: accounts) WHERE \(unescaped: "\(column)") = \(value)",
+            cached: "SELECT \(sql: Self.columns(schema)) FROM \(sql: accounts) WHERE \(sql: column) = \(value)",
             logger: logger
         )
         for try await row in rows.decode(Row.self) { return Self.credentials(from: row) }
@@ -116,7 +117,7 @@ extension AccountRepository {
 
     /// The columns of an account: its enrollments as a JSON array (oldest first; `[]` for none),
     /// then its linked provider users (``identities(_:)``).
-    static func columns(_ schema: TenantSchema) -> String {
+    static func columns(_ schema: TenantSchema) -> SQLText {
         let enrollments = schema.qualified("mfa_enrollments")
         return """
             \(profileColumns("password_hash")),
@@ -132,7 +133,7 @@ extension AccountRepository {
 
     /// An account's linked provider users as a JSON array (`[]` for none): also in the narrow reads,
     /// since the ID token a second-factor sign-in ends with lists them (`firebase.identities`).
-    static func identities(_ schema: TenantSchema) -> String {
+    static func identities(_ schema: TenantSchema) -> SQLText {
         """
         (SELECT coalesce(json_agg(json_build_object(
             'providerId', f.provider_id, 'rawId', f.raw_id, 'email', f.email, 'displayName', f.display_name,
@@ -143,10 +144,10 @@ extension AccountRepository {
 
     /// What the narrow reads select in place of the enrollments and identities of ``columns(_:)``:
     /// no enrollments (NULL, which also says the password was not looked at), the identities.
-    static func narrowTail(_ schema: TenantSchema) -> String { "NULL::text, \(identities(schema))" }
+    static func narrowTail(_ schema: TenantSchema) -> SQLText { "NULL::text, \(identities(schema))" }
 
     /// An account's own columns, up to `photo_url`, with `passwordHash` in the password hash's place.
-    private static func profileColumns(_ passwordHash: String) -> String {
+    private static func profileColumns(_ passwordHash: SQLText) -> SQLText {
         """
         local_id, email, email_verified, display_name, disabled, (extract(epoch FROM created_at) * 1000)::bigint,
         \(passwordHash), floor(extract(epoch FROM valid_since))::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint,
@@ -177,18 +178,19 @@ extension AccountRepository {
     /// without its enrollments or password hash; `nil` when it does not exist or lacks the
     /// enrollment. One narrow statement: the hottest flow's, about half the general update's cost.
     func recordSignIn(
-        in schema: TenantSchema, localId: String, requiredEnrollment: String?, requiredKind: String?,
+        in schema: TenantSchema, localId: String, requiredEnrollment: String?, requiredKind: FactorKind?,
         record: RecordSignIn.Recording = .now
     ) async throws -> Account? {
+        let requiredKind = requiredKind?.rawValue
         let accounts = schema.qualified("accounts")
         let rows: CachedRows
         switch record {
         case .checkOnly:
             rows = try await client.query(
                 cached: """
-                    SELECT \(unescaped: Self.profileColumns("NULL::text")), \(unescaped: Self.narrowTail(schema)) FROM \(unescaped: accounts)
+                    SELECT \(sql: Self.profileColumns("NULL::text")), \(sql: Self.narrowTail(schema)) FROM \(sql: accounts)
                     WHERE local_id = \(localId) AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
-                        SELECT 1 FROM \(unescaped: schema.qualified("mfa_enrollments")) e
+                        SELECT 1 FROM \(sql: schema.qualified("mfa_enrollments")) e
                         WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
                           AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
                     """,
@@ -201,15 +203,15 @@ extension AccountRepository {
             let asynchronous = if case .at(_, let asynchronous) = record { asynchronous } else { false }
             rows = try await client.query(
                 cached: """
-                    UPDATE \(unescaped: accounts) SET last_login_at = CASE WHEN \(millis)::bigint IS NULL THEN now()
+                    UPDATE \(sql: accounts) SET last_login_at = CASE WHEN \(millis)::bigint IS NULL THEN now()
                         ELSE greatest(last_login_at, to_timestamp(\(millis)::bigint / 1000.0)) END
                     WHERE local_id = \(localId)
                       AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
-                          SELECT 1 FROM \(unescaped: schema.qualified("mfa_enrollments")) e
+                          SELECT 1 FROM \(sql: schema.qualified("mfa_enrollments")) e
                           WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
                             AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
                       AND (NOT \(asynchronous) OR (SELECT set_config('synchronous_commit', 'off', true)) = 'off')
-                    RETURNING \(unescaped: Self.profileColumns("NULL::text")), \(unescaped: Self.narrowTail(schema))
+                    RETURNING \(sql: Self.profileColumns("NULL::text")), \(sql: Self.narrowTail(schema))
                     """,
                 logger: logger
             )
@@ -223,7 +225,7 @@ extension AccountRepository {
         let accounts = schema.qualified("accounts")
         let rows = try await client.query(
             cached: """
-                UPDATE \(unescaped: accounts) SET last_login_at = now() WHERE local_id = \(localId)
+                UPDATE \(sql: accounts) SET last_login_at = now() WHERE local_id = \(localId)
                 RETURNING floor(extract(epoch FROM last_login_at))::bigint
                 """,
             logger: logger
@@ -237,7 +239,7 @@ extension AccountRepository {
     func replacePasswordHash(in schema: TenantSchema, localId: String, from old: String, to new: String) async throws {
         let accounts = schema.qualified("accounts")
         try await client.query(
-            "UPDATE \(unescaped: accounts) SET password_hash = \(new) WHERE local_id = \(localId) AND password_hash = \(old)",
+            "UPDATE \(sql: accounts) SET password_hash = \(new) WHERE local_id = \(localId) AND password_hash = \(old)",
             logger: logger
         )
     }
@@ -248,7 +250,7 @@ extension AccountRepository {
     func delete(in schema: TenantSchema, localId: String) async throws -> Bool {
         let accounts = schema.qualified("accounts")
         let rows = try await client.query(
-            "DELETE FROM \(unescaped: accounts) WHERE local_id = \(localId) RETURNING local_id", logger: logger
+            "DELETE FROM \(sql: accounts) WHERE local_id = \(localId) RETURNING local_id", logger: logger
         )
         for try await _ in rows.decode(String.self) { return true }
         return false
@@ -285,7 +287,7 @@ extension AccountRepository {
                 if !changes.unlinkProviders.isEmpty {
                     let rows = try await connection.query(
                         """
-                        DELETE FROM \(unescaped: schema.qualified("federated_identities"))
+                        DELETE FROM \(sql: schema.qualified("federated_identities"))
                         WHERE local_id = \(localId) AND provider_id = ANY(\(changes.unlinkProviders)) RETURNING provider_id
                         """,
                         logger: logger
@@ -322,7 +324,7 @@ extension AccountRepository {
         do {
             let rows = try await connection.query(
                 cached: """
-                    UPDATE \(unescaped: accounts) SET
+                    UPDATE \(sql: accounts) SET
                         email = coalesce(\(changes.email), email),
                         email_normalized = coalesce(\(normalized), email_normalized),
                         email_verified = CASE WHEN \(changes.email)::text IS NOT NULL THEN false
@@ -339,7 +341,7 @@ extension AccountRepository {
                         valid_since = CASE WHEN \(changes.revokeSessions) THEN date_trunc('second', now())
                                            ELSE coalesce(\(validSince), valid_since) END
                     WHERE local_id = \(localId)
-                    RETURNING \(unescaped: Self.columns(schema))
+                    RETURNING \(sql: Self.columns(schema))
                     """,
                 logger: logger
             )
@@ -357,7 +359,7 @@ extension AccountRepository {
         let accounts = schema.qualified("accounts")
         let rows = try await client.query(
             """
-            SELECT \(unescaped: Self.columns(schema)) FROM \(unescaped: accounts)
+            SELECT \(sql: Self.columns(schema)) FROM \(sql: accounts)
             WHERE local_id > \(afterLocalId ?? "") ORDER BY local_id LIMIT \(limit)
             """,
             logger: logger
@@ -373,7 +375,7 @@ extension AccountRepository {
         let accounts = schema.qualified("accounts")
         let rows = try await client.query(
             """
-            SELECT local_id, password_hash FROM \(unescaped: accounts)
+            SELECT local_id, password_hash FROM \(sql: accounts)
             WHERE local_id = ANY(\(localIds)) AND password_hash IS NOT NULL ORDER BY local_id
             """,
             logger: logger
@@ -390,11 +392,11 @@ extension AccountRepository {
     func delete(in schema: TenantSchema, localIds: [String], onlyDisabled: Bool) async throws -> Set<String> {
         let accounts = schema.qualified("accounts")
         try await client.query(
-            "DELETE FROM \(unescaped: accounts) WHERE local_id = ANY(\(localIds)) AND (disabled OR NOT \(onlyDisabled))",
+            "DELETE FROM \(sql: accounts) WHERE local_id = ANY(\(localIds)) AND (disabled OR NOT \(onlyDisabled))",
             logger: logger
         )
         let rows = try await client.query(
-            "SELECT local_id FROM \(unescaped: accounts) WHERE local_id = ANY(\(localIds))", logger: logger
+            "SELECT local_id FROM \(sql: accounts) WHERE local_id = ANY(\(localIds))", logger: logger
         )
         var kept: Set<String> = []
         for try await id in rows.decode(String.self) { kept.insert(id) }
@@ -405,7 +407,7 @@ extension AccountRepository {
 extension AccountRepository {
     /// Removes every account of the schema (the development helper's wipe).
     func deleteAll(in schema: TenantSchema) async throws {
-        try await client.query("DELETE FROM \(unescaped: schema.qualified("accounts"))", logger: logger)
+        try await client.query("DELETE FROM \(sql: schema.qualified("accounts"))", logger: logger)
     }
 }
 
@@ -435,7 +437,7 @@ extension AccountRepository {
         do {
             let rows = try await client.query(
                 """
-                INSERT INTO \(unescaped: accounts)
+                INSERT INTO \(sql: accounts)
                 (local_id, email, email_normalized, email_verified, display_name, password_hash, disabled, phone_number,
                  custom_attributes, created_at, last_login_at, photo_url)
                 VALUES (\(record.localId), \(record.email), \(normalized), \(record.emailVerified), \(record.displayName),

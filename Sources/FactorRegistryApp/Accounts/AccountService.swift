@@ -299,11 +299,11 @@ struct AccountService: Sendable {
         guard try await accounts.delete(in: schema, localId: params.localId) else { throw Self.rejected(.userNotFound) }
     }
 
-    /// The schema of an active project or tenant; `TENANT_NOT_FOUND` otherwise.
+    /// The schema of an active project or tenant: an id that cannot be one is the scope door's
+    /// `TENANT_NOT_FOUND`, as is a tenant that is not active; a project that is not is
+    /// `CONFIGURATION_NOT_FOUND`.
     func activeSchema(projectId: String, tenantId: String?) async throws -> TenantSchema {
-        guard let schema = try? TenantSchema(projectId: projectId, tenantId: tenantId) else {
-            throw TenantRegistryError.tenantNotFound
-        }
+        let schema = try ScopeSchema.of(projectId, tenantId)
         if let tenantId {
             guard try await tenants.tenant(projectId: projectId, tenantId: tenantId)?.state == "active" else {
                 throw TenantRegistryError.tenantNotFound

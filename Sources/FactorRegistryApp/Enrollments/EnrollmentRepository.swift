@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import Logging
@@ -23,10 +24,6 @@ struct EnrollmentRepository: Sendable {
         case noFactorToRecover
     }
 
-    /// The kind of a recovery-code set (docs/mfa-policy.md): not a factor of its own, so it does
-    /// not count against the limit, needs another factor, and goes with the last one.
-    static let recoveryCodeKind = "recovery_code"
-
     /// Adds an enrollment under a lock on the account row, so the count check and the insert cannot
     /// interleave with another enrollment of the same user. With `revokeSessions` the same commit
     /// sets `valid_since` to the second after `enrolled_at` (both are the transaction's `now()`).
@@ -38,14 +35,14 @@ struct EnrollmentRepository: Sendable {
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
             let locked = try await connection.query(
-                cached: "SELECT local_id FROM \(unescaped: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
+                cached: "SELECT local_id FROM \(sql: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
             )
             var exists = false
             for try await _ in locked.decode(String.self) { exists = true }
             guard exists else { return .accountMissing }
             let rows = try await connection.query(
                 cached: """
-                    SELECT enrollment_id, phone_number, kind FROM \(unescaped: enrollments) WHERE local_id = \(localId)
+                    SELECT enrollment_id, phone_number, kind FROM \(sql: enrollments) WHERE local_id = \(localId)
                     """,
                 logger: logger
             )
@@ -53,17 +50,19 @@ struct EnrollmentRepository: Sendable {
             for try await (id, phone, kind) in rows.decode((String, String?, String).self) {
                 if id == enrollment.mfaEnrollmentId { return .alreadyAdded }
                 if let phone, phone == enrollment.phoneNumber { return .phoneAlreadyEnrolled }
-                if kind != Self.recoveryCodeKind { count += 1 }
+                // A recovery-code set (docs/mfa-policy.md) is not a factor of its own: it does not count
+                // against the limit, needs another factor, and goes with the last one.
+                if kind != FactorKind.recoveryCode.rawValue { count += 1 }
             }
-            if enrollment.kind == Self.recoveryCodeKind {
+            if enrollment.kind == .recoveryCode {
                 guard count > 0 else { return .noFactorToRecover }
             } else {
                 guard count < maximum else { return .limitReached }
             }
             try await connection.query(
                 cached: """
-                    INSERT INTO \(unescaped: enrollments) (enrollment_id, local_id, kind, display_name, phone_number)
-                    VALUES (\(enrollment.mfaEnrollmentId), \(localId), \(enrollment.kind), \(enrollment.displayName),
+                    INSERT INTO \(sql: enrollments) (enrollment_id, local_id, kind, display_name, phone_number)
+                    VALUES (\(enrollment.mfaEnrollmentId), \(localId), \(enrollment.kind.rawValue), \(enrollment.displayName),
                             \(enrollment.phoneNumber))
                     """,
                 logger: logger
@@ -74,7 +73,7 @@ struct EnrollmentRepository: Sendable {
             if revokeSessions {
                 try await connection.query(
                     cached: """
-                        UPDATE \(unescaped: accounts) SET valid_since = date_trunc('second', now()) + interval '1 second'
+                        UPDATE \(sql: accounts) SET valid_since = date_trunc('second', now()) + interval '1 second'
                         WHERE local_id = \(localId)
                         """,
                     logger: logger
@@ -92,13 +91,13 @@ struct EnrollmentRepository: Sendable {
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
             let locked = try await connection.query(
-                "SELECT local_id FROM \(unescaped: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
+                "SELECT local_id FROM \(sql: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
             )
             var exists = false
             for try await _ in locked.decode(String.self) { exists = true }
             guard exists else { return false }
             let before = try await connection.query(
-                "SELECT enrollment_id, kind FROM \(unescaped: table) WHERE local_id = \(localId)", logger: logger
+                "SELECT enrollment_id, kind FROM \(sql: table) WHERE local_id = \(localId)", logger: logger
             )
             var previous: [String: String] = [:]
             for try await (id, kind) in before.decode((String, String).self) { previous[id] = kind }
@@ -116,16 +115,16 @@ struct EnrollmentRepository: Sendable {
     }
 
     static func replace(
-        in schema: TenantSchema, table: String, localId: String, _ enrollments: [Enrollment], connection: PostgresConnection,
+        in schema: TenantSchema, table: SQLText, localId: String, _ enrollments: [Enrollment], connection: PostgresConnection,
         logger: Logger
     ) async throws {
-        try await connection.query("DELETE FROM \(unescaped: table) WHERE local_id = \(localId)", logger: logger)
+        try await connection.query("DELETE FROM \(sql: table) WHERE local_id = \(localId)", logger: logger)
         for enrollment in enrollments {
             let enrolledAt = EnrollmentTime.parse(enrollment.enrolledAt) ?? Date()
             try await connection.query(
                 """
-                INSERT INTO \(unescaped: table) (enrollment_id, local_id, kind, display_name, phone_number, enrolled_at)
-                VALUES (\(enrollment.mfaEnrollmentId), \(localId), \(enrollment.kind), \(enrollment.displayName),
+                INSERT INTO \(sql: table) (enrollment_id, local_id, kind, display_name, phone_number, enrolled_at)
+                VALUES (\(enrollment.mfaEnrollmentId), \(localId), \(enrollment.kind.rawValue), \(enrollment.displayName),
                         \(enrollment.phoneNumber), \(enrolledAt))
                 """,
                 logger: logger
@@ -138,16 +137,16 @@ struct EnrollmentRepository: Sendable {
     func remove(in schema: TenantSchema, localId: String, enrollmentId: String) async throws -> Bool {
         let enrollments = schema.qualified("mfa_enrollments")
         let (events, logger) = (self.events, self.logger)
-        let recovery = Self.recoveryCodeKind
+        let recovery = FactorKind.recoveryCode.rawValue
         return try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
-                DELETE FROM \(unescaped: enrollments)
+                DELETE FROM \(sql: enrollments)
                 WHERE local_id = \(localId)
                   AND (enrollment_id = \(enrollmentId)
-                       OR (kind = \(recovery) AND EXISTS (SELECT 1 FROM \(unescaped: enrollments)
+                       OR (kind = \(recovery) AND EXISTS (SELECT 1 FROM \(sql: enrollments)
                                                          WHERE local_id = \(localId) AND enrollment_id = \(enrollmentId))
-                           AND NOT EXISTS (SELECT 1 FROM \(unescaped: enrollments)
+                           AND NOT EXISTS (SELECT 1 FROM \(sql: enrollments)
                                            WHERE local_id = \(localId) AND kind <> \(recovery) AND enrollment_id <> \(enrollmentId))))
                 RETURNING enrollment_id, kind
                 """,
@@ -167,7 +166,7 @@ struct EnrollmentRepository: Sendable {
 
     /// What the trail says of a factor: its kind and id, and of a phone only the last two digits.
     static func details(_ enrollment: Enrollment) -> [String: String] {
-        var details = ["kind": enrollment.kind, "enrollmentId": enrollment.mfaEnrollmentId]
+        var details = ["kind": enrollment.kind.rawValue, "enrollmentId": enrollment.mfaEnrollmentId]
         if let phone = enrollment.phoneNumber { details["phoneEnding"] = String(phone.suffix(2)) }
         return details
     }

@@ -12,12 +12,10 @@ struct EnrollmentService: Sendable {
     func add(_ params: AddEnrollment.Params) async throws -> Account {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         let enrollment = params.enrollment
-        guard !enrollment.mfaEnrollmentId.isEmpty, enrollment.mfaEnrollmentId.utf8.count <= 128,
-            ["phone", "totp", EnrollmentRepository.recoveryCodeKind].contains(enrollment.kind)
-        else {
+        guard !enrollment.mfaEnrollmentId.isEmpty, enrollment.mfaEnrollmentId.utf8.count <= 128 else {
             throw AccountService.rejected(.invalidArgument, detail: "malformed enrollment")
         }
-        if enrollment.kind == "phone" {
+        if enrollment.kind == .phone {
             guard let phone = enrollment.phoneNumber, PhoneNumber.isValid(phone) else {
                 throw AccountService.rejected(.invalidPhoneNumberFormat)
             }
@@ -79,7 +77,7 @@ struct EnrollmentService: Sendable {
         guard kept.count <= maximum else { throw AccountService.rejected(.secondFactorLimitExceeded) }
         return kept.map {
             Enrollment(
-                mfaEnrollmentId: $0.mfaEnrollmentId, kind: "phone", displayName: $0.displayName,
+                mfaEnrollmentId: $0.mfaEnrollmentId, kind: .phone, displayName: $0.displayName,
                 phoneNumber: $0.phoneNumber, enrolledAt: $0.enrolledAt)
         }
     }

@@ -31,7 +31,7 @@ struct OrphanSecretSweep: Sendable {
     func sweep() async throws -> Int {
         var deleted = 0
         for scope in try await tenants.activeScopes() {
-            guard let schema = try? TenantSchema(projectId: scope.projectId, tenantId: scope.tenantId) else { continue }
+            guard let schema = try? ScopeSchema.of(scope.projectId, scope.tenantId) else { continue }
             deleted += try await sweep(projectId: scope.projectId, tenantId: scope.tenantId, schema: schema)
         }
         if deleted > 0 { logger.info("deleted orphan TOTP secrets", metadata: ["count": "\(deleted)"]) }
@@ -74,7 +74,7 @@ struct OrphanSecretSweep: Sendable {
         let (localIds, enrollmentIds) = (factors.map(\.localId), factors.map(\.mfaEnrollmentId))
         let rows = try await client.query(
             """
-            SELECT e.local_id, e.enrollment_id FROM \(unescaped: schema.qualified("mfa_enrollments")) e
+            SELECT e.local_id, e.enrollment_id FROM \(sql: schema.qualified("mfa_enrollments")) e
             JOIN unnest(\(localIds)::text[], \(enrollmentIds)::text[]) AS s (local_id, enrollment_id)
               ON e.local_id = s.local_id AND e.enrollment_id = s.enrollment_id
             """,

@@ -21,7 +21,7 @@ struct FederatedIdentityRepository: Sendable {
     func owner(in schema: TenantSchema, providerId: String, rawId: String) async throws -> String? {
         let rows = try await client.query(
             """
-            SELECT local_id FROM \(unescaped: schema.qualified("federated_identities"))
+            SELECT local_id FROM \(sql: schema.qualified("federated_identities"))
             WHERE provider_id = \(providerId) AND raw_id = \(rawId)
             """,
             logger: logger
@@ -35,7 +35,7 @@ struct FederatedIdentityRepository: Sendable {
         async throws
     {
         let query: PostgresQuery = """
-            INSERT INTO \(unescaped: schema.qualified("federated_identities"))
+            INSERT INTO \(sql: schema.qualified("federated_identities"))
                 (provider_id, raw_id, local_id, email, display_name, photo_url)
             VALUES (\(profile.providerId), \(profile.rawId), \(localId), \(profile.email), \(profile.displayName), \(profile.photoUrl))
             """
@@ -80,7 +80,7 @@ struct FederatedIdentityRepository: Sendable {
                 case .email:
                     try await connection.query(
                         """
-                        UPDATE \(unescaped: accounts) SET email = \(profile.email), email_normalized = \(normalized),
+                        UPDATE \(sql: accounts) SET email = \(profile.email), email_normalized = \(normalized),
                             email_verified = \(profile.emailVerified)
                         WHERE local_id = \(localId) AND email IS NULL
                         """,
@@ -89,7 +89,7 @@ struct FederatedIdentityRepository: Sendable {
                 case .verifiedEmail:
                     try await connection.query(
                         """
-                        UPDATE \(unescaped: accounts) SET email_verified = true
+                        UPDATE \(sql: accounts) SET email_verified = true
                         WHERE local_id = \(localId) AND email_normalized = \(normalized)
                         """,
                         logger: logger
@@ -97,14 +97,14 @@ struct FederatedIdentityRepository: Sendable {
                 case .takeOver:
                     try await connection.query(
                         """
-                        UPDATE \(unescaped: accounts) SET password_hash = NULL, phone_number = NULL, email_verified = true,
+                        UPDATE \(sql: accounts) SET password_hash = NULL, phone_number = NULL, email_verified = true,
                             display_name = \(profile.displayName), photo_url = \(profile.photoUrl),
                             valid_since = date_trunc('second', now())
                         WHERE local_id = \(localId)
                         """,
                         logger: logger
                     )
-                    try await connection.query("DELETE FROM \(unescaped: identities) WHERE local_id = \(localId)", logger: logger)
+                    try await connection.query("DELETE FROM \(sql: identities) WHERE local_id = \(localId)", logger: logger)
                 }
                 try await link(profile, to: localId, in: schema, on: connection)
                 var details = ["provider": profile.providerId]
@@ -125,7 +125,7 @@ struct FederatedIdentityRepository: Sendable {
         let table = schema.qualified("federated_identities")
         do {
             try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("DELETE FROM \(unescaped: table) WHERE local_id = \(localId)", logger: logger)
+                try await connection.query("DELETE FROM \(sql: table) WHERE local_id = \(localId)", logger: logger)
                 for link in links {
                     try await self.link(
                         ProviderProfile(
@@ -146,7 +146,7 @@ struct FederatedIdentityRepository: Sendable {
     func refresh(_ profile: ProviderProfile, in schema: TenantSchema) async throws {
         try await client.query(
             """
-            UPDATE \(unescaped: schema.qualified("federated_identities"))
+            UPDATE \(sql: schema.qualified("federated_identities"))
             SET email = \(profile.email), display_name = \(profile.displayName), photo_url = \(profile.photoUrl)
             WHERE provider_id = \(profile.providerId) AND raw_id = \(profile.rawId)
               AND (email, display_name, photo_url) IS DISTINCT FROM (\(profile.email), \(profile.displayName), \(profile.photoUrl))
@@ -160,7 +160,7 @@ struct FederatedIdentityRepository: Sendable {
         let hash = ByteBuffer(bytes: SHA256.hash(data: Data("\(issuer)\n\(nonce)".utf8)))
         let rows = try await client.query(
             """
-            INSERT INTO \(unescaped: schema.qualified("idp_used_nonces")) (nonce_hash, expires_at)
+            INSERT INTO \(sql: schema.qualified("idp_used_nonces")) (nonce_hash, expires_at)
             VALUES (\(hash), to_timestamp(\(expiresAt)::bigint)) ON CONFLICT (nonce_hash) DO NOTHING RETURNING 1
             """,
             logger: logger

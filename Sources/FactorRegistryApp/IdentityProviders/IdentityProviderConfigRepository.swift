@@ -23,7 +23,7 @@ struct IdentityProviderConfigRepository: Sendable {
     func get(in schema: TenantSchema, providerId: String) async throws -> Stored? {
         let rows = try await client.query(
             """
-            SELECT config::text, sealed_client_secret, sealed_private_key FROM \(unescaped: schema.qualified("idp_configs"))
+            SELECT config::text, sealed_client_secret, sealed_private_key FROM \(sql: schema.qualified("idp_configs"))
             WHERE provider_id = \(providerId)
             """,
             logger: logger
@@ -36,7 +36,7 @@ struct IdentityProviderConfigRepository: Sendable {
     func list(in schema: TenantSchema, kind: IdentityProviderConfig.Kind, after: String?, limit: Int) async throws -> [Stored] {
         let rows = try await client.query(
             """
-            SELECT config::text, sealed_client_secret, sealed_private_key FROM \(unescaped: schema.qualified("idp_configs"))
+            SELECT config::text, sealed_client_secret, sealed_private_key FROM \(sql: schema.qualified("idp_configs"))
             WHERE kind = \(kind.rawValue) AND provider_id > \(after ?? "") ORDER BY provider_id LIMIT \(limit)
             """,
             logger: logger
@@ -60,7 +60,7 @@ struct IdentityProviderConfigRepository: Sendable {
             do {
                 try await client.query(
                     """
-                    INSERT INTO \(unescaped: table) (provider_id, kind, config, sealed_client_secret, sealed_private_key)
+                    INSERT INTO \(sql: table) (provider_id, kind, config, sealed_client_secret, sealed_private_key)
                     VALUES (\(config.providerId), \(config.kind.rawValue), \(document)::jsonb, \(secret), \(key))
                     """,
                     logger: logger
@@ -72,7 +72,7 @@ struct IdentityProviderConfigRepository: Sendable {
         }
         let rows = try await client.query(
             """
-            UPDATE \(unescaped: table) SET config = \(document)::jsonb, sealed_client_secret = \(secret),
+            UPDATE \(sql: table) SET config = \(document)::jsonb, sealed_client_secret = \(secret),
                 sealed_private_key = \(key), updated_at = now()
             WHERE provider_id = \(config.providerId) AND kind = \(config.kind.rawValue)
             RETURNING 1
@@ -85,7 +85,7 @@ struct IdentityProviderConfigRepository: Sendable {
 
     func delete(in schema: TenantSchema, providerId: String) async throws -> Bool {
         let rows = try await client.query(
-            "DELETE FROM \(unescaped: schema.qualified("idp_configs")) WHERE provider_id = \(providerId) RETURNING 1", logger: logger
+            "DELETE FROM \(sql: schema.qualified("idp_configs")) WHERE provider_id = \(providerId) RETURNING 1", logger: logger
         )
         for try await _ in rows.decode(Int.self) { return true }
         return false

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -28,54 +29,54 @@ struct OOBCodeEffects: Sendable {
         guard let localId = code.localId else { return Outcome(applied: false) }
         // A disabled account changes by an admin only; the code stays for when it is enabled again.
         let state = try await connection.query(
-            "SELECT disabled FROM \(unescaped: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
+            "SELECT disabled FROM \(sql: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
         )
         for try await disabled in state.decode(Bool.self) where disabled { throw AccountService.rejected(.userDisabled) }
         let codeEmail = code.email.isEmpty ? nil : EmailAddress.normalized(code.email)
         let query: PostgresQuery
         switch code.requestType {
-        case "VERIFY_EMAIL":
+        case .verifyEmail:
             query = """
-                UPDATE \(unescaped: accounts) SET email_verified = true
+                UPDATE \(sql: accounts) SET email_verified = true
                 WHERE local_id = \(localId) AND email_normalized = \(codeEmail) RETURNING local_id
                 """
-        case "PASSWORD_RESET":
+        case .passwordReset:
             // The mail reached the owner: the address is verified too.
             query = """
-                UPDATE \(unescaped: accounts) SET password_hash = \(newPasswordHash), email_verified = true,
+                UPDATE \(sql: accounts) SET password_hash = \(newPasswordHash), email_verified = true,
                     valid_since = date_trunc('second', now()) + interval '1 second'
                 WHERE local_id = \(localId) AND email_normalized = \(codeEmail) RETURNING local_id
                 """
-        case "VERIFY_AND_CHANGE_EMAIL":
+        case .verifyAndChangeEmail:
             let target = code.newEmail ?? ""
             query = """
-                UPDATE \(unescaped: accounts) SET email = \(target), email_normalized = \(EmailAddress.normalized(target)),
+                UPDATE \(sql: accounts) SET email = \(target), email_normalized = \(EmailAddress.normalized(target)),
                     email_verified = true, valid_since = date_trunc('second', now()) + interval '1 second'
                 WHERE local_id = \(localId) AND email_normalized IS NOT DISTINCT FROM \(codeEmail) RETURNING local_id
                 """
-        case "RECOVER_EMAIL":
+        case .recoverEmail:
             // The address the link was mailed to comes back whatever the account's address is now:
             // after A→B→C, A's link still undoes the takeover (issue 39, L-3). The code is the
             // account's, single use and expiring; another account that took A meanwhile refuses it.
             query = """
-                UPDATE \(unescaped: accounts) SET email = \(code.email), email_normalized = \(codeEmail),
+                UPDATE \(sql: accounts) SET email = \(code.email), email_normalized = \(codeEmail),
                     email_verified = true, valid_since = date_trunc('second', now()) + interval '1 second'
                 WHERE local_id = \(localId) RETURNING local_id
                 """
-        case "REVERT_PHONE_NUMBER_ADDITION":
+        case .revertPhoneNumberAddition:
             // The owner says someone else linked the number: it goes (while the account still has
             // that one), and every session ends, the linker's with them.
             query = """
-                UPDATE \(unescaped: accounts) SET phone_number = NULL,
+                UPDATE \(sql: accounts) SET phone_number = NULL,
                     valid_since = date_trunc('second', now()) + interval '1 second'
                 WHERE local_id = \(localId) AND phone_number = \(code.phoneNumber ?? "") RETURNING local_id
                 """
-        case "REVERT_SECOND_FACTOR_ADDITION":
+        case .revertSecondFactorAddition:
             let removed = try await revert(code, localId: localId, on: connection)
             if let removed {
                 try await events.record(
                     .factorWithdrawn, localId: localId,
-                    details: ["kind": removed.kind, "enrollmentId": removed.mfaEnrollmentId, "via": code.requestType],
+                    details: ["kind": removed.kind.rawValue, "enrollmentId": removed.mfaEnrollmentId, "via": code.requestType.rawValue],
                     in: schema, on: connection
                 )
             }
@@ -89,25 +90,28 @@ struct OOBCodeEffects: Sendable {
             for try await _ in rows.decode(String.self) { applied = true }
             // The change and its record commit together.
             switch code.requestType {
-            case "PASSWORD_RESET" where applied:
-                try await events.record(.passwordChanged, localId: localId, details: ["via": code.requestType], in: schema, on: connection)
-            case "REVERT_PHONE_NUMBER_ADDITION" where applied:
+            case .passwordReset where applied:
                 try await events.record(
-                    .phoneNumberChanged, localId: localId, details: ["via": code.requestType], in: schema, on: connection
+                    .passwordChanged, localId: localId, details: ["via": code.requestType.rawValue], in: schema, on: connection)
+            case .revertPhoneNumberAddition where applied:
+                try await events.record(
+                    .phoneNumberChanged, localId: localId, details: ["via": code.requestType.rawValue], in: schema, on: connection
                 )
-            case "VERIFY_AND_CHANGE_EMAIL" where applied:
-                try await events.record(.emailChanged, localId: localId, details: ["via": code.requestType], in: schema, on: connection)
-            case "RECOVER_EMAIL" where applied:
+            case .verifyAndChangeEmail where applied:
+                try await events.record(
+                    .emailChanged, localId: localId, details: ["via": code.requestType.rawValue], in: schema, on: connection)
+            case .recoverEmail where applied:
                 // The owner took the account back: the recovery links of later changes (mailed to
                 // addresses the taker chose) must not take it again.
                 try await connection.query(
                     """
-                    DELETE FROM \(unescaped: schema.qualified("oob_codes"))
+                    DELETE FROM \(sql: schema.qualified("oob_codes"))
                     WHERE local_id = \(localId) AND request_type = 'RECOVER_EMAIL'
                     """,
                     logger: logger
                 )
-                try await events.record(.emailChanged, localId: localId, details: ["via": code.requestType], in: schema, on: connection)
+                try await events.record(
+                    .emailChanged, localId: localId, details: ["via": code.requestType.rawValue], in: schema, on: connection)
             default:
                 break
             }
@@ -125,18 +129,19 @@ struct OOBCodeEffects: Sendable {
         var removed: Enrollment?
         let rows = try await connection.query(
             """
-            DELETE FROM \(unescaped: enrollments) WHERE local_id = \(localId) AND enrollment_id = \(code.enrollmentId ?? "")
+            DELETE FROM \(sql: enrollments) WHERE local_id = \(localId) AND enrollment_id = \(code.enrollmentId ?? "")
             RETURNING enrollment_id, kind, display_name, phone_number,
                       to_char(enrolled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
             """,
             logger: logger
         )
         for try await (id, kind, name, phone, enrolledAt) in rows.decode((String, String, String?, String?, String).self) {
+            guard let kind = FactorKind(rawValue: kind) else { continue }
             removed = Enrollment(mfaEnrollmentId: id, kind: kind, displayName: name, phoneNumber: phone, enrolledAt: enrolledAt)
         }
         try await connection.query(
             """
-            UPDATE \(unescaped: schema.qualified("accounts")) SET valid_since = date_trunc('second', now()) + interval '1 second'
+            UPDATE \(sql: schema.qualified("accounts")) SET valid_since = date_trunc('second', now()) + interval '1 second'
             WHERE local_id = \(localId)
             """,
             logger: logger
@@ -158,7 +163,7 @@ struct OOBCodeEffects: Sendable {
         do {
             let rows = try await connection.query(
                 """
-                UPDATE \(unescaped: accounts) SET email = \(email), email_normalized = \(EmailAddress.normalized(email)),
+                UPDATE \(sql: accounts) SET email = \(email), email_normalized = \(EmailAddress.normalized(email)),
                     email_verified = true, last_login_at = now()
                 WHERE local_id = \(localId) RETURNING floor(extract(epoch FROM last_login_at))::bigint
                 """,
@@ -178,7 +183,7 @@ struct OOBCodeEffects: Sendable {
     /// unverified account's password is cleared and its sessions end (issue 39, M-7).
     /// `holdNewAccount`: an account created here is disabled until the gateway releases it (its
     /// `beforeCreate` function allowed it).
-    func signIn(email: String, secondFactorKinds: Set<String>, holdNewAccount: Bool = false, on connection: PostgresConnection)
+    func signIn(email: String, secondFactorKinds: Set<FactorKind>, holdNewAccount: Bool = false, on connection: PostgresConnection)
         async throws -> SignedIn
     {
         let accounts = schema.qualified("accounts")
@@ -187,21 +192,21 @@ struct OOBCodeEffects: Sendable {
         let found = try await connection.query(
             """
             SELECT a.local_id, a.disabled, coalesce(array_agg(e.kind) FILTER (WHERE e.kind IS NOT NULL), '{}')
-            FROM \(unescaped: accounts) a LEFT JOIN \(unescaped: enrollments) e ON e.local_id = a.local_id
+            FROM \(sql: accounts) a LEFT JOIN \(sql: enrollments) e ON e.local_id = a.local_id
             WHERE a.email_normalized = \(normalized) GROUP BY a.local_id, a.disabled
             """,
             logger: logger
         )
         for try await (localId, disabled, kinds) in found.decode((String, Bool, [String]).self) {
             if disabled { throw AccountService.rejected(.userDisabled) }
-            let required = kinds.contains { secondFactorKinds.contains($0) }
+            let required = kinds.contains { FactorKind(rawValue: $0).map(secondFactorKinds.contains) == true }
             // Pre-hijacking: whoever signed the address up with a password before its owner proved
             // it may still hold that password and a session. The owner's first proof of the
             // address clears the password and ends every earlier session (tokens from this
             // second on stay valid, so the answer's own do).
             let rows = try await connection.query(
                 """
-                UPDATE \(unescaped: accounts) SET email_verified = true,
+                UPDATE \(sql: accounts) SET email_verified = true,
                     password_hash = CASE WHEN email_verified THEN password_hash END,
                     valid_since = CASE WHEN email_verified OR password_hash IS NULL THEN valid_since
                                        ELSE date_trunc('second', now()) END,
@@ -217,7 +222,7 @@ struct OOBCodeEffects: Sendable {
         let localId = RandomIdentifier.make()
         let rows = try await connection.query(
             """
-            INSERT INTO \(unescaped: accounts) (local_id, email, email_normalized, email_verified, disabled, last_login_at)
+            INSERT INTO \(sql: accounts) (local_id, email, email_normalized, email_verified, disabled, last_login_at)
             VALUES (\(localId), \(email), \(normalized), true, \(holdNewAccount), now())
             RETURNING floor(extract(epoch FROM last_login_at))::bigint
             """,

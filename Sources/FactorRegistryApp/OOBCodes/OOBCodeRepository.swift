@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Crypto
 import Foundation
@@ -17,7 +18,7 @@ struct OOBCodeRepository: Sendable {
 
     /// A code as stored: what it is for.
     struct Stored: Sendable {
-        let requestType: String
+        let requestType: OOBRequestType
         let localId: String?
         let email: String
         let newEmail: String?
@@ -27,15 +28,15 @@ struct OOBCodeRepository: Sendable {
     }
 
     func insert(
-        in schema: TenantSchema, code: String, requestType: String, localId: String?, email: String, newEmail: String? = nil,
+        in schema: TenantSchema, code: String, requestType: OOBRequestType, localId: String?, email: String, newEmail: String? = nil,
         enrollmentId: String? = nil, phoneNumber: String? = nil, lifetime: Duration
     ) async throws {
         let table = schema.qualified("oob_codes")
         let seconds = Double(lifetime.components.seconds)
         try await client.query(
             """
-            INSERT INTO \(unescaped: table) (code_hash, request_type, local_id, email, new_email, enrollment_id, phone_number, expires_at)
-            VALUES (\(Self.hash(code)), \(requestType), \(localId), \(email), \(newEmail), \(enrollmentId), \(phoneNumber),
+            INSERT INTO \(sql: table) (code_hash, request_type, local_id, email, new_email, enrollment_id, phone_number, expires_at)
+            VALUES (\(Self.hash(code)), \(requestType.rawValue), \(localId), \(email), \(newEmail), \(enrollmentId), \(phoneNumber),
                     now() + make_interval(secs => \(seconds)))
             """,
             logger: logger
@@ -70,7 +71,7 @@ struct OOBCodeRepository: Sendable {
     /// code is for on the same connection, and the code is deleted with it. `perform` throwing
     /// rolls everything back (the code stays usable). An expired code is left for the sweep.
     func use<Outcome: Sendable>(
-        in schema: TenantSchema, code: String, types: Set<String>,
+        in schema: TenantSchema, code: String, types: Set<OOBRequestType>,
         _ perform: @Sendable @escaping (Stored, PostgresConnection) async throws -> Outcome
     ) async throws -> Use<Outcome> {
         let table = schema.qualified("oob_codes")
@@ -80,7 +81,7 @@ struct OOBCodeRepository: Sendable {
                 guard let stored = try await self.select(in: schema, code: code, lock: true, on: connection) else { return .unknown }
                 guard types.contains(stored.requestType) else { return .otherType }
                 guard stored.live else { return .expired }
-                try await connection.query("DELETE FROM \(unescaped: table) WHERE code_hash = \(Self.hash(code))", logger: logger)
+                try await connection.query("DELETE FROM \(sql: table) WHERE code_hash = \(Self.hash(code))", logger: logger)
                 return .used(stored, try await perform(stored, connection))
             }
         } catch let error as TransactionError {
@@ -94,7 +95,7 @@ struct OOBCodeRepository: Sendable {
         let table = schema.qualified("oob_codes")
         let query: PostgresQuery = """
             SELECT request_type, local_id, email, new_email, enrollment_id, phone_number, expires_at > now()
-            FROM \(unescaped: table) WHERE code_hash = \(Self.hash(code)) \(unescaped: lock ? "FOR UPDATE" : "")
+            FROM \(sql: table) WHERE code_hash = \(Self.hash(code)) \(sql: lock ? "FOR UPDATE" : "")
             """
         let rows: PostgresRowSequence
         if let connection {
@@ -105,6 +106,8 @@ struct OOBCodeRepository: Sendable {
         for try await (type, localId, email, newEmail, enrollmentId, phoneNumber, live) in rows.decode(
             (String, String?, String, String?, String?, String?, Bool).self
         ) {
+            // Only `insert` writes the rows, with a known type; anything else is no code of ours.
+            guard let type = OOBRequestType(rawValue: type) else { return nil }
             return Stored(
                 requestType: type, localId: localId, email: email, newEmail: newEmail, enrollmentId: enrollmentId,
                 phoneNumber: phoneNumber, live: live

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -11,14 +12,12 @@ struct OOBCodeService: Sendable {
     let accounts: AccountService
     let lifetimes: OOBCodeLifetimes
 
-    static let supportedRequestTypes: Set<String> = [
-        "VERIFY_EMAIL", "PASSWORD_RESET", "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL",
-        "REVERT_SECOND_FACTOR_ADDITION", "REVERT_PHONE_NUMBER_ADDITION",
-    ]
+    /// Every type but the recovery-code notice, which carries no code.
+    static let supportedRequestTypes = Set(OOBRequestType.allCases).subtracting([.recoveryCodeUsed])
 
     func create(_ params: CreateOOBCode.Params) async throws -> CreateOOBCode.Result {
         guard Self.supportedRequestTypes.contains(params.requestType) else {
-            throw AccountService.rejected(.invalidReqType, detail: "\(params.requestType) is not supported")
+            throw AccountService.rejected(.invalidReqType, detail: "\(params.requestType.rawValue) is not supported")
         }
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         // Counted before the look-up: asking about unknown addresses costs the same.
@@ -35,11 +34,11 @@ struct OOBCodeService: Sendable {
         var email: String
         var newEmail: String?
         switch params.requestType {
-        case "EMAIL_SIGNIN":
+        case .emailSignIn:
             // Signing in creates the account, so there may be none yet.
             guard let given = params.email, EmailAddress.isValid(given) else { throw AccountService.rejected(.invalidEmail) }
             email = account?.email ?? given
-        case "VERIFY_AND_CHANGE_EMAIL":
+        case .verifyAndChangeEmail:
             guard let account else { throw AccountService.rejected(.userNotFound) }
             guard let target = params.newEmail, EmailAddress.isValid(target) else {
                 throw AccountService.rejected(.invalidNewEmail)
@@ -48,7 +47,7 @@ struct OOBCodeService: Sendable {
                 throw AccountService.rejected(.emailExists)
             }
             (email, newEmail) = (account.email ?? "", target)
-        case "RECOVER_EMAIL":
+        case .recoverEmail:
             guard account != nil else { throw AccountService.rejected(.userNotFound) }
             guard let restored = params.email, let undone = params.newEmail else { throw AccountService.rejected(.missingEmail) }
             (email, newEmail) = (restored, undone)
@@ -64,13 +63,13 @@ struct OOBCodeService: Sendable {
             }
             guard let current = account.email else { throw AccountService.rejected(.missingEmail) }
             email = current
-            if params.requestType == "REVERT_SECOND_FACTOR_ADDITION" {
+            if params.requestType == .revertSecondFactorAddition {
                 guard let id = params.enrollmentId, account.mfaInfo?.contains(where: { $0.mfaEnrollmentId == id }) == true else {
                     throw AccountService.rejected(.mfaEnrollmentNotFound)
                 }
             }
             // The notice is about the number the account has now; another one is not this code's to remove.
-            if params.requestType == "REVERT_PHONE_NUMBER_ADDITION" {
+            if params.requestType == .revertPhoneNumberAddition {
                 guard let number = params.phoneNumber, account.phoneNumber == number else {
                     throw AccountService.rejected(.invalidPhoneNumber)
                 }
@@ -83,7 +82,7 @@ struct OOBCodeService: Sendable {
         try await codes.insert(
             in: schema, code: code, requestType: params.requestType, localId: account?.localId, email: email, newEmail: newEmail,
             enrollmentId: params.enrollmentId,
-            phoneNumber: params.requestType == "REVERT_PHONE_NUMBER_ADDITION" ? params.phoneNumber : nil,
+            phoneNumber: params.requestType == .revertPhoneNumberAddition ? params.phoneNumber : nil,
             lifetime: lifetimes.of(params.requestType)
         )
         return .init(oobCode: code, email: email, localId: account?.localId, newEmail: newEmail)
@@ -108,17 +107,17 @@ struct OOBCodeService: Sendable {
     func apply(_ params: ApplyOOBCode.Params) async throws -> ApplyOOBCode.Result {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         guard Self.isWellFormed(params.oobCode) else { throw AccountService.rejected(.invalidOOBCode) }
-        let types = Set(params.requestTypes ?? ["VERIFY_EMAIL"]).subtracting(["EMAIL_SIGNIN"])
+        let types = Set(params.requestTypes ?? [.verifyEmail]).subtracting([.emailSignIn])
         // A new password is checked and hashed before the code is touched: a weak one leaves it usable.
         var hashed: String?
-        if types.contains("PASSWORD_RESET"), let password = params.newPassword {
+        if types.contains(.passwordReset), let password = params.newPassword {
             try AccountService.checkPassword(password)
             hashed = try await accounts.hashers.hasher(for: params.projectId).hash(password)
         }
         let passwordHash = hashed
         let effects = OOBCodeEffects(schema: schema, events: accounts.accounts.events, logger: codes.logger)
         let use = try await codes.use(in: schema, code: params.oobCode, types: types) { stored, connection in
-            if stored.requestType == "PASSWORD_RESET", passwordHash == nil { throw AccountService.rejected(.missingNewPassword) }
+            if stored.requestType == .passwordReset, passwordHash == nil { throw AccountService.rejected(.missingNewPassword) }
             return try await effects.perform(stored, newPasswordHash: passwordHash, on: connection)
         }
         switch use {
@@ -146,7 +145,7 @@ struct OOBCodeService: Sendable {
         let events = accounts.accounts.events
         let effects = OOBCodeEffects(schema: schema, events: events, logger: codes.logger)
         let kinds = Set(params.secondFactorKinds ?? [])
-        let use = try await codes.use(in: schema, code: params.oobCode, types: ["EMAIL_SIGNIN"]) { stored, connection in
+        let use = try await codes.use(in: schema, code: params.oobCode, types: [.emailSignIn]) { stored, connection in
             guard EmailAddress.normalized(stored.email) == EmailAddress.normalized(params.email) else {
                 throw AccountService.rejected(.invalidEmail, detail: "The email provided does not match the sign-in email address.")
             }
@@ -194,10 +193,10 @@ struct OOBCodeLifetimes: Sendable {
     let passwordReset: Duration
     let emailSignIn: Duration
 
-    func of(_ requestType: String) -> Duration {
+    func of(_ requestType: OOBRequestType) -> Duration {
         switch requestType {
-        case "PASSWORD_RESET": passwordReset
-        case "EMAIL_SIGNIN": emailSignIn
+        case .passwordReset: passwordReset
+        case .emailSignIn: emailSignIn
         default: standard
         }
     }

@@ -60,7 +60,7 @@ struct TenantAdminRoutes: Sendable {
         } catch let error as RPCError {
             let status: HTTPResponse.Status =
                 switch error.code {
-                case .tenantNotFound, .projectNotFound: .notFound
+                case .tenantNotFound, .projectNotFound, .invalidTenantScope: .notFound
                 case .tenantProvisioningFailed: .serviceUnavailable
                 case .invalidTenantRequest: .badRequest
                 default: .internalServerError

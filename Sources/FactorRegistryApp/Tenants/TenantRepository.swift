@@ -105,7 +105,7 @@ struct TenantRepository: Sendable {
             INSERT INTO control.tenants (tenant_id, project_id, display_name, state, idempotency_key, settings)
             VALUES (\(tenantId), \(projectId), \(displayName), 'provisioning', \(idempotencyKey), \(settingsJSON)::jsonb)
             ON CONFLICT (project_id, idempotency_key) DO UPDATE SET updated_at = control.tenants.updated_at
-            RETURNING \(unescaped: Self.columns)
+            RETURNING \(sql: Self.columns)
             """,
             logger: logger
         )
@@ -120,7 +120,7 @@ struct TenantRepository: Sendable {
         let ticket = cache.ticket()
         let rows = try await client.query(
             cached: """
-                SELECT \(unescaped: Self.columns) FROM control.tenants
+                SELECT \(sql: Self.columns) FROM control.tenants
                 WHERE project_id = \(projectId) AND tenant_id = \(tenantId)
                 """,
             logger: logger
@@ -137,7 +137,7 @@ struct TenantRepository: Sendable {
     func activeTenants(projectId: String, afterTenantId: String?, limit: Int) async throws -> [Tenant] {
         let rows = try await client.query(
             """
-            SELECT \(unescaped: Self.columns) FROM control.tenants
+            SELECT \(sql: Self.columns) FROM control.tenants
             WHERE project_id = \(projectId) AND state = 'active' AND tenant_id > \(afterTenantId ?? "")
             ORDER BY tenant_id LIMIT \(limit)
             """,
@@ -150,7 +150,7 @@ struct TenantRepository: Sendable {
 
     func unfinishedTenants() async throws -> [Tenant] {
         let rows = try await client.query(
-            "SELECT \(unescaped: Self.columns) FROM control.tenants WHERE state <> 'active' ORDER BY created_at",
+            "SELECT \(sql: Self.columns) FROM control.tenants WHERE state <> 'active' ORDER BY created_at",
             logger: logger
         )
         var tenants: [Tenant] = []
@@ -179,7 +179,7 @@ struct TenantRepository: Sendable {
         cache.invalidateAll()
     }
 
-    private static let columns = """
+    private static let columns: SQLText = """
         project_id, tenant_id, display_name, state, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
         settings::text, settings_version
         """
@@ -214,7 +214,7 @@ struct TenantRepository: Sendable {
                     settings_version = settings_version + 1, updated_at = now()
                 WHERE project_id = \(projectId) AND tenant_id = \(tenantId) AND state = 'active'
                   AND settings_version = \(expectedVersion)
-                RETURNING \(unescaped: Self.columns)
+                RETURNING \(sql: Self.columns)
                 """,
                 logger: logger
             )
@@ -223,7 +223,7 @@ struct TenantRepository: Sendable {
             guard let updated else { return nil }
             try await events.record(
                 .configChanged, localId: nil, details: Self.change(from: previous, to: settings),
-                in: try TenantSchema(projectId: projectId, tenantId: tenantId), on: connection
+                in: try ScopeSchema.of(projectId, tenantId), on: connection
             )
             return updated
         }
@@ -281,7 +281,7 @@ struct TenantRepository: Sendable {
             }
             guard let updated else { return nil }
             // A project still being provisioned has no schema yet, and no trail to write to.
-            let schema = try TenantSchema(projectId: projectId)
+            let schema = try ScopeSchema.of(projectId, nil)
             let exists = try await connection.query("SELECT 1 FROM pg_namespace WHERE nspname = \(schema.name)", logger: logger)
             for try await _ in exists.decode(Int.self) {
                 try await events.record(

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import JSONRPC
@@ -63,13 +64,13 @@ struct BlockingEvent: Sendable {
             record["custom_claims"] = .object(claims)
         }
         // Recovery codes are this server's fallback, not a factor a function should count.
-        let factors = (account.mfaInfo ?? []).filter { $0.kind != "recovery_code" }
+        let factors = (account.mfaInfo ?? []).filter { $0.kind != .recoveryCode }
         if !factors.isEmpty {
             record["multi_factor"] = [
                 "enrolled_factors": .array(
                     factors.map { factor in
                         var entry: [String: JSONValue] = [
-                            "uid": .string(factor.mfaEnrollmentId), "factor_id": .string(factor.kind == "phone" ? "phone" : "totp"),
+                            "uid": .string(factor.mfaEnrollmentId), "factor_id": .string(factor.kind.rawValue),
                             "enrollment_time": .string(factor.enrolledAt),
                         ]
                         entry["display_name"] = factor.displayName.map(JSONValue.string)

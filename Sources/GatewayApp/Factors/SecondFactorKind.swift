@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import IdentityToolkit
 import JSONRPC
@@ -11,8 +12,14 @@ import JSONRPC
 /// Adding a kind means adding a folder beside `Phone/` and `TOTP/` with one type conforming to this,
 /// and listing it in ``SecondFactorKinds``.
 protocol SecondFactorKind: Sendable {
-    /// `phone`, `totp`: the enrollment's kind, and the ID token's `sign_in_second_factor`.
-    static var name: String { get }
+    /// The enrollment's kind, and the ID token's `sign_in_second_factor`.
+    static var kind: FactorKind { get }
+    /// Whether an enrollment of this kind makes a first-factor sign-in stop at the MFA branch
+    /// under the scope's settings (contract §3.5).
+    static func stopsFirstFactor(_ settings: AuthSettings) -> Bool
+    /// Whether challenge-issuer keeps a secret under the enrollment's id (a TOTP secret, a
+    /// recovery-code set), to be deleted with the factor.
+    static var keepsSecret: Bool { get }
     /// Whether the request carries this kind's member (`totpEnrollmentInfo`, `totpVerificationInfo`).
     static func isNamed(by body: StartMFAEnrollmentRequest) -> Bool
     static func isNamed(by body: FinalizeMFAEnrollmentRequest) -> Bool
@@ -73,8 +80,12 @@ struct SecondFactorKinds: Sendable {
 
     static let types: [any SecondFactorKind.Type] = [RecoveryCodeFactor.self, TOTPFactor.self, PhoneFactor.self]
 
-    /// The kind named `name`, as stored in an enrollment.
-    static func named(_ name: String) -> (any SecondFactorKind.Type)? {
-        types.first { $0.name == name }
+    /// The strategy of `kind`, as stored in an enrollment.
+    static func of(_ kind: FactorKind) -> any SecondFactorKind.Type {
+        switch kind {
+        case .phone: PhoneFactor.self
+        case .totp: TOTPFactor.self
+        case .recoveryCode: RecoveryCodeFactor.self
+        }
     }
 }

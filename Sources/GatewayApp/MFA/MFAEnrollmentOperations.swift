@@ -108,13 +108,13 @@ struct MFAEnrollmentOperations: Sendable {
         do {
             let made = try await mail.make(
                 .init(
-                    projectId: projectId, tenantId: tenantId, requestType: "REVERT_SECOND_FACTOR_ADDITION",
+                    projectId: projectId, tenantId: tenantId, requestType: .revertSecondFactorAddition,
                     localId: account.localId, enrollmentId: enrollmentId
                 ),
                 apiKey: request.apiKey, continueUrl: nil, locale: request.locale, requestID: request.requestID
             )
             try await mail.send(
-                made, requestType: "REVERT_SECOND_FACTOR_ADDITION", to: email, projectId: projectId, tenantId: tenantId,
+                made, requestType: .revertSecondFactorAddition, to: email, projectId: projectId, tenantId: tenantId,
                 secondFactor: factor, locale: request.locale, requestID: request.requestID
             )
         } catch {

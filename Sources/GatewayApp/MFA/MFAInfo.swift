@@ -12,7 +12,7 @@ enum MFAInfo {
         var entry = MFAEnrollment(
             mfaEnrollmentId: enrollment.mfaEnrollmentId, displayName: enrollment.displayName, enrolledAt: enrollment.enrolledAt
         )
-        SecondFactorKinds.named(enrollment.kind)?.hint(enrollment, masked: masked, in: &entry)
+        SecondFactorKinds.of(enrollment.kind).hint(enrollment, masked: masked, in: &entry)
         return entry
     }
 }

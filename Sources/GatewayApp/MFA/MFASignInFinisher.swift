@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -17,7 +18,7 @@ struct MFASignInFinisher: Sendable {
 
     /// `settings`: the pending sign-in's scope's.
     func finish(
-        _ pending: PendingSignIn, account: Account, secondFactor: String, enrollmentId: String, settings: AuthSettings,
+        _ pending: PendingSignIn, account: Account, secondFactor: FactorKind, enrollmentId: String, settings: AuthSettings,
         request: PublicRequest
     ) async throws -> JSONValue {
         if account.disabled { throw IdentityToolkitError(.userDisabled) }

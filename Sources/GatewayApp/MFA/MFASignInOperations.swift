@@ -62,7 +62,7 @@ struct MFASignInOperations: Sendable {
         guard let enrollment = account.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId }) else {
             throw IdentityToolkitError(.mfaEnrollmentNotFound)
         }
-        guard enrollment.kind == PhoneFactor.name, let number = enrollment.phoneNumber else {
+        guard enrollment.kind == PhoneFactor.kind, let number = enrollment.phoneNumber else {
             throw IdentityToolkitError.mfaProviderNotSupported
         }
         let sessionInfo = try await phone.start(
@@ -93,7 +93,7 @@ struct MFASignInOperations: Sendable {
             request: request
         )
         let answer = try await finisher.finish(
-            passed.pending, account: passed.account, secondFactor: type(of: kind).name, enrollmentId: passed.enrollmentId,
+            passed.pending, account: passed.account, secondFactor: type(of: kind).kind, enrollmentId: passed.enrollmentId,
             settings: settings, request: request
         )
         if kind is RecoveryCodeFactor {

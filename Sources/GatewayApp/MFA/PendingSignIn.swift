@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import IdentityToolkit
 import ServiceKit
@@ -69,7 +70,7 @@ struct PendingSignIns: Sendable {
 
     /// The account with the factor the request names, read without recording anything
     /// (`MFA_ENROLLMENT_NOT_FOUND` when the account has no such factor of that kind).
-    func account(of pending: PendingSignIn, with enrollmentId: String, kind: String, request: PublicRequest) async throws
+    func account(of pending: PendingSignIn, with enrollmentId: String, kind: FactorKind, request: PublicRequest) async throws
         -> Account
     {
         try await refusingGoneAccount {
@@ -89,7 +90,7 @@ struct PendingSignIns: Sendable {
     /// contract's order: the credential's own validity, then the account's
     /// (`MFA_ENROLLMENT_NOT_FOUND`), then the code's.
     func passing(
-        _ pending: PendingSignIn, enrollmentId: String, kind: String, request: PublicRequest,
+        _ pending: PendingSignIn, enrollmentId: String, kind: FactorKind, request: PublicRequest,
         check: @Sendable () async throws -> Void
     ) async throws -> PassedSecondFactor {
         async let accountCheck = Result.capturing {

@@ -33,10 +33,10 @@ struct RecoveryCodeOperations: Sendable {
         let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
         try RecoveryCodeFactor.requireEnabled(settings)
         let enrollments = user.account.mfaInfo ?? []
-        guard enrollments.contains(where: { $0.kind != RecoveryCodeFactor.name }) else { throw Self.needsFactor }
+        guard enrollments.contains(where: { $0.kind != RecoveryCodeFactor.kind }) else { throw Self.needsFactor }
         try StepUp.requireSecondFactor(within: settings.mfaConfig.stepUpMaxAgeSeconds ?? Self.defaultMaximumAge, user)
         let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
-        let existing = enrollments.first { $0.kind == RecoveryCodeFactor.name }
+        let existing = enrollments.first { $0.kind == RecoveryCodeFactor.kind }
         let enrollmentId = existing?.mfaEnrollmentId ?? RecoveryCodeFactor.idPrefix + RandomIdentifier.make()
         let generated = try await PeerCall.call(
             challenges, GenerateRecoveryCodes.self,
@@ -51,7 +51,7 @@ struct RecoveryCodeOperations: Sendable {
                 .init(
                     projectId: projectId, tenantId: tenantId, localId: localId,
                     enrollment: Enrollment(
-                        mfaEnrollmentId: enrollmentId, kind: RecoveryCodeFactor.name, displayName: RecoveryCodeFactor.displayName,
+                        mfaEnrollmentId: enrollmentId, kind: RecoveryCodeFactor.kind, displayName: RecoveryCodeFactor.displayName,
                         phoneNumber: nil, enrolledAt: ""
                     )
                 ),
@@ -79,7 +79,7 @@ struct RecoveryCodeOperations: Sendable {
             let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
             (projectId, tenantId, account) = (user.token.projectId, user.token.tenantId, user.account)
         }
-        guard let set = account.mfaInfo?.first(where: { $0.kind == RecoveryCodeFactor.name }) else {
+        guard let set = account.mfaInfo?.first(where: { $0.kind == RecoveryCodeFactor.kind }) else {
             return ["localId": .string(account.localId), "remaining": .int(0)]
         }
         let counted = try await PeerCall.call(

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import IdentityToolkit
 
@@ -9,14 +10,15 @@ enum SecondFactorPolicy {
     static let unsupportedFirstFactor = IdentityToolkitError(
         .unsupportedFirstFactor, detail: "MFA is not available for the given first factor.")
 
-    /// The factor kinds whose enrollment makes a first-factor sign-in stop at the MFA branch.
-    static func requiredKinds(_ settings: AuthSettings) -> [String] {
-        // MFA on (phone needs it on anyway): any factor stops the sign-in; otherwise only a TOTP
-        // factor does, when TOTP is enabled through providerConfigs alone (§3.5).
-        if ["ENABLED", "MANDATORY"].contains(settings.mfaConfig.state) {
-            return ["phone", "totp"]
-        }
-        return settings.mfaConfig.totpAdjacentIntervals != nil ? ["totp"] : []
+    /// The factor kinds whose enrollment makes a first-factor sign-in stop at the MFA branch: each
+    /// kind's strategy decides.
+    static func requiredKinds(_ settings: AuthSettings) -> [FactorKind] {
+        SecondFactorKinds.types.filter { $0.stopsFirstFactor(settings) }.map { $0.kind }
+    }
+
+    /// Whether the scope's MFA state is on (`ENABLED` or `MANDATORY`).
+    static func isOn(_ settings: AuthSettings) -> Bool {
+        settings.mfaConfig.isOn
     }
 
     static func checkFirstFactor(_ provider: String) throws {

@@ -36,7 +36,7 @@ struct AccountErasure: Sendable {
                 requestID: requestID
             )
             // A TOTP secret or a recovery-code set: challenge-issuer deletes either by the id.
-            if factor.kind == "totp" || factor.kind == RecoveryCodeFactor.name {
+            if SecondFactorKinds.of(factor.kind).keepsSecret {
                 _ = try? await PeerCall.call(
                     challenges, DeleteTOTPFactor.self,
                     .init(projectId: projectId, tenantId: tenantId, localId: localId, mfaEnrollmentId: factor.mfaEnrollmentId),

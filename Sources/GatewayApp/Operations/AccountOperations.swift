@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import IdentityToolkit
 import JSONRPC
@@ -100,8 +101,8 @@ struct AccountOperations: Sendable {
     }
 
     /// The codes `{oobCode}` alone applies (the SDKs' `applyActionCode`). No tokens (§2.4).
-    static let appliedByUpdate = [
-        "VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL", "REVERT_SECOND_FACTOR_ADDITION", "REVERT_PHONE_NUMBER_ADDITION",
+    static let appliedByUpdate: [OOBRequestType] = [
+        .verifyEmail, .verifyAndChangeEmail, .recoverEmail, .revertSecondFactorAddition, .revertPhoneNumberAddition,
     ]
 
     /// `{oobCode}` alone: a `VERIFY_EMAIL` code marks the email verified; `VERIFY_AND_CHANGE_EMAIL`

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import IdentityToolkit
 import JSONRPC
@@ -35,7 +36,7 @@ struct AdminAccountOperations: Sendable {
             // §2.1: supplied ids are ignored and fresh ones generated; repeated numbers dropped.
             let factors = items.map { item in
                 Enrollment(
-                    mfaEnrollmentId: RandomIdentifier.make(), kind: "phone", displayName: item.displayName,
+                    mfaEnrollmentId: RandomIdentifier.make(), kind: .phone, displayName: item.displayName,
                     phoneNumber: item.phoneInfo, enrolledAt: ""
                 )
             }
@@ -129,9 +130,10 @@ struct AdminAccountOperations: Sendable {
             )
             // A factor kept under its id but given another kind is a replaced factor: its sessions
             // end and a TOTP secret behind the id is deleted now, not by the orphan sweep.
-            let kept = Set((account.mfaInfo ?? []).map { [$0.mfaEnrollmentId, $0.kind] })
+            let kept = Set((account.mfaInfo ?? []).map { [$0.mfaEnrollmentId, $0.kind.rawValue] })
             try await erasure.forgetFactors(
-                previous.filter { !kept.contains([$0.mfaEnrollmentId, $0.kind]) }, projectId: scope.projectId, tenantId: scope.tenantId,
+                previous.filter { !kept.contains([$0.mfaEnrollmentId, $0.kind.rawValue]) }, projectId: scope.projectId,
+                tenantId: scope.tenantId,
                 localId: localId, requestID: request.requestID
             )
         }
@@ -308,7 +310,7 @@ struct AdminAccountOperations: Sendable {
     static func enrollments(_ items: [MFAEnrollment], importsTOTP: Bool) -> [Enrollment] {
         items.map { item in
             Enrollment(
-                mfaEnrollmentId: item.mfaEnrollmentId ?? "", kind: importsTOTP && item.totpInfo != nil ? "totp" : "phone",
+                mfaEnrollmentId: item.mfaEnrollmentId ?? "", kind: importsTOTP && item.totpInfo != nil ? .totp : .phone,
                 displayName: item.displayName, phoneNumber: item.phoneInfo, enrolledAt: item.enrolledAt ?? ""
             )
         }

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -14,7 +15,8 @@ struct OOBCodeApplication: Sendable {
     let erasure: AccountErasure
 
     func apply(
-        _ oobCode: String, requestTypes: [String], newPassword: String? = nil, projectId: String, tenantId: String?, apiKey: String?,
+        _ oobCode: String, requestTypes: [OOBRequestType], newPassword: String? = nil, projectId: String, tenantId: String?,
+        apiKey: String?,
         locale: String?, requestID: String
     ) async throws -> ApplyOOBCode.Result {
         let applied = try await PeerCall.call(
@@ -31,14 +33,14 @@ struct OOBCodeApplication: Sendable {
         }
         let localId = applied.account.localId
         switch applied.requestType {
-        case "VERIFY_AND_CHANGE_EMAIL":
+        case .verifyAndChangeEmail:
             if let previous = applied.info?.email, !previous.isEmpty, let current = applied.account.email {
                 try await noticeEmailChange(
                     localId: localId, from: previous, to: current, projectId: projectId, tenantId: tenantId, apiKey: apiKey,
                     locale: locale, requestID: requestID
                 )
             }
-        case "REVERT_SECOND_FACTOR_ADDITION":
+        case .revertSecondFactorAddition:
             if let removed = applied.info?.enrollment {
                 try await erasure.forgetFactors([removed], projectId: projectId, tenantId: tenantId, localId: localId, requestID: requestID)
             }
@@ -56,13 +58,13 @@ struct OOBCodeApplication: Sendable {
     ) async throws {
         let made = try await mail.make(
             .init(
-                projectId: projectId, tenantId: tenantId, requestType: "RECOVER_EMAIL", localId: localId, email: previous,
+                projectId: projectId, tenantId: tenantId, requestType: .recoverEmail, localId: localId, email: previous,
                 newEmail: current
             ),
             apiKey: apiKey, continueUrl: nil, locale: locale, requestID: requestID
         )
         try await mail.send(
-            made, requestType: "RECOVER_EMAIL", to: previous, projectId: projectId, tenantId: tenantId, locale: locale,
+            made, requestType: .recoverEmail, to: previous, projectId: projectId, tenantId: tenantId, locale: locale,
             requestID: requestID
         )
     }

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Foundation
 
 /// The out-of-band link a user follows: `<base>?mode=<mode>&lang=<language>&oobCode=…&apiKey=…`
@@ -13,16 +14,16 @@ struct OOBLinkBuilder: Sendable {
     static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// The SDKs' action-code modes (`ActionCodeOperation` in the JS SDK, `mode` in the links).
-    static let modes: [String: String] = [
-        "VERIFY_EMAIL": "verifyEmail", "PASSWORD_RESET": "resetPassword", "EMAIL_SIGNIN": "signIn",
-        "VERIFY_AND_CHANGE_EMAIL": "verifyAndChangeEmail", "RECOVER_EMAIL": "recoverEmail",
-        "REVERT_SECOND_FACTOR_ADDITION": "revertSecondFactorAddition", "REVERT_PHONE_NUMBER_ADDITION": "revertPhoneNumberAddition",
+    static let modes: [OOBRequestType: String] = [
+        .verifyEmail: "verifyEmail", .passwordReset: "resetPassword", .emailSignIn: "signIn",
+        .verifyAndChangeEmail: "verifyAndChangeEmail", .recoverEmail: "recoverEmail",
+        .revertSecondFactorAddition: "revertSecondFactorAddition", .revertPhoneNumberAddition: "revertPhoneNumberAddition",
     ]
 
     /// `locale` is the client's `X-Firebase-Locale`: the link's `lang`, so that what the link's page
     /// mails in turn (an email change's notice) is in the same language. Anything but a plain
     /// language tag is `en`.
-    func link(requestType: String, oobCode: String, apiKey: String?, tenantId: String?, continueUrl: String?, locale: String? = nil)
+    func link(requestType: OOBRequestType, oobCode: String, apiKey: String?, tenantId: String?, continueUrl: String?, locale: String? = nil)
         -> String
     {
         let mode = Self.modes[requestType] ?? "verifyEmail"

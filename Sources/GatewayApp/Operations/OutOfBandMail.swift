@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import IdentityToolkit
 import JSONRPC
@@ -35,7 +36,7 @@ struct OutOfBandMail: Sendable {
     /// the scope has texts for it. An unreachable mail server is the deployment's outage (503),
     /// never the caller's mistake.
     func send(
-        _ made: Made, requestType: String, to recipient: String, projectId: String, tenantId: String?,
+        _ made: Made, requestType: OOBRequestType, to recipient: String, projectId: String, tenantId: String?,
         secondFactor: NewSecondFactor? = nil, linkedPhoneEnding: String? = nil, locale: String?, requestID: String
     ) async throws {
         let notification = try await settings.enabled(projectId: projectId, tenantId: tenantId, requestID: requestID).notification

@@ -141,13 +141,13 @@ struct PhoneSignInOperations: Sendable {
         do {
             let made = try await mail.make(
                 .init(
-                    projectId: request.callerProjectId, requestType: "REVERT_PHONE_NUMBER_ADDITION", localId: account.localId,
+                    projectId: request.callerProjectId, requestType: .revertPhoneNumberAddition, localId: account.localId,
                     phoneNumber: number
                 ),
                 apiKey: request.apiKey, continueUrl: nil, locale: request.locale, requestID: request.requestID
             )
             try await mail.send(
-                made, requestType: "REVERT_PHONE_NUMBER_ADDITION", to: email, projectId: request.callerProjectId, tenantId: nil,
+                made, requestType: .revertPhoneNumberAddition, to: email, projectId: request.callerProjectId, tenantId: nil,
                 linkedPhoneEnding: String(number.suffix(4)), locale: request.locale, requestID: request.requestID
             )
         } catch {

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import IdentityToolkit
 import JSONRPC
@@ -26,18 +27,19 @@ struct ResetPasswordOperation: Sendable {
                 requestID: request.requestID
             )
             let answer = ResetPasswordResponse(
-                requestType: info.requestType, email: info.email, newEmail: info.newEmail,
+                requestType: info.requestType.rawValue, email: info.email, newEmail: info.newEmail,
                 mfaInfo: info.enrollment.map { MFAInfo.entry($0, masked: true) }
             )
             return try request.answer(answer)
         }
         try settings.requirePasswordPolicy(newPassword)
         let applied = try await codes.apply(
-            oobCode, requestTypes: ["PASSWORD_RESET"], newPassword: newPassword, projectId: projectId, tenantId: tenantId,
+            oobCode, requestTypes: [.passwordReset], newPassword: newPassword, projectId: projectId, tenantId: tenantId,
             apiKey: request.apiKey, locale: request.locale, requestID: request.requestID
         )
         return try request.answer(
-            ResetPasswordResponse(requestType: "PASSWORD_RESET", email: applied.info?.email ?? applied.account.email ?? "")
+            ResetPasswordResponse(
+                requestType: OOBRequestType.passwordReset.rawValue, email: applied.info?.email ?? applied.account.email ?? "")
         )
     }
 }

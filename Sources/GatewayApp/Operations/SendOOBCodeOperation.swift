@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -19,9 +20,9 @@ struct SendOOBCodeOperation: Sendable {
     let functions: BlockingFunctions
 
     /// The mails a `beforeSendEmail` function hears of, by request type: its `email_type`.
-    static let emailTypes = ["EMAIL_SIGNIN": "EMAIL_SIGN_IN", "PASSWORD_RESET": "PASSWORD_RESET"]
+    static let emailTypes: [OOBRequestType: String] = [.emailSignIn: "EMAIL_SIGN_IN", .passwordReset: "PASSWORD_RESET"]
 
-    static let requestTypes: Set<String> = ["VERIFY_EMAIL", "PASSWORD_RESET", "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL"]
+    static let requestTypes: Set<OOBRequestType> = [.verifyEmail, .passwordReset, .emailSignIn, .verifyAndChangeEmail]
 
     /// Who the code is for: the account (by id or email) and the scope.
     private struct Target {
@@ -36,28 +37,28 @@ struct SendOOBCodeOperation: Sendable {
         let body = try request.decode(GetOOBCodeRequest.self)
         let returnOobLink = body.returnOobLink ?? false
         if returnOobLink, request.caller != .admin { throw IdentityToolkitError(.insufficientPermission) }
-        guard let requestType = body.requestType, requestType != "OOB_REQ_TYPE_UNSPECIFIED" else {
+        guard let named = body.requestType, named != "OOB_REQ_TYPE_UNSPECIFIED" else {
             throw IdentityToolkitError(.missingReqType)
         }
         let continueUrl = body.continueUrl
         if let continueUrl, !OOBLinkBuilder.isAbsolute(continueUrl) {
             throw IdentityToolkitError(.invalidContinueURI, detail: "((expected an absolute URI with valid scheme and host))")
         }
-        guard Self.requestTypes.contains(requestType) else {
-            throw IdentityToolkitError(.invalidReqType, detail: "\(requestType) is not a request type sendOobCode makes")
+        guard let requestType = OOBRequestType(rawValue: named), Self.requestTypes.contains(requestType) else {
+            throw IdentityToolkitError(.invalidReqType, detail: "\(named) is not a request type sendOobCode makes")
         }
         // A sign-in link must lead back into the app.
-        if requestType == "EMAIL_SIGNIN", continueUrl == nil { throw IdentityToolkitError(.missingContinueURI) }
+        if requestType == .emailSignIn, continueUrl == nil { throw IdentityToolkitError(.missingContinueURI) }
         let target = try await target(of: body, request, requestType: requestType)
         // Passwordless sign-in is a way in of its own: only where the project or tenant enabled it.
-        if requestType == "EMAIL_SIGNIN", !target.settings.enableEmailLinkSignin {
+        if requestType == .emailSignIn, !target.settings.enableEmailLinkSignin {
             throw IdentityToolkitError(.operationNotAllowed)
         }
         try await ScopeSettings.requireAuthorized(
             continueUrl: continueUrl, registry, projectId: target.projectId, tenantId: target.tenantId, requestID: request.requestID
         )
         var newEmail: String?
-        if requestType == "VERIFY_AND_CHANGE_EMAIL" {
+        if requestType == .verifyAndChangeEmail {
             guard let given = body.newEmail.nonEmpty else {
                 throw IdentityToolkitError(.missingNewEmail)
             }
@@ -65,7 +66,7 @@ struct SendOOBCodeOperation: Sendable {
             newEmail = given
         }
         let protectsEnumeration =
-            requestType == "PASSWORD_RESET" && request.caller != .admin
+            requestType == .passwordReset && request.caller != .admin
             && (target.settings.improvedEmailPrivacy ?? emailPrivacyByDefault)
         let made: OutOfBandMail.Made
         do {
@@ -76,7 +77,7 @@ struct SendOOBCodeOperation: Sendable {
                 ),
                 apiKey: request.apiKey, continueUrl: continueUrl, locale: request.locale, requestID: request.requestID
             )
-        } catch let error as IdentityToolkitError where error.code == .userNotFound && requestType == "PASSWORD_RESET" {
+        } catch let error as IdentityToolkitError where error.code == .userNotFound && requestType == .passwordReset {
             // Email enumeration protection: an unknown address is answered like a known one, and mailed nothing.
             if protectsEnumeration {
                 return try request.answer(GetOOBCodeResponse(email: target.email ?? ""))
@@ -120,7 +121,7 @@ struct SendOOBCodeOperation: Sendable {
     }
 
     /// `beforeSendEmail` for a client's sign-in link or password reset (a refusal: no mail).
-    private func beforeSend(_ requestType: String, to email: String, target: Target, request: PublicRequest) async throws {
+    private func beforeSend(_ requestType: OOBRequestType, to email: String, target: Target, request: PublicRequest) async throws {
         guard request.caller != .admin, let emailType = Self.emailTypes[requestType] else { return }
         try await functions.beforeSendEmail(
             to: email, emailType: emailType, account: nil, settings: target.settings, projectId: target.projectId,
@@ -128,7 +129,7 @@ struct SendOOBCodeOperation: Sendable {
         )
     }
 
-    private func target(of body: GetOOBCodeRequest, _ request: PublicRequest, requestType: String) async throws -> Target {
+    private func target(of body: GetOOBCodeRequest, _ request: PublicRequest, requestType: OOBRequestType) async throws -> Target {
         if request.caller == .admin, body.idToken == nil {
             let scope = try AdminScope(request, targetProjectId: body.targetProjectId, tenantId: body.tenantId)
             guard let email = body.email.nonEmpty else { throw IdentityToolkitError(.missingEmail) }
@@ -137,15 +138,15 @@ struct SendOOBCodeOperation: Sendable {
             )
             return Target(projectId: scope.projectId, tenantId: scope.tenantId, localId: nil, email: email, settings: settings)
         }
-        if requestType == "VERIFY_EMAIL" || requestType == "VERIFY_AND_CHANGE_EMAIL" {
+        if requestType == .verifyEmail || requestType == .verifyAndChangeEmail {
             // A missing token is an invalid one here (the emulator's answer, §2.5).
             guard body.idToken.nonEmpty != nil else { throw IdentityToolkitError(.invalidIDToken) }
             // Verifying the address is one of the things an enrollment-only session may do (the
             // enrollment needs a verified email); changing it is not.
             let user = try await SignedInUser.resolve(
-                body, request, registry: registry, sessions: sessions, allowingEnrollmentOnly: requestType == "VERIFY_EMAIL"
+                body, request, registry: registry, sessions: sessions, allowingEnrollmentOnly: requestType == .verifyEmail
             )
-            if requestType == "VERIFY_EMAIL" {
+            if requestType == .verifyEmail {
                 guard user.account.email != nil else { throw IdentityToolkitError(.missingEmail) }
             } else {
                 // Decision 18: an email change needs a recent sign-in, like a direct one.

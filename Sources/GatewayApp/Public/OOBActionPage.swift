@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import HTTPTypes
@@ -69,7 +70,7 @@ struct OOBActionPage: Sendable {
             return PublicAPI.error(.internalError(requestID: requestID))
         }
         let continueUrl = await followable(fields["continueUrl"], projectId: projectId, tenantId: fields["tenantId"], requestID: requestID)
-        if requestType == "EMAIL_SIGNIN" {
+        if requestType == .emailSignIn {
             guard let continueUrl, var target = URLComponents(string: continueUrl) else {
                 return Self.failure("missing continueUrl query parameter", html: html)
             }
@@ -81,7 +82,7 @@ struct OOBActionPage: Sendable {
             return Self.redirect(to: target.string ?? continueUrl)
         }
         if !confirmed { return Self.confirmation(requestType: requestType, fields: fields) }
-        if requestType == "PASSWORD_RESET", newPassword == nil {
+        if requestType == .passwordReset, newPassword == nil {
             return Self.failure("missing newPassword query parameter", html: html)
         }
         do {
@@ -122,31 +123,31 @@ struct OOBActionPage: Sendable {
     }
 
     /// What a used or expired link asked for, and what to do instead.
-    static let requests: [String: (String, String)] = [
-        "VERIFY_AND_CHANGE_EMAIL": ("change your email", "Try changing your email again."),
-        "RECOVER_EMAIL": ("restore your email", "The link in the newest email about the change still works."),
-        "PASSWORD_RESET": ("reset your password", "Try resetting your password again."),
-        "REVERT_SECOND_FACTOR_ADDITION": ("remove the second factor", "Sign in and remove the factor in your account settings."),
-        "REVERT_PHONE_NUMBER_ADDITION": ("remove the phone number", "Sign in and remove the phone number in your account settings."),
+    static let requests: [OOBRequestType: (String, String)] = [
+        .verifyAndChangeEmail: ("change your email", "Try changing your email again."),
+        .recoverEmail: ("restore your email", "The link in the newest email about the change still works."),
+        .passwordReset: ("reset your password", "Try resetting your password again."),
+        .revertSecondFactorAddition: ("remove the second factor", "Sign in and remove the factor in your account settings."),
+        .revertPhoneNumberAddition: ("remove the phone number", "Sign in and remove the phone number in your account settings."),
     ]
 
-    static let successes = [
-        "VERIFY_EMAIL": "The email has been successfully verified.",
-        "VERIFY_AND_CHANGE_EMAIL": "The email has been successfully changed and verified.",
-        "RECOVER_EMAIL": "The email has been successfully restored.",
-        "PASSWORD_RESET": "The password has been successfully updated.",
-        "REVERT_SECOND_FACTOR_ADDITION": "The second factor has been successfully removed.",
-        "REVERT_PHONE_NUMBER_ADDITION": "The phone number has been successfully removed.",
+    static let successes: [OOBRequestType: String] = [
+        .verifyEmail: "The email has been successfully verified.",
+        .verifyAndChangeEmail: "The email has been successfully changed and verified.",
+        .recoverEmail: "The email has been successfully restored.",
+        .passwordReset: "The password has been successfully updated.",
+        .revertSecondFactorAddition: "The second factor has been successfully removed.",
+        .revertPhoneNumberAddition: "The phone number has been successfully removed.",
     ]
 
     /// What the confirming button does, per link.
-    static let confirmations = [
-        "VERIFY_EMAIL": "Verify my email address",
-        "VERIFY_AND_CHANGE_EMAIL": "Change my email address",
-        "RECOVER_EMAIL": "Restore my email address and sign out everywhere",
-        "PASSWORD_RESET": "Set the new password",
-        "REVERT_SECOND_FACTOR_ADDITION": "Remove the second factor and sign out everywhere",
-        "REVERT_PHONE_NUMBER_ADDITION": "Remove the phone number and sign out everywhere",
+    static let confirmations: [OOBRequestType: String] = [
+        .verifyEmail: "Verify my email address",
+        .verifyAndChangeEmail: "Change my email address",
+        .recoverEmail: "Restore my email address and sign out everywhere",
+        .passwordReset: "Set the new password",
+        .revertSecondFactorAddition: "Remove the second factor and sign out everywhere",
+        .revertPhoneNumberAddition: "Remove the phone number and sign out everywhere",
     ]
 
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
@@ -166,12 +167,12 @@ struct OOBActionPage: Sendable {
 
     /// The production page's form: the link's members as hidden fields (escaped by Mustache), a
     /// password field for a reset, one button. It posts back here, and nothing else is allowed to run.
-    static func confirmation(requestType: String, fields: [String: String]) -> Response {
+    static func confirmation(requestType: OOBRequestType, fields: [String: String]) -> Response {
         let hidden = members.compactMap { name in fields[name].map { ["name": name, "value": $0] } }
         return render(
             [
                 "title": "Confirm", "action": confirmations[requestType] ?? "Continue", "fields": hidden,
-                "password": requestType == "PASSWORD_RESET",
+                "password": requestType == .passwordReset,
             ],
             status: .ok
         )

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Configuration
 import Contracts
 import Foundation
@@ -77,8 +78,8 @@ public struct SecurityEventLog: Sendable {
         case accepted, rejected, throttled
     }
 
-    public func countSecondFactorCheck(kind: String, outcome: CheckOutcome) {
-        counters.increment(Self.secondFactorChecks, [("service", source), ("kind", kind), ("outcome", outcome.rawValue)])
+    public func countSecondFactorCheck(kind: FactorKind, outcome: CheckOutcome) {
+        counters.increment(Self.secondFactorChecks, [("service", source), ("kind", kind.rawValue), ("outcome", outcome.rawValue)])
     }
 
     /// Records `type` inside `connection`'s transaction.
@@ -115,7 +116,7 @@ public struct SecurityEventLog: Sendable {
         let origin = RequestOrigin.current
         let encoded = (try? JSONEncoder().encode(details)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return """
-            INSERT INTO \(unescaped: schema.qualified("security_events")) (type, local_id, actor, client_address, user_agent, details)
+            INSERT INTO \(sql: schema.qualified("security_events")) (type, local_id, actor, client_address, user_agent, details)
             VALUES (\(type.rawValue), \(localId), \(origin?.actor ?? "system"), \(origin?.clientAddress), \(origin?.userAgent),
                     \(encoded)::jsonb)
             """
@@ -123,9 +124,9 @@ public struct SecurityEventLog: Sendable {
 
     /// `audit.list`: this service's events of a scope, newest first.
     public func list(_ params: ListSecurityEvents.Params, in schema: TenantSchema) async throws -> ListSecurityEvents.Result {
-        var conditions: [String] = ["TRUE"]
+        var conditions: [SQLText] = ["TRUE"]
         var binds = PostgresBindings()
-        func bind(_ value: some PostgresNonThrowingEncodable & Sendable) -> String {
+        func bind(_ value: some PostgresNonThrowingEncodable & Sendable) -> SQLText {
             binds.append(value)
             return "$\(binds.count)"
         }
@@ -145,12 +146,12 @@ public struct SecurityEventLog: Sendable {
             }
         }
         let limit = bind(max(1, min(params.limit, 1000)))
-        let sql = """
+        let sql: SQLText = """
             SELECT id, at_micros, type, local_id, actor, client_address, user_agent, details::text
-            FROM \(schema.quoted).security_events WHERE \(conditions.joined(separator: " AND "))
+            FROM \(schema.qualified("security_events")) WHERE \(SQLText.joined(conditions, separator: " AND "))
             ORDER BY at_micros DESC, id DESC LIMIT \(limit)
             """
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+        let rows = try await client.query(PostgresQuery(tenantSQL: sql, binds: binds), logger: logger)
         var events: [SecurityEvent] = []
         for try await (id, at, type, localId, actor, address, agent, details) in rows.decode(
             (Int64, Int64, String, String?, String, String?, String?, String).self

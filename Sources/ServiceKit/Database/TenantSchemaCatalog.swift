@@ -37,14 +37,14 @@ public struct TenantSchemaCatalog: Sendable {
 
     /// Creates (or completes) the scope's schema. Idempotent.
     public func provision(_ scope: TenantScope) async throws -> ProvisionTenantSchema.Result {
-        let schema = try Self.schema(for: scope)
+        let schema = try ScopeSchema.of(scope)
         let applied = try await tenantMigrator.migrate(schema)
         return .init(schema: schema.name, migrationsApplied: applied)
     }
 
     /// Drops the scope's schema. Idempotent.
     public func drop(_ scope: TenantScope) async throws -> DropTenantSchema.Result {
-        let schema = try Self.schema(for: scope)
+        let schema = try ScopeSchema.of(scope)
         return .init(schema: schema.name, dropped: try await tenantMigrator.drop(schema))
     }
 
@@ -56,15 +56,6 @@ public struct TenantSchemaCatalog: Sendable {
         }
         table.register(DropTenantSchema.self, callers: policy) { scope, _ in
             try await drop(scope)
-        }
-    }
-
-    /// Maps a scope to its schema, turning an invalid id into the contract's error.
-    public static func schema(for scope: TenantScope) throws -> TenantSchema {
-        do {
-            return try TenantSchema(projectId: scope.projectId, tenantId: scope.tenantId)
-        } catch {
-            throw RPCError(code: .invalidTenantScope, message: "Invalid project or tenant id")
         }
     }
 }

@@ -28,7 +28,7 @@ struct BlockingEventSigner: Sendable {
     }
 
     func record(_ params: RecordBlockingEvent.Params) async throws -> RecordBlockingEvent.Result {
-        let schema = try TenantSchema(projectId: params.projectId, tenantId: params.tenantId)
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         try await events.record(
             .blockingFunctionCalled, localId: params.localId,
             details: [

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import JSONRPC
 import JWTKit
@@ -19,7 +20,7 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var providerID: String?
     var identities: [String: [String]]
     var signInProvider: String
-    var signInSecondFactor: String?
+    var signInSecondFactor: FactorKind?
     var secondFactorIdentifier: String?
     var tenant: String?
     /// Our additions under `firebase` (docs/mfa-policy.md): when the session last passed a second
@@ -91,7 +92,7 @@ struct IDTokenClaims: JWTPayload, Equatable {
         let firebase = try container.nestedContainer(keyedBy: Key.self, forKey: Key("firebase"))
         identities = try firebase.decode([String: [String]].self, forKey: Key("identities"))
         signInProvider = try firebase.decode(String.self, forKey: Key("sign_in_provider"))
-        signInSecondFactor = try firebase.decodeIfPresent(String.self, forKey: Key("sign_in_second_factor"))
+        signInSecondFactor = try firebase.decodeIfPresent(FactorKind.self, forKey: Key("sign_in_second_factor"))
         secondFactorIdentifier = try firebase.decodeIfPresent(String.self, forKey: Key("second_factor_identifier"))
         tenant = try firebase.decodeIfPresent(String.self, forKey: Key("tenant"))
         secondFactorAuthTime = try firebase.decodeIfPresent(Int64.self, forKey: Key("second_factor_auth_time"))
@@ -105,7 +106,7 @@ struct IDTokenClaims: JWTPayload, Equatable {
 
     init(
         issuer: String, audience: String, subject: String, issuedAt: Int64, expiresAt: Int64, authTime: Int64,
-        user: SessionUser, signInProvider: String, signInSecondFactor: String?, secondFactorIdentifier: String?,
+        user: SessionUser, signInProvider: String, signInSecondFactor: FactorKind?, secondFactorIdentifier: String?,
         tenant: String?, secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil
     ) {
         self.secondFactorAuthTime = secondFactorAuthTime

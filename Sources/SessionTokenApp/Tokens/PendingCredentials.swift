@@ -22,7 +22,7 @@ struct PendingCredentials: Sendable {
     static let invalid = RPCError(code: .invalidPendingCredential, business: IdentityToolkitError(.invalidMFAPendingCredential))
 
     func issue(_ params: IssuePendingCredential.Params) async throws -> IssuePendingCredential.Result {
-        let schema = try TenantSchemaCatalog.schema(for: TenantScope(projectId: params.projectId, tenantId: params.tenantId))
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         let seconds = Double(lifetime.components.seconds)
         // The facts ride sealed in the credential (the gateway reads them without a call); the
         // stored hash is what makes it usable, and only once.
@@ -34,7 +34,7 @@ struct PendingCredentials: Sendable {
         )
         try await client.query(
             cached: """
-                INSERT INTO \(unescaped: schema.qualified("mfa_pending_credentials"))
+                INSERT INTO \(sql: schema.qualified("mfa_pending_credentials"))
                 (credential_hash, local_id, sign_in_provider, expires_at)
                 VALUES (\(credential.hash), \(params.localId), \(params.signInProvider), now() + make_interval(secs => \(seconds)))
                 """,
@@ -45,13 +45,13 @@ struct PendingCredentials: Sendable {
 
     func inspect(_ text: String, finishing retry: Bool = false) async throws -> InspectPendingCredential.Result {
         let credential = PendingCredential(value: text)
-        guard let scope = credential.scope, let schema = try? TenantSchema(projectId: scope.projectId, tenantId: scope.tenantId)
+        guard let scope = credential.scope, let schema = try? ScopeSchema.of(scope.projectId, scope.tenantId)
         else { throw Self.invalid }
         let rows: CachedRows
         do {
             rows = try await client.query(
                 cached: """
-                    SELECT local_id, sign_in_provider FROM \(unescaped: schema.qualified("mfa_pending_credentials"))
+                    SELECT local_id, sign_in_provider FROM \(sql: schema.qualified("mfa_pending_credentials"))
                     WHERE credential_hash = \(credential.hash) AND consumed_at IS NULL AND expires_at > now()
                     """,
                 logger: logger

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -25,7 +26,7 @@ struct RefreshSessions: Sendable {
         let tenantId: String?
         let localId: String
         let signInProvider: String
-        let secondFactor: String?
+        let secondFactor: FactorKind?
         let secondFactorIdentifier: String?
         let authTime: Int64
         let signedInAt: Int64
@@ -37,7 +38,7 @@ struct RefreshSessions: Sendable {
     /// The family of a token that may still be used. A token already rotated is a reuse: the
     /// family is revoked, and every token of it stops working.
     func family(of token: RefreshToken) async throws -> Family {
-        guard let scope = token.scope, let schema = try? TenantSchema(projectId: scope.projectId, tenantId: scope.tenantId)
+        guard let scope = token.scope, let schema = try? ScopeSchema.of(scope.projectId, scope.tenantId)
         else { throw Self.invalid }
         let tokens = schema.qualified("refresh_tokens")
         let families = schema.qualified("session_families")
@@ -51,7 +52,7 @@ struct RefreshSessions: Sendable {
                            t.rotated_at IS NOT NULL, f.revoked_at IS NOT NULL, f.session_claims, f.revoked_reason,
                            floor(extract(epoch FROM f.second_factor_auth_time))::bigint,
                            floor(extract(epoch FROM f.enrollment_only_until))::bigint
-                    FROM \(unescaped: tokens) t JOIN \(unescaped: families) f ON f.family_id = t.family_id
+                    FROM \(sql: tokens) t JOIN \(sql: families) f ON f.family_id = t.family_id
                     WHERE t.token_hash = \(token.hash)
                     """,
                 logger: logger
@@ -74,7 +75,8 @@ struct RefreshSessions: Sendable {
             }
             return Family(
                 familyID: familyID, projectId: scope.projectId, tenantId: scope.tenantId, localId: localID,
-                signInProvider: provider, secondFactor: secondFactor, secondFactorIdentifier: identifier,
+                signInProvider: provider, secondFactor: secondFactor.flatMap(FactorKind.init(rawValue:)),
+                secondFactorIdentifier: identifier,
                 authTime: authTime, signedInAt: createdAt, sessionClaims: SessionRepository.decode(claims),
                 secondFactorAuthTime: passedAt, enrollmentOnlyUntil: enrollmentOnlyUntil
             )
@@ -104,7 +106,7 @@ struct RefreshSessions: Sendable {
     /// Replaces `token` by a new one of the same family. The old token rotates at most once: of two
     /// concurrent rotations, one wins and the other is treated as reuse (the family is revoked).
     func rotate(_ token: RefreshToken, family: Family) async throws -> RefreshToken {
-        let schema = try TenantSchema(projectId: family.projectId, tenantId: family.tenantId)
+        let schema = try ScopeSchema.of(family.projectId, family.tenantId)
         let tokens = schema.qualified("refresh_tokens")
         let families = schema.qualified("session_families")
         let next = RefreshToken(
@@ -117,12 +119,12 @@ struct RefreshSessions: Sendable {
         let rows = try await client.query(
             cached: """
                 WITH rotated AS (
-                    UPDATE \(unescaped: tokens) SET rotated_at = now()
+                    UPDATE \(sql: tokens) SET rotated_at = now()
                     WHERE token_hash = \(oldHash) AND rotated_at IS NULL
-                      AND EXISTS (SELECT 1 FROM \(unescaped: families) WHERE family_id = \(family.familyID) AND revoked_at IS NULL)
+                      AND EXISTS (SELECT 1 FROM \(sql: families) WHERE family_id = \(family.familyID) AND revoked_at IS NULL)
                     RETURNING family_id
                 )
-                INSERT INTO \(unescaped: tokens) (token_hash, family_id, local_id)
+                INSERT INTO \(sql: tokens) (token_hash, family_id, local_id)
                 SELECT \(newHash), family_id, \(family.localId) FROM rotated
                 RETURNING family_id
                 """,
@@ -144,7 +146,7 @@ struct RefreshSessions: Sendable {
         try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
-                UPDATE \(unescaped: families) SET revoked_at = now(), revoked_reason = 'reuse'
+                UPDATE \(sql: families) SET revoked_at = now(), revoked_reason = 'reuse'
                 WHERE family_id = \(familyID) AND revoked_at IS NULL RETURNING family_id
                 """,
                 logger: logger

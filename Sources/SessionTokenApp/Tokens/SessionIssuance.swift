@@ -36,7 +36,7 @@ struct SessionIssuance: Sendable {
         }
         var answered = params
         answered.authTime = try await sessions.startFamily(params, token: token)
-        if params.enrollmentOnlyUntil != nil, let schema = try? TenantSchema(projectId: projectId, tenantId: tenantId) {
+        if params.enrollmentOnlyUntil != nil, let schema = try? ScopeSchema.of(projectId, tenantId) {
             counters.increment(Self.enrollmentOnlySessions, [("scope", schema.name)])
         }
         let idToken = try issuer.sign(issuer.claims(for: answered))

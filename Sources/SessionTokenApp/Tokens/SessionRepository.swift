@@ -21,7 +21,7 @@ struct SessionRepository: Sendable {
     /// retry of a finalize (its token derived, FinishingTokens), the one its first attempt started;
     /// such a retry starts, revokes and uses up nothing (decision 22).
     func startFamily(_ params: IssueSession.Params, token: RefreshToken) async throws -> Int64 {
-        let schema = try TenantSchemaCatalog.schema(for: TenantScope(projectId: params.projectId, tenantId: params.tenantId))
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         let familyID = UUID().uuidString.lowercased()
         let authTime = Date(timeIntervalSince1970: Double(params.authTime))
         let tokenHash = token.hash
@@ -77,27 +77,27 @@ struct SessionRepository: Sendable {
         let rows = try await client.query(
             cached: """
                 WITH consumed AS (
-                    DELETE FROM \(unescaped: pending)
+                    DELETE FROM \(sql: pending)
                     WHERE \(consume) AND credential_hash = \(pendingHash) AND local_id = \(params.localId)
                       AND consumed_at IS NULL AND expires_at > now()
                     RETURNING 1
                 ), allowed AS (
                     SELECT 1 WHERE (NOT \(consume) OR EXISTS (SELECT 1 FROM consumed))
-                      AND NOT EXISTS (SELECT 1 FROM \(unescaped: tokens) WHERE token_hash = \(tokenHash))
+                      AND NOT EXISTS (SELECT 1 FROM \(sql: tokens) WHERE token_hash = \(tokenHash))
                 ), revoked AS (
-                    UPDATE \(unescaped: families) SET revoked_at = now(), revoked_reason = 'enrollment'
+                    UPDATE \(sql: families) SET revoked_at = now(), revoked_reason = 'enrollment'
                     WHERE \(revoke) AND local_id = \(params.localId) AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM allowed)
                 ), family AS (
-                    INSERT INTO \(unescaped: families)
+                    INSERT INTO \(sql: families)
                     (family_id, local_id, sign_in_provider, second_factor, second_factor_identifier, auth_time, session_claims,
                      second_factor_auth_time, enrollment_only_until)
-                    SELECT \(familyID), \(params.localId), \(params.signInProvider), \(params.secondFactor),
+                    SELECT \(familyID), \(params.localId), \(params.signInProvider), \(params.secondFactor?.rawValue),
                            \(params.secondFactorIdentifier), \(authTime), \(Self.encode(params.sessionClaims)),
                            \(params.secondFactorAuthTime.map(Self.date)), \(params.enrollmentOnlyUntil.map(Self.date))
                     FROM allowed
                     RETURNING family_id
                 )
-                INSERT INTO \(unescaped: tokens) (token_hash, family_id, local_id)
+                INSERT INTO \(sql: tokens) (token_hash, family_id, local_id)
                 SELECT \(tokenHash), family_id, \(params.localId) FROM family
                 RETURNING family_id
                 """,
@@ -123,8 +123,8 @@ struct SessionRepository: Sendable {
         let rows = try await client.query(
             cached: """
                 SELECT f.local_id, f.sign_in_provider, f.second_factor_identifier, floor(extract(epoch FROM f.auth_time))::bigint
-                FROM \(unescaped: schema.qualified("refresh_tokens")) t
-                JOIN \(unescaped: schema.qualified("session_families")) f ON f.family_id = t.family_id
+                FROM \(sql: schema.qualified("refresh_tokens")) t
+                JOIN \(sql: schema.qualified("session_families")) f ON f.family_id = t.family_id
                 WHERE t.token_hash = \(tokenHash) AND t.rotated_at IS NULL AND f.revoked_at IS NULL
                   AND f.created_at > now() - make_interval(secs => \(window))
                 """,
@@ -138,10 +138,10 @@ struct SessionRepository: Sendable {
 
     /// Ends the sessions established with a second factor (decision 4); returns how many.
     func revokeFactor(_ params: RevokeFactorSessions.Params) async throws -> Int {
-        let schema = try TenantSchemaCatalog.schema(for: TenantScope(projectId: params.projectId, tenantId: params.tenantId))
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         let rows = try await client.query(
             """
-            UPDATE \(unescaped: schema.qualified("session_families")) SET revoked_at = now(), revoked_reason = 'factor'
+            UPDATE \(sql: schema.qualified("session_families")) SET revoked_at = now(), revoked_reason = 'factor'
             WHERE local_id = \(params.localId) AND second_factor_identifier = \(params.secondFactorIdentifier)
               AND revoked_at IS NULL
             RETURNING family_id
@@ -157,7 +157,7 @@ struct SessionRepository: Sendable {
     /// accounts, in one statement; how many rows went.
     func forget(_ params: AccountsToForget) async throws -> Int {
         let localIds = try params.selection()
-        let schema = try TenantSchemaCatalog.schema(for: TenantScope(projectId: params.projectId, tenantId: params.tenantId))
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         return try await AccountRows.delete(
             from: ["session_families", "mfa_pending_credentials"], in: schema, localIds: localIds, client: client, logger: logger
         )

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import IdentityToolkit
 import JSONRPC
@@ -7,7 +8,10 @@ import ServiceKit
 /// (after app verification and the region policy, `PhoneChallenges`). The factor a sign-in passes
 /// is found by the number the code proved; `mfaEnrollmentId` is ignored for phone (§2.12).
 struct PhoneFactor: SecondFactorKind {
-    static let name = "phone"
+    static let kind = FactorKind.phone
+    static let keepsSecret = false
+    /// Phone factors stop a sign-in only while MFA is on: SMS has no switch of its own.
+    static func stopsFirstFactor(_ settings: AuthSettings) -> Bool { SecondFactorPolicy.isOn(settings) }
     static func isNamed(by body: StartMFAEnrollmentRequest) -> Bool { body.phoneEnrollmentInfo != nil }
     static func isNamed(by body: FinalizeMFAEnrollmentRequest) -> Bool { body.phoneVerificationInfo != nil }
     static func isNamed(by body: FinalizeMFASignInRequest) -> Bool { body.phoneVerificationInfo != nil }
@@ -61,7 +65,7 @@ struct PhoneFactor: SecondFactorKind {
         if user.account.mfaInfo?.contains(where: { $0.phoneNumber == number && $0.mfaEnrollmentId != enrollmentId }) == true {
             throw IdentityToolkitError.phoneAlreadyEnrolled
         }
-        return Enrollment(mfaEnrollmentId: enrollmentId, kind: Self.name, displayName: nil, phoneNumber: number, enrolledAt: "")
+        return Enrollment(mfaEnrollmentId: enrollmentId, kind: Self.kind, displayName: nil, phoneNumber: number, enrolledAt: "")
     }
 
     /// The members, the credential, then the code checked beside the account read; the factor is
@@ -90,7 +94,7 @@ struct PhoneFactor: SecondFactorKind {
         }
         guard case .success(let account) = read,
             let enrollment = account.mfaInfo?.first(where: {
-                $0.kind == Self.name && ($0.phoneNumber == number || $0.phoneNumber.map(PhoneNumber.masked) == number)
+                $0.kind == Self.kind && ($0.phoneNumber == number || $0.phoneNumber.map(PhoneNumber.masked) == number)
             })
         else {
             try await pendingSignIns.requireLive(pending, request: request)

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import IdentityToolkit
 import JSONRPC
@@ -10,7 +11,10 @@ import ServiceKit
 /// ids), which is how a finalize carrying TOTP members is told to be this kind. Codes are made
 /// through this server's own endpoint (RecoveryCodeOperations), never through `mfaEnrollment`.
 struct RecoveryCodeFactor: SecondFactorKind {
-    static let name = "recovery_code"
+    static let kind = FactorKind.recoveryCode
+    static let keepsSecret = true
+    /// A set exists only beside another factor, whose kind decides.
+    static func stopsFirstFactor(_ settings: AuthSettings) -> Bool { false }
     static let idPrefix = "recovery-"
     static let displayName = "Recovery codes"
 
@@ -21,7 +25,7 @@ struct RecoveryCodeFactor: SecondFactorKind {
     }
     static func session(of body: FinalizeMFAEnrollmentRequest) -> String? { nil }
     static func hint(_ enrollment: Enrollment, masked: Bool, in entry: inout MFAEnrollment) { entry.totpInfo = TOTPInfo() }
-    static func newFactor(_ enrollment: Enrollment) -> NewSecondFactor { NewSecondFactor(kind: name) }
+    static func newFactor(_ enrollment: Enrollment) -> NewSecondFactor { NewSecondFactor(kind: kind) }
 
     let challenges: RPCClient
     let pendingSignIns: PendingSignIns
@@ -54,7 +58,7 @@ struct RecoveryCodeFactor: SecondFactorKind {
         guard let code = body.totpVerificationInfo?.verificationCode.nonEmpty else { throw IdentityToolkitError(.missingCode) }
         let pending = try await resolve()
         let facts = pending.facts
-        return try await pendingSignIns.passing(pending, enrollmentId: enrollmentId, kind: Self.name, request: request) {
+        return try await pendingSignIns.passing(pending, enrollmentId: enrollmentId, kind: Self.kind, request: request) {
             _ = try await PeerCall.call(
                 challenges, RedeemRecoveryCode.self,
                 .init(

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Logging
 import ServiceKit
@@ -10,13 +11,13 @@ struct RecoveryCodeNotice: Sendable {
     let mail: OutOfBandMail
     let logger: Logger
 
-    static let requestType = "RECOVERY_CODE_USED"
+    static let requestType = OOBRequestType.recoveryCodeUsed
 
     func send(to account: Account, projectId: String, tenantId: String?, request: PublicRequest) async {
         guard let email = account.email, account.emailVerified else { return }
         do {
             let made = try await mail.make(
-                .init(projectId: projectId, tenantId: tenantId, requestType: "PASSWORD_RESET", localId: account.localId, email: email),
+                .init(projectId: projectId, tenantId: tenantId, requestType: .passwordReset, localId: account.localId, email: email),
                 apiKey: request.apiKey, continueUrl: nil, locale: request.locale, requestID: request.requestID
             )
             try await mail.send(

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import IdentityToolkit
 import JSONRPC
@@ -7,7 +8,12 @@ import ServiceKit
 /// secret challenge-issuer keeps sealed. Enrollment shows the secret once; sign-in checks a code
 /// against it (replay and guessing budgets held by challenge-issuer).
 struct TOTPFactor: SecondFactorKind {
-    static let name = "totp"
+    static let kind = FactorKind.totp
+    static let keepsSecret = true
+    /// TOTP enabled through `providerConfigs` alone stops a sign-in even with MFA off (§3.5).
+    static func stopsFirstFactor(_ settings: AuthSettings) -> Bool {
+        SecondFactorPolicy.isOn(settings) || settings.mfaConfig.totpAdjacentIntervals != nil
+    }
     static func isNamed(by body: StartMFAEnrollmentRequest) -> Bool { body.totpEnrollmentInfo != nil }
     static func isNamed(by body: FinalizeMFAEnrollmentRequest) -> Bool { body.totpVerificationInfo != nil }
     static func isNamed(by body: FinalizeMFASignInRequest) -> Bool { body.totpVerificationInfo != nil }
@@ -63,7 +69,7 @@ struct TOTPFactor: SecondFactorKind {
             ),
             requestID: request.requestID
         )
-        return Enrollment(mfaEnrollmentId: enrollmentId, kind: Self.name, displayName: nil, phoneNumber: nil, enrolledAt: "")
+        return Enrollment(mfaEnrollmentId: enrollmentId, kind: Self.kind, displayName: nil, phoneNumber: nil, enrolledAt: "")
     }
 
     /// `MISSING_MFA_ENROLLMENT_ID`, `MISSING_CODE`, the credential; then the code checked beside the
@@ -80,7 +86,7 @@ struct TOTPFactor: SecondFactorKind {
             throw IdentityToolkitError(.missingCode)
         }
         let pending = try await resolve()
-        return try await pendingSignIns.passing(pending, enrollmentId: enrollmentId, kind: Self.name, request: request) {
+        return try await pendingSignIns.passing(pending, enrollmentId: enrollmentId, kind: Self.kind, request: request) {
             try await checkCode(code, enrollmentId: enrollmentId, settings: settings, pending: pending, request: request)
         }
     }

@@ -1,5 +1,6 @@
-/// The emails the product sends, by the out-of-band request type that sends each.
-public enum EmailKind: String, Sendable, CaseIterable {
+/// An out-of-band request type: what `accounts:sendOobCode` asks for, what an out-of-band code
+/// does when applied, and the email that carries it. The raw values are Identity Toolkit's.
+public enum OOBRequestType: String, Codable, Sendable, CaseIterable, Hashable {
     case verifyEmail = "VERIFY_EMAIL"
     case passwordReset = "PASSWORD_RESET"
     case emailSignIn = "EMAIL_SIGNIN"
