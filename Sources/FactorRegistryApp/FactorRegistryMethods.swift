@@ -48,6 +48,7 @@ enum FactorRegistryMethods {
         methods.register(FindAccounts.self, callers: gatewayOnly) { params, _ in try await accounts.find(params) }
         methods.register(UpdateAccount.self, callers: gatewayOnly) { params, _ in try await accounts.update(params) }
         methods.register(RecordSignIn.self, callers: gatewayOnly) { params, _ in try await accounts.recordSignIn(params) }
+        methods.register(CheckFactor.self, callers: gatewayOnly) { params, _ in try await accounts.checkFactor(params) }
         methods.register(ListAccounts.self, callers: gatewayOnly) { params, _ in try await accounts.list(params) }
         methods.register(QueryAccounts.self, callers: gatewayOnly) { params, _ in try await AccountQuery(accounts: accounts).run(params) }
         methods.register(DeleteAccounts.self, callers: gatewayOnly) { params, _ in try await accounts.deleteMany(params) }

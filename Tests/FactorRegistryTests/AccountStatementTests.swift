@@ -74,6 +74,43 @@ struct AccountStatementTests {
         }
     }
 
+    @Test("the second factor's account check: the factor of the kind checked only, records nothing; the record then moves lastLoginAt")
+    func checkFactorThenRecord() async throws {
+        try await Self.withRegistry { registry in
+            let account = try await registry.call(
+                SignUpAccount.self, .init(projectId: Self.project, email: "dan@example.com", password: "right-password")
+            )
+            let factor = Enrollment(mfaEnrollmentId: "factor-1", kind: .phone, displayName: nil, phoneNumber: "+15550100", enrolledAt: "")
+            _ = try await registry.call(AddEnrollment.self, .init(projectId: Self.project, localId: account.localId, enrollment: factor))
+            let checked = try await registry.call(
+                CheckFactor.self, .init(projectId: Self.project, localId: account.localId, enrollmentId: "factor-1", kind: .phone)
+            )
+            #expect(checked.lastLoginAt == account.lastLoginAt)
+            // A TOTP code never passes for a phone factor under the same id; an unknown user is that.
+            let asTOTP = try await registry.refusal {
+                _ = try await registry.call(
+                    CheckFactor.self, .init(projectId: Self.project, localId: account.localId, enrollmentId: "factor-1", kind: .totp)
+                )
+            }
+            #expect(asTOTP == "MFA_ENROLLMENT_NOT_FOUND")
+            let nobody = try await registry.refusal {
+                _ = try await registry.call(
+                    CheckFactor.self, .init(projectId: Self.project, localId: "nobody", enrollmentId: "factor-1", kind: .phone)
+                )
+            }
+            #expect(nobody == "USER_NOT_FOUND")
+            let signedInAt = Int64(Date().timeIntervalSince1970 * 1000) + 5000
+            let recorded = try await registry.call(
+                RecordSignIn.self,
+                .init(
+                    projectId: Self.project, localId: account.localId, requiredEnrollment: "factor-1", requiredKind: .phone,
+                    signedInAt: signedInAt, mode: .asynchronous
+                )
+            )
+            #expect(recorded.lastLoginAt == String(signedInAt))
+        }
+    }
+
     @Test("an id that cannot be a project's or tenant's is TENANT_NOT_FOUND; a tenant that does not exist too")
     func malformedScope() async throws {
         try await Self.withRegistry { registry in

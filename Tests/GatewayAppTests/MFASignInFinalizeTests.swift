@@ -85,7 +85,7 @@ struct MFASignInFinalizeTests {
         let answer = try await operations.finalize(request(totpBody(credential)))
         #expect(answer["idToken"]?.stringValue == "id-token")
         let calls = peers.calls.filter { $0 != ResolveSettings.name }
-        #expect(Set(calls.prefix(2)) == ["totp.verify", "account.recordSignIn check"])
+        #expect(Set(calls.prefix(2)) == ["totp.verify", "account.checkFactor"])
         #expect(Set(calls.dropFirst(2)) == ["session.issue", "account.recordSignIn asynchronous"])
         #expect(!calls.contains(InspectPendingCredential.name))
     }

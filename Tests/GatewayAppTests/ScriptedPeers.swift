@@ -87,6 +87,15 @@ final class ScriptedPeers: Sendable {
             }
             return account
         }
+        table.register(CheckFactor.self, callers: .anyAuthenticated) { [self] params, _ in
+            record(CheckFactor.name)
+            guard facts.withLock({ $0.accountExists }) else { throw Self.rejected(.accountRejected, .userNotFound) }
+            let account = account()
+            guard (account.mfaInfo ?? []).contains(where: { $0.mfaEnrollmentId == params.enrollmentId && $0.kind == params.kind }) else {
+                throw Self.rejected(.accountRejected, .mfaEnrollmentNotFound)
+            }
+            return account
+        }
         table.register(AddEnrollment.self, callers: .anyAuthenticated) { [self] params, _ in
             record(AddEnrollment.name)
             facts.withLock {

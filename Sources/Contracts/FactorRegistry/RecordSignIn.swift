@@ -25,16 +25,15 @@ public enum RecordSignIn: RPCMethod {
         /// When the sign-in happened, in milliseconds since the epoch: the caller's clock, which the
         /// session's `auth_time` shares. Absent: now, by the database's clock.
         public var signedInAt: Int64?
-        /// `check`: record nothing, only answer (the account and its checks, before the second
-        /// factor's own check has passed). `asynchronous`: commit without waiting for the flush,
-        /// for a sign-in whose session is the durable record.
+        /// `asynchronous`: commit without waiting for the flush, for a sign-in whose session is the
+        /// durable record. (Checking the account before the factor's own check has passed is
+        /// `account.checkFactor`'s, which records nothing.)
         public var mode: Mode?
         /// A first factor factor-registry did not check (`customToken`): recorded in the audit
         /// trail as the sign-in. A second factor's check is recorded where it is made.
         public var firstFactor: String?
 
         public enum Mode: String, Codable, Sendable, Hashable {
-            case check
             case asynchronous
         }
 
@@ -55,7 +54,6 @@ public enum RecordSignIn: RPCMethod {
         /// How factor-registry writes it.
         public var recording: Recording {
             switch mode {
-            case .check: .checkOnly
             case .asynchronous: .at(millis: signedInAt, asynchronous: true)
             case nil: signedInAt.map { .at(millis: $0, asynchronous: false) } ?? .now
             }
@@ -65,7 +63,6 @@ public enum RecordSignIn: RPCMethod {
     public enum Recording: Sendable, Hashable {
         case now
         case at(millis: Int64?, asynchronous: Bool)
-        case checkOnly
     }
 
     /// The account after the sign-in, `lastLoginAt` its time. `mfaInfo` is not read and always

@@ -183,39 +183,43 @@ extension AccountRepository {
     ) async throws -> Account? {
         let requiredKind = requiredKind?.rawValue
         let accounts = schema.qualified("accounts")
-        let rows: CachedRows
-        switch record {
-        case .checkOnly:
-            rows = try await client.query(
-                cached: """
-                    SELECT \(sql: Self.profileColumns("NULL::text")), \(sql: Self.narrowTail(schema)) FROM \(sql: accounts)
-                    WHERE local_id = \(localId) AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
-                        SELECT 1 FROM \(sql: schema.qualified("mfa_enrollments")) e
-                        WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
-                          AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
-                    """,
-                logger: logger
-            )
-        case .now, .at:
-            let millis: Int64? = if case .at(let millis, _) = record { millis } else { nil }
-            // An asynchronous commit returns before its WAL record is
-            // flushed: the session issued beside it is the sign-in's durable record.
-            let asynchronous = if case .at(_, let asynchronous) = record { asynchronous } else { false }
-            rows = try await client.query(
-                cached: """
-                    UPDATE \(sql: accounts) SET last_login_at = CASE WHEN \(millis)::bigint IS NULL THEN now()
-                        ELSE greatest(last_login_at, to_timestamp(\(millis)::bigint / 1000.0)) END
-                    WHERE local_id = \(localId)
-                      AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
-                          SELECT 1 FROM \(sql: schema.qualified("mfa_enrollments")) e
-                          WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
-                            AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
-                      AND (NOT \(asynchronous) OR (SELECT set_config('synchronous_commit', 'off', true)) = 'off')
-                    RETURNING \(sql: Self.profileColumns("NULL::text")), \(sql: Self.narrowTail(schema))
-                    """,
-                logger: logger
-            )
-        }
+        let millis: Int64? = if case .at(let millis, _) = record { millis } else { nil }
+        // An asynchronous commit returns before its WAL record is
+        // flushed: the session issued beside it is the sign-in's durable record.
+        let asynchronous = if case .at(_, let asynchronous) = record { asynchronous } else { false }
+        let rows = try await client.query(
+            cached: """
+                UPDATE \(sql: accounts) SET last_login_at = CASE WHEN \(millis)::bigint IS NULL THEN now()
+                    ELSE greatest(last_login_at, to_timestamp(\(millis)::bigint / 1000.0)) END
+                WHERE local_id = \(localId)
+                  AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
+                      SELECT 1 FROM \(sql: schema.qualified("mfa_enrollments")) e
+                      WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
+                        AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
+                  AND (NOT \(asynchronous) OR (SELECT set_config('synchronous_commit', 'off', true)) = 'off')
+                RETURNING \(sql: Self.profileColumns("NULL::text")), \(sql: Self.narrowTail(schema))
+                """,
+            logger: logger
+        )
+        for try await row in rows.decode(Row.self) { return Self.credentials(from: row).account }
+        return nil
+    }
+
+    /// The account, read narrowly as ``recordSignIn(in:localId:requiredEnrollment:requiredKind:record:)``
+    /// answers it, while it has the enrollment `enrollmentId` of `kind`; `nil` when it does not
+    /// exist or lacks that factor. Records nothing.
+    func account(in schema: TenantSchema, localId: String, withFactor enrollmentId: String, of kind: FactorKind) async throws
+        -> Account?
+    {
+        let rows = try await client.query(
+            cached: """
+                SELECT \(sql: Self.profileColumns("NULL::text")), \(sql: Self.narrowTail(schema)) FROM \(sql: schema.qualified("accounts"))
+                WHERE local_id = \(localId) AND EXISTS (
+                    SELECT 1 FROM \(sql: schema.qualified("mfa_enrollments")) e
+                    WHERE e.local_id = \(localId) AND e.enrollment_id = \(enrollmentId) AND e.kind = \(kind.rawValue))
+                """,
+            logger: logger
+        )
         for try await row in rows.decode(Row.self) { return Self.credentials(from: row).account }
         return nil
     }

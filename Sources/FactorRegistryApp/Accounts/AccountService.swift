@@ -240,10 +240,23 @@ struct AccountService: Sendable {
             }
             throw Self.rejected(.userNotFound)
         }
-        if let factor = params.firstFactor, params.mode != .check {
+        if let factor = params.firstFactor {
             try await accounts.events.record(.signInSucceeded, localId: params.localId, details: ["factor": factor], in: schema)
         }
         return account
+    }
+
+    /// `account.checkFactor`: the account while it has the factor, of that kind; records nothing.
+    func checkFactor(_ params: CheckFactor.Params) async throws -> Account {
+        let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
+        if let account = try await accounts.account(
+            in: schema, localId: params.localId, withFactor: params.enrollmentId, of: params.kind
+        ) {
+            return account
+        }
+        // The account is gone, or it lacks that factor of that kind.
+        guard try await accounts.account(in: schema, localId: params.localId) != nil else { throw Self.rejected(.userNotFound) }
+        throw Self.rejected(.mfaEnrollmentNotFound)
     }
 
     func deleteAll(_ scope: TenantScope) async throws {

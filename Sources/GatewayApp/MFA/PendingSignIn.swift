@@ -75,10 +75,10 @@ struct PendingSignIns: Sendable {
     {
         try await refusingGoneAccount {
             try await PeerCall.call(
-                registry, RecordSignIn.self,
+                registry, CheckFactor.self,
                 .init(
                     projectId: pending.facts.projectId, tenantId: pending.facts.tenantId, localId: pending.facts.localId,
-                    requiredEnrollment: enrollmentId, requiredKind: kind, mode: .check
+                    enrollmentId: enrollmentId, kind: kind
                 ),
                 requestID: request.requestID
             )
