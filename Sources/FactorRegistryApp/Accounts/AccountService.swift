@@ -227,6 +227,15 @@ struct AccountService: Sendable {
     }
 
     func recordSignIn(_ params: RecordSignIn.Params) async throws -> Account {
+        if params.mode == .check, let enrollmentId = params.requiredEnrollment, let kind = params.requiredKind {
+            // The previous release's gateway: its check records nothing.
+            return try await checkFactor(
+                .init(
+                    projectId: params.projectId, tenantId: params.tenantId, localId: params.localId, enrollmentId: enrollmentId,
+                    kind: kind
+                )
+            )
+        }
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         guard
             let account = try await accounts.recordSignIn(
