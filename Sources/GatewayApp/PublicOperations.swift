@@ -37,7 +37,7 @@ struct PublicOperations: Sendable {
                 requiresHTTPS: settings.modeDefaults.blockingFunctionsNeedHTTPS, registry: host.metrics.registry, logger: host.logger
             )
         )
-        let phone = PhoneChallenges(challenges: challenges, registry: registry, functions: functions)
+        let phone = PhoneChallenges(challenges: challenges, registry: registry, scopeSettings: cachedSettings, functions: functions)
         let codes = OOBCodeApplication(registry: registry, mail: mail, erasure: erasure)
         let sealKeys = TokenSealKeys(sessions: sessions)
         settingsWatch = PeriodicService("settings watch", every: .seconds(1), start: .immediately, logger: host.logger) {
@@ -45,23 +45,25 @@ struct PublicOperations: Sendable {
         }
         emulator = EmulatorRoutes(
             mode: host.settings.mode, registry: registry, challenges: challenges, erasure: erasure, credentials: credentials,
-            codes: codes
+            codes: codes, scopeSettings: cachedSettings
         )
 
         let accounts = AccountOperations(
-            registry: registry, sessions: sessions, recentLogin: settings.recentLogin, codes: codes, emailPrivacyByDefault: privacy
+            registry: registry, scopeSettings: cachedSettings, sessions: sessions, recentLogin: settings.recentLogin, codes: codes,
+            emailPrivacyByDefault: privacy
         )
         let mfaSignIn = MFASignInOperations(
             registry: registry, sessions: sessions, challenges: challenges, phone: phone, keys: sealKeys,
             cachedSettings: cachedSettings, recoveryNotice: RecoveryCodeNotice(mail: mail, logger: host.logger)
         )
         let enrollment = MFAEnrollmentOperations(
-            registry: registry, sessions: sessions, challenges: challenges, kinds: mfaSignIn.kinds,
+            registry: registry, scopeSettings: cachedSettings, sessions: sessions, challenges: challenges, kinds: mfaSignIn.kinds,
             recentLogin: settings.recentLogin, mail: mail, logger: host.logger
         )
         let linking = AccountLinking(recentLogin: settings.recentLogin)
         let phoneSignIn = PhoneSignInOperations(
-            registry: registry, sessions: sessions, challenges: challenges, phone: phone, linking: linking, mail: mail,
+            registry: registry, scopeSettings: cachedSettings, sessions: sessions, challenges: challenges, phone: phone, linking: linking,
+            mail: mail,
             enabledByDefault: settings.modeDefaults.phoneSignIn, logger: host.logger, functions: functions
         )
         let projectConfig = ProjectConfigOperations(registry: registry, defaults: settings.modeDefaults)
@@ -69,10 +71,11 @@ struct PublicOperations: Sendable {
         let smsDefense = SMSDefenseOperations(challenges: challenges, settings: cachedSettings)
         let securityEvents = SecurityEventOperations(peers: [registry, challenges, sessions], settings: cachedSettings)
         let providerConfigs = IdentityProviderConfigOperations(registry: registry, settings: cachedSettings)
-        let sessionCookie = SessionCookieOperation(registry: registry, sessions: sessions).handle
+        let sessionCookie = SessionCookieOperation(registry: registry, scopeSettings: cachedSettings, sessions: sessions).handle
         let accountQuery = AccountQueryOperation(registry: registry).handle
         let clientConfig = ClientConfigOperations(
-            registry: registry, projectNumber: settings.projectNumber, recaptchaSiteKey: settings.recaptchaSiteKey
+            registry: registry, scopeSettings: cachedSettings, projectNumber: settings.projectNumber,
+            recaptchaSiteKey: settings.recaptchaSiteKey
         )
         self.securityEvents = securityEvents
         let recoveryCodes = RecoveryCodeOperations(
@@ -80,7 +83,8 @@ struct PublicOperations: Sendable {
         )
         let factorWithdrawal = AdminFactorWithdrawal(registry: registry, erasure: erasure, settings: cachedSettings)
         let sendOobCode = SendOOBCodeOperation(
-            registry: registry, sessions: sessions, mail: mail, recentLogin: settings.recentLogin, emailPrivacyByDefault: privacy,
+            registry: registry, scopeSettings: cachedSettings, sessions: sessions, mail: mail, recentLogin: settings.recentLogin,
+            emailPrivacyByDefault: privacy,
             functions: functions
         ).handle
         // A change made here is seen by this gateway's next request, whatever the watch's timing.
@@ -93,15 +97,17 @@ struct PublicOperations: Sendable {
 
         let client: [String: PublicOperationHandler] = [
             "identitytoolkit.accounts.signUp": SignUpOperation(
-                registry: registry, sessions: sessions, admin: admin, linking: linking, functions: functions
+                registry: registry, scopeSettings: cachedSettings, sessions: sessions, admin: admin, linking: linking, functions: functions
             ).handle,
             "identitytoolkit.accounts.signInWithPassword": SignInWithPasswordOperation(
-                registry: registry, sessions: sessions, functions: functions, emailPrivacyByDefault: privacy
+                registry: registry, scopeSettings: cachedSettings, sessions: sessions, functions: functions, emailPrivacyByDefault: privacy
             ).handle,
             "identitytoolkit.accounts.lookup": { request in try await accounts.lookup(request, admin: admin) },
             "identitytoolkit.accounts.delete": { request in try await accounts.delete(request, admin: admin) },
             "identitytoolkit.accounts.update": { request in try await accounts.update(request, admin: admin) },
-            "identitytoolkit.accounts.verifyIosClient": VerifyIosClientOperation(registry: registry, challenges: challenges).handle,
+            "identitytoolkit.accounts.verifyIosClient": VerifyIosClientOperation(
+                registry: registry, scopeSettings: cachedSettings, challenges: challenges
+            ).handle,
             "identitytoolkit.accounts.mfaEnrollment.start": enrollment.start,
             "identitytoolkit.accounts.mfaEnrollment.finalize": enrollment.finalize,
             "identitytoolkit.accounts.mfaEnrollment.withdraw": enrollment.withdraw,
@@ -110,21 +116,29 @@ struct PublicOperations: Sendable {
             "identitytoolkit.accounts.sendOobCode": sendOobCode,
             "identitytoolkit.accounts.sendVerificationCode": phoneSignIn.sendVerificationCode,
             "identitytoolkit.accounts.signInWithPhoneNumber": phoneSignIn.signInWithPhoneNumber,
-            "identitytoolkit.accounts.resetPassword": ResetPasswordOperation(registry: registry, codes: codes).handle,
+            "identitytoolkit.accounts.resetPassword": ResetPasswordOperation(
+                registry: registry, scopeSettings: cachedSettings, codes: codes
+            ).handle,
             "identitytoolkit.accounts.signInWithEmailLink": SignInWithEmailLinkOperation(
-                registry: registry, sessions: sessions, mail: mail, linking: linking, functions: functions
+                registry: registry, scopeSettings: cachedSettings, sessions: sessions, mail: mail, linking: linking, functions: functions
             ).handle,
-            "identitytoolkit.accounts.signInWithCustomToken": SignInWithCustomTokenOperation(registry: registry, sessions: sessions)
-                .handle,
+            "identitytoolkit.accounts.signInWithCustomToken": SignInWithCustomTokenOperation(
+                registry: registry, scopeSettings: cachedSettings, sessions: sessions
+            )
+            .handle,
             "identitytoolkit.accounts.signInWithIdp": SignInWithIdpOperation(
-                registry: registry, sessions: sessions, linking: linking, functions: functions
+                registry: registry, scopeSettings: cachedSettings, sessions: sessions, linking: linking, functions: functions
             ).handle,
-            "identitytoolkit.accounts.createAuthUri": CreateAuthUriOperation(registry: registry, emailPrivacyByDefault: privacy).handle,
+            "identitytoolkit.accounts.createAuthUri": CreateAuthUriOperation(
+                registry: registry, scopeSettings: cachedSettings, emailPrivacyByDefault: privacy
+            ).handle,
             "identitytoolkit.getProjects": clientConfig.project,
             "identitytoolkit.getRecaptchaParams": clientConfig.recaptchaParams,
             "identitytoolkit.getRecaptchaConfig": clientConfig.recaptchaConfig,
             "identitytoolkit.getPasswordPolicy": clientConfig.passwordPolicy,
-            "identitytoolkit.accounts.revokeToken": RevokeTokenOperation(registry: registry, sessions: sessions).handle,
+            "identitytoolkit.accounts.revokeToken": RevokeTokenOperation(
+                registry: registry, scopeSettings: cachedSettings, sessions: sessions
+            ).handle,
             "securetoken.token": SecureTokenOperation(
                 registry: registry, sessions: sessions, keys: sealKeys, cachedSettings: cachedSettings,
                 projectNumber: settings.projectNumber

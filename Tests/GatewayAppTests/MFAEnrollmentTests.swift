@@ -23,7 +23,8 @@ struct MFAEnrollmentTests {
         let registry = peers.client(.factorRegistry)
         let challenges = peers.client(.challengeIssuer)
         return MFAEnrollmentOperations(
-            registry: registry, sessions: peers.client(.sessionToken), challenges: challenges, kinds: harness.operations.kinds,
+            registry: registry, scopeSettings: CachedSettings(registry: registry), sessions: peers.client(.sessionToken),
+            challenges: challenges, kinds: harness.operations.kinds,
             recentLogin: RecentLogin(),
             mail: OutOfBandMail(
                 registry: registry, challenges: challenges,

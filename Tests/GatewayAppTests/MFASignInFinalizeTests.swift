@@ -26,7 +26,7 @@ struct MFASignInFinalizeTests {
         return MFASignInOperations(
             registry: registry, sessions: sessions, challenges: challenges,
             phone: PhoneChallenges(
-                challenges: challenges, registry: registry,
+                challenges: challenges, registry: registry, scopeSettings: CachedSettings(registry: registry),
                 functions: .scripted(registry: registry, sessions: sessions, settings: CachedSettings(registry: registry))
             ),
             keys: TokenSealKeys(sessions: sessions),

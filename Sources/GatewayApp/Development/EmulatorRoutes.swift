@@ -18,14 +18,17 @@ struct EmulatorRoutes: Sendable {
     let erasure: AccountErasure
     let credentials: CredentialResolver
     let codes: OOBCodeApplication
+    let scopeSettings: CachedSettings
 
     /// The answer for `path`, or `nil` when it is not one of these routes.
     func respond(_ request: Request, path: String, requestID: String) async -> Response? {
         guard path.hasPrefix("/emulator/") else { return nil }
         if path == "/emulator/action" {
             guard request.method == .get || request.method == .post else { return PublicAPI.error(.notFound) }
-            return await OOBActionPage(codes: codes, credentials: credentials, registry: registry, confirmsFirst: mode == .production)
-                .respond(request, requestID: requestID)
+            return await OOBActionPage(
+                codes: codes, credentials: credentials, registry: registry, scopeSettings: scopeSettings, confirmsFirst: mode == .production
+            )
+            .respond(request, requestID: requestID)
         }
         guard mode == .development, let (scope, resource) = Self.scope(of: path) else { return nil }
         do {

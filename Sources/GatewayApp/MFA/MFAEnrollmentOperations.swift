@@ -11,6 +11,8 @@ import ServiceKit
 /// else phone; what differs per kind is its ``SecondFactorKind``.
 struct MFAEnrollmentOperations: Sendable {
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     let sessions: RPCClient
     let challenges: RPCClient
     let kinds: SecondFactorKinds
@@ -26,7 +28,8 @@ struct MFAEnrollmentOperations: Sendable {
         let settings = try await prelude(body, request)
         let kind = kinds.kind { $0.isNamed(by: body) }
         try kind.requireEnabled(settings)
-        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, allowingEnrollmentOnly: true)
+        let user = try await SignedInUser.resolve(
+            body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings, allowingEnrollmentOnly: true)
         try SecondFactorPolicy.checkFirstFactor(user.token.signInProvider)
         try recentLogin.require(user)
         guard user.account.emailVerified else {
@@ -47,7 +50,8 @@ struct MFAEnrollmentOperations: Sendable {
         // new factor and gets the first answer's session again; anything else is refused.
         let enrollmentId = type(of: kind).session(of: body).map(FinalizeAttempt.enrollmentId(finishing:)) ?? RandomIdentifier.make()
         let user = try await SignedInUser.resolve(
-            body, request, registry: registry, sessions: sessions, retrying: enrollmentId, allowingEnrollmentOnly: true
+            body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings, retrying: enrollmentId,
+            allowingEnrollmentOnly: true
         )
         try SecondFactorPolicy.checkFirstFactor(user.token.signInProvider)
         let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
@@ -131,7 +135,7 @@ struct MFAEnrollmentOperations: Sendable {
     func withdraw(_ request: PublicRequest) async throws -> JSONValue {
         let body = try request.decode(WithdrawMFARequest.self)
         _ = try await prelude(body, request)
-        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings)
         try recentLogin.require(user)
         let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
         guard let enrollmentId = body.mfaEnrollmentId.nonEmpty,
@@ -170,7 +174,7 @@ struct MFAEnrollmentOperations: Sendable {
     private func prelude(_ body: some SignedInRequest, _ request: PublicRequest) async throws -> AuthSettings {
         let projectId = request.callerProjectId
         let tenantId = body.tenantId ?? RoutingHint.tenant(ofIDToken: body.idToken)
-        return try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        return try await scopeSettings.enabled(projectId: projectId, tenantId: tenantId, requestID: request.requestID)
     }
 
     private func checkLimit(_ account: Account) throws {

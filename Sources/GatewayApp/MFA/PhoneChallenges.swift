@@ -9,6 +9,8 @@ import ServiceKit
 struct PhoneChallenges: Sendable {
     let challenges: RPCClient
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     let functions: BlockingFunctions
 
     /// `beforeSendSms`'s `sms_type` for each purpose of a code.
@@ -36,8 +38,8 @@ struct PhoneChallenges: Sendable {
         let domains =
             testCode != nil
             ? settings.authorizedDomains
-            : try await ScopeSettings.authorizedDomains(
-                registry, projectId: projectId, tenantId: tenantId, settings: settings, requestID: request.requestID
+            : try await scopeSettings.authorizedDomains(
+                projectId: projectId, tenantId: tenantId, settings: settings, requestID: request.requestID
             )
         do {
             let started = try await PeerCall.call(

@@ -30,7 +30,7 @@ struct RecoveryCodeOperations: Sendable {
             projectId: request.callerProjectId, tenantId: body.tenantId ?? RoutingHint.tenant(ofIDToken: body.idToken),
             requestID: request.requestID
         )
-        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, scopeSettings: cachedSettings)
         try RecoveryCodeFactor.requireEnabled(settings)
         let enrollments = user.account.mfaInfo ?? []
         guard enrollments.contains(where: { $0.kind != RecoveryCodeFactor.kind }) else { throw Self.needsFactor }
@@ -76,7 +76,7 @@ struct RecoveryCodeOperations: Sendable {
             )
             (projectId, tenantId) = (scope.projectId, scope.tenantId)
         } else {
-            let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
+            let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, scopeSettings: cachedSettings)
             (projectId, tenantId, account) = (user.token.projectId, user.token.tenantId, user.account)
         }
         guard let set = account.mfaInfo?.first(where: { $0.kind == RecoveryCodeFactor.kind }) else {

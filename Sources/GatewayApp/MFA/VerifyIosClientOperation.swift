@@ -7,6 +7,8 @@ import ServiceKit
 /// with a secret to the device token; the app then proves itself with `iosReceipt` + `iosSecret`.
 struct VerifyIosClientOperation: Sendable {
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     let challenges: RPCClient
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
@@ -14,7 +16,7 @@ struct VerifyIosClientOperation: Sendable {
         let projectId = request.callerProjectId
         // The request names no tenant: an iOS app, and its receipts, belong to the project.
         let tenantId: String? = nil
-        _ = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        _ = try await scopeSettings.enabled(projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         guard let appToken = body.appToken.nonEmpty else {
             throw IdentityToolkitError(.missingAppToken)
         }

@@ -8,6 +8,8 @@ import ServiceKit
 /// The Admin SDKs' privileged forms (by `localId`, `email`, …) come with the admin endpoints.
 struct AccountOperations: Sendable {
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     let sessions: RPCClient
     let recentLogin: RecentLogin
     let codes: OOBCodeApplication
@@ -18,14 +20,15 @@ struct AccountOperations: Sendable {
         // With an admin credential and no idToken it is the Admin SDKs' lookup by id or email.
         let body = try request.decode(GetAccountInfoRequest.self)
         if request.caller == .admin, body.idToken == nil { return try await admin.lookup(body, request) }
-        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, allowingEnrollmentOnly: true)
+        let user = try await SignedInUser.resolve(
+            body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings, allowingEnrollmentOnly: true)
         return try request.answer(GetAccountInfoResponse(users: [UserInfo(user.account, tenantId: user.token.tenantId)]))
     }
 
     func delete(_ request: PublicRequest, admin: AdminAccountOperations) async throws -> JSONValue {
         let body = try request.decode(DeleteAccountRequest.self)
         if request.caller == .admin, body.idToken == nil { return try await admin.delete(body, request) }
-        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings)
         try recentLogin.require(user)
         let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
         let account = AccountsToForget(projectId: projectId, tenantId: tenantId, localIds: [localId])
@@ -53,7 +56,7 @@ struct AccountOperations: Sendable {
         if body.idToken == nil, let oobCode = body.oobCode {
             return try await applyOobCode(oobCode, tenantId: body.tenantId, request)
         }
-        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings)
         if body.disableUser != nil { throw IdentityToolkitError(.operationNotAllowed) }
         let email = body.email
         let password = body.password
@@ -111,7 +114,7 @@ struct AccountOperations: Sendable {
     /// `REVERT_PHONE_NUMBER_ADDITION` a phone number someone else linked. The last four end every session.
     func applyOobCode(_ oobCode: String, tenantId: String?, _ request: PublicRequest) async throws -> JSONValue {
         let projectId = request.callerProjectId
-        _ = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        _ = try await scopeSettings.enabled(projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         let applied = try await codes.apply(
             oobCode, requestTypes: Self.appliedByUpdate, projectId: projectId, tenantId: tenantId, apiKey: request.apiKey,
             locale: request.locale, requestID: request.requestID

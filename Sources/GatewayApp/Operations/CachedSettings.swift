@@ -5,9 +5,10 @@ import JSONRPC
 import ServiceKit
 import Synchronization
 
-/// The settings of each project and tenant as factor-registry last answered them, kept by the
-/// gateway so that the hot flows (a second-factor sign-in, a refresh) skip the settings call
-/// (two hops at most).
+/// The settings of each project and tenant as factor-registry last answered them: the gateway's
+/// one door to a scope's settings (every handler reads them here; a miss asks factor-registry's
+/// `settings.resolve`), so that no flow makes a settings call while the cache is live, and the
+/// checks every client handler starts with (contract §2 prelude: `PROJECT_DISABLED` first).
 ///
 /// How stale an entry can be, stated: the gateway keeps a long poll open to factor-registry
 /// (`settings.watch`), which answers as soon as any setting changes (its own `LISTEN` on
@@ -49,7 +50,7 @@ final class CachedSettings: Sendable {
         self.watchWait = watchWait
     }
 
-    /// The scope's settings, `PROJECT_DISABLED` first (as `ScopeSettings.enabled`).
+    /// The scope's settings, `PROJECT_DISABLED` first: checked before anything else.
     func enabled(projectId: String, tenantId: String?, requestID: String) async throws -> AuthSettings {
         let settings = try await settings(projectId: projectId, tenantId: tenantId, requestID: requestID)
         if settings.disableAuth { throw IdentityToolkitError(.projectDisabled) }
@@ -69,7 +70,9 @@ final class CachedSettings: Sendable {
             settings = cached
         } else {
             let epoch: UInt64? = state.withLock { $0.following == nil ? nil : $0.epoch }
-            settings = try await ScopeSettings.resolve(registry, projectId: projectId, tenantId: tenantId, requestID: requestID)
+            settings = try await PeerCall.call(
+                registry, ResolveSettings.self, TenantScope(projectId: projectId, tenantId: tenantId), requestID: requestID
+            ).settings
             if let epoch {
                 state.withLock { state in
                     guard state.following != nil, state.epoch == epoch else { return }
@@ -79,6 +82,32 @@ final class CachedSettings: Sendable {
             }
         }
         return settings
+    }
+
+    /// The domains sign-in links and reCAPTCHA hostnames may use: the tenant's own, else its project's.
+    func authorizedDomains(projectId: String, tenantId: String?, settings: AuthSettings? = nil, requestID: String) async throws
+        -> [String]
+    {
+        let own: AuthSettings
+        if let settings {
+            own = settings
+        } else {
+            own = try await self.settings(projectId: projectId, tenantId: tenantId, requestID: requestID)
+        }
+        guard tenantId != nil, own.authorizedDomains.isEmpty else { return own.authorizedDomains }
+        return try await self.settings(projectId: projectId, tenantId: nil, requestID: requestID).authorizedDomains
+    }
+
+    /// Decision 21: a continue URL is mailed only if its host is one of the scope's authorized
+    /// domains (exactly, as Firebase matches them), so a link of ours never forwards to a stranger.
+    /// It must be plain http(s) with one reading (ContinueURL) → else `INVALID_CONTINUE_URI`.
+    func requireAuthorized(continueUrl: String?, projectId: String, tenantId: String?, requestID: String) async throws {
+        guard let continueUrl else { return }
+        guard let host = ContinueURL.host(of: continueUrl) else { throw IdentityToolkitError(.invalidContinueURI) }
+        let domains = try await authorizedDomains(projectId: projectId, tenantId: tenantId, requestID: requestID)
+        guard domains.contains(where: { $0.lowercased() == host }) else {
+            throw IdentityToolkitError(.unauthorizedDomain, detail: "Domain not allowlisted by project")
+        }
     }
 
     /// The project whose own API key `key` is (production mode): `UNKNOWN_API_KEY` from

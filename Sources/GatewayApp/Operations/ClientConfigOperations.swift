@@ -10,18 +10,20 @@ import ServiceKit
 /// the SDKs go on with the v2 verifier).
 struct ClientConfigOperations: Sendable {
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     let projectNumber: String
     let recaptchaSiteKey: String?
 
     func project(_ request: PublicRequest) async throws -> JSONValue {
         let projectId = request.callerProjectId
-        let settings = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: nil, requestID: request.requestID)
+        let settings = try await scopeSettings.enabled(projectId: projectId, tenantId: nil, requestID: request.requestID)
         // As Identity Platform answers: the project's number as `projectId`.
         return ["projectId": .string(projectNumber), "authorizedDomains": .array(settings.authorizedDomains.map(JSONValue.string))]
     }
 
     func recaptchaParams(_ request: PublicRequest) async throws -> JSONValue {
-        _ = try await ScopeSettings.enabled(registry, projectId: request.callerProjectId, tenantId: nil, requestID: request.requestID)
+        _ = try await scopeSettings.enabled(projectId: request.callerProjectId, tenantId: nil, requestID: request.requestID)
         var answer: [String: JSONValue] = ["kind": "identitytoolkit#GetRecaptchaParamResponse"]
         if let recaptchaSiteKey { answer["recaptchaSiteKey"] = .string(recaptchaSiteKey) }
         return .object(answer)
@@ -30,14 +32,13 @@ struct ClientConfigOperations: Sendable {
     /// `GET v2/passwordPolicy`: the scope's policy as the SDKs' `validatePassword` reads it.
     func passwordPolicy(_ request: PublicRequest) async throws -> JSONValue {
         let tenantId = request.query["tenantId"].flatMap { $0.isEmpty ? nil : $0 }
-        let settings = try await ScopeSettings.enabled(
-            registry, projectId: request.callerProjectId, tenantId: tenantId, requestID: request.requestID)
+        let settings = try await scopeSettings.enabled(projectId: request.callerProjectId, tenantId: tenantId, requestID: request.requestID)
         return PasswordPolicyDocument.published(settings.passwordPolicy ?? .unset)
     }
 
     func recaptchaConfig(_ request: PublicRequest) async throws -> JSONValue {
         let tenantId = request.query["tenantId"].flatMap { $0.isEmpty ? nil : $0 }
-        _ = try await ScopeSettings.enabled(registry, projectId: request.callerProjectId, tenantId: tenantId, requestID: request.requestID)
+        _ = try await scopeSettings.enabled(projectId: request.callerProjectId, tenantId: tenantId, requestID: request.requestID)
         let providers = ["EMAIL_PASSWORD_PROVIDER", "PHONE_PROVIDER"]
         return [
             "recaptchaEnforcementState": .array(

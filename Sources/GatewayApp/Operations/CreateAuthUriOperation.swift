@@ -11,14 +11,15 @@ import ServiceKit
 /// in the emulator's check order; under email enumeration protection, nothing but the session id.
 struct CreateAuthUriOperation: Sendable {
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     /// Decision 19's default while a project has not set `emailPrivacyConfig` (production: on).
     let emailPrivacyByDefault: Bool
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         let body = try request.decode(CreateAuthUriRequest.self)
         let projectId = request.callerProjectId
-        let settings = try await ScopeSettings.enabled(
-            registry, projectId: projectId, tenantId: body.tenantId, requestID: request.requestID)
+        let settings = try await scopeSettings.enabled(projectId: projectId, tenantId: body.tenantId, requestID: request.requestID)
         let sessionId = body.sessionId.nonEmpty ?? Base64URL.random(byteCount: 20)
         guard sessionId.utf8.count <= 256 else { throw IdentityToolkitError.invalidPayload("sessionId is too long") }
         if let providerId = body.providerId.nonEmpty {
@@ -72,8 +73,8 @@ struct CreateAuthUriOperation: Sendable {
         guard let url = URLComponents(string: continueUri), url.fragment == nil,
             url.queryItems?.contains(where: { $0.name == "state" }) != true
         else { throw IdentityToolkitError(.invalidContinueURI) }
-        try await ScopeSettings.requireAuthorized(
-            continueUrl: continueUri, registry, projectId: request.callerProjectId, tenantId: body.tenantId, requestID: request.requestID
+        try await scopeSettings.requireAuthorized(
+            continueUrl: continueUri, projectId: request.callerProjectId, tenantId: body.tenantId, requestID: request.requestID
         )
         let scopes = (body.oauthScope ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
         guard scopes.count <= 20, (body.customParameter?.count ?? 0) <= 20, (body.context?.utf8.count ?? 0) <= 1024 else {

@@ -12,6 +12,8 @@ import ServiceKit
 /// the first factor. Tenants are refused (`UNSUPPORTED_TENANT_OPERATION`), as the contract says.
 struct PhoneSignInOperations: Sendable {
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     let sessions: RPCClient
     let challenges: RPCClient
     let phone: PhoneChallenges
@@ -104,7 +106,7 @@ struct PhoneSignInOperations: Sendable {
     /// the answer is a `temporaryProof` with which the client may sign in to that account instead
     /// (the SDKs raise "credential already in use" with it).
     private func link(_ number: String, _ body: SignInWithPhoneNumberRequest, _ request: PublicRequest) async throws -> JSONValue {
-        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings)
         let (projectId, localId) = (user.token.projectId, user.account.localId)
         if user.account.mfaInfo?.isEmpty == false { throw IdentityToolkitError.phoneFirstFactorOnMFAUser }
         try linking.requireAllowed(user, adding: .phoneNumber(number))
@@ -174,8 +176,8 @@ struct PhoneSignInOperations: Sendable {
     /// `PROJECT_DISABLED` first, then the tenant refusal, then the project's switch
     /// (`signIn.phoneNumber.enabled`): nothing is sent or created while it is off.
     private func prelude(tenantId: String?, _ request: PublicRequest) async throws -> AuthSettings {
-        let settings = try await ScopeSettings.enabled(
-            registry, projectId: request.callerProjectId, tenantId: tenantId, requestID: request.requestID
+        let settings = try await scopeSettings.enabled(
+            projectId: request.callerProjectId, tenantId: tenantId, requestID: request.requestID
         )
         if tenantId != nil { throw IdentityToolkitError(.unsupportedTenantOperation) }
         guard settings.phoneSignIn ?? enabledByDefault else { throw IdentityToolkitError(.operationNotAllowed) }

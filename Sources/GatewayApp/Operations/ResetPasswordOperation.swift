@@ -11,13 +11,15 @@ import ServiceKit
 /// one at the next sign-in.
 struct ResetPasswordOperation: Sendable {
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     let codes: OOBCodeApplication
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         let body = try request.decode(ResetPasswordRequest.self)
         let projectId = request.callerProjectId
         let tenantId = body.tenantId
-        let settings = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        let settings = try await scopeSettings.enabled(projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         guard let oobCode = body.oobCode.nonEmpty else {
             throw IdentityToolkitError(.missingOOBCode)
         }

@@ -8,11 +8,13 @@ import ServiceKit
 /// which holds the client's secret. The ID-token prelude first; then `providerId` and `token`.
 struct RevokeTokenOperation: Sendable {
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     let sessions: RPCClient
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         let body = try request.decode(RevokeTokenRequest.self)
-        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings)
         guard let providerId = body.providerId.nonEmpty else { throw IdentityToolkitError(.missingProviderID) }
         guard let token = body.token.nonEmpty else { throw IdentityToolkitError(.invalidArgument, detail: "token is required") }
         let tokenType = body.tokenType ?? "TOKEN_TYPE_UNSPECIFIED"

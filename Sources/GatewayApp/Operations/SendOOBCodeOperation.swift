@@ -12,6 +12,8 @@ import ServiceKit
 /// (`returnOobLink`: the Admin SDKs' `generate…Link`).
 struct SendOOBCodeOperation: Sendable {
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     let sessions: RPCClient
     let mail: OutOfBandMail
     let recentLogin: RecentLogin
@@ -54,8 +56,8 @@ struct SendOOBCodeOperation: Sendable {
         if requestType == .emailSignIn, !target.settings.enableEmailLinkSignin {
             throw IdentityToolkitError(.operationNotAllowed)
         }
-        try await ScopeSettings.requireAuthorized(
-            continueUrl: continueUrl, registry, projectId: target.projectId, tenantId: target.tenantId, requestID: request.requestID
+        try await scopeSettings.requireAuthorized(
+            continueUrl: continueUrl, projectId: target.projectId, tenantId: target.tenantId, requestID: request.requestID
         )
         var newEmail: String?
         if requestType == .verifyAndChangeEmail {
@@ -133,8 +135,8 @@ struct SendOOBCodeOperation: Sendable {
         if request.caller == .admin, body.idToken == nil {
             let scope = try AdminScope(request, targetProjectId: body.targetProjectId, tenantId: body.tenantId)
             guard let email = body.email.nonEmpty else { throw IdentityToolkitError(.missingEmail) }
-            let settings = try await ScopeSettings.enabled(
-                registry, projectId: scope.projectId, tenantId: scope.tenantId, requestID: request.requestID
+            let settings = try await scopeSettings.enabled(
+                projectId: scope.projectId, tenantId: scope.tenantId, requestID: request.requestID
             )
             return Target(projectId: scope.projectId, tenantId: scope.tenantId, localId: nil, email: email, settings: settings)
         }
@@ -144,7 +146,8 @@ struct SendOOBCodeOperation: Sendable {
             // Verifying the address is one of the things an enrollment-only session may do (the
             // enrollment needs a verified email); changing it is not.
             let user = try await SignedInUser.resolve(
-                body, request, registry: registry, sessions: sessions, allowingEnrollmentOnly: requestType == .verifyEmail
+                body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings,
+                allowingEnrollmentOnly: requestType == .verifyEmail
             )
             if requestType == .verifyEmail {
                 guard user.account.email != nil else { throw IdentityToolkitError(.missingEmail) }
@@ -160,7 +163,7 @@ struct SendOOBCodeOperation: Sendable {
         // A password reset or a sign-in link: the caller names the address.
         let projectId = request.callerProjectId
         let tenantId = body.tenantId
-        let settings = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        let settings = try await scopeSettings.enabled(projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         guard let email = body.email.nonEmpty else { throw IdentityToolkitError(.missingEmail) }
         guard EmailSyntax.isPlausible(email) else { throw IdentityToolkitError(.invalidEmail) }
         return Target(projectId: projectId, tenantId: tenantId, localId: nil, email: email, settings: settings)

@@ -11,6 +11,8 @@ import ServiceKit
 /// keys (also published at `v1/sessionCookiePublicKeys`) under Firebase's session-cookie issuer.
 struct SessionCookieOperation: Sendable {
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     let sessions: RPCClient
 
     static let durations: ClosedRange<Int64> = 300...1_209_600
@@ -24,7 +26,7 @@ struct SessionCookieOperation: Sendable {
             guard let seconds = Int64(text), Self.durations.contains(seconds) else { throw IdentityToolkitError(.invalidDuration) }
             duration = seconds
         }
-        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings)
         guard user.token.projectId == scope.projectId else { throw IdentityToolkitError(.invalidIDToken) }
         if let tenant = scope.tenantId, tenant != user.token.tenantId { throw IdentityToolkitError(.tenantIDMismatch) }
         let cookie = try await PeerCall.call(

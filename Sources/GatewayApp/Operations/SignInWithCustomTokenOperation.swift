@@ -9,6 +9,8 @@ import ServiceKit
 /// token of the session.
 struct SignInWithCustomTokenOperation: Sendable {
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     let sessions: RPCClient
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
@@ -22,8 +24,8 @@ struct SignInWithCustomTokenOperation: Sendable {
             .init(projectId: projectId, tenantId: body.tenantId, token: token),
             requestID: request.requestID
         )
-        _ = try await ScopeSettings.enabled(
-            registry, projectId: projectId, tenantId: verified.tenantId, requestID: request.requestID
+        _ = try await scopeSettings.enabled(
+            projectId: projectId, tenantId: verified.tenantId, requestID: request.requestID
         )
         let (account, isNewUser) = try await accountFor(verified, projectId: projectId, requestID: request.requestID)
         if account.disabled { throw IdentityToolkitError(.userDisabled) }

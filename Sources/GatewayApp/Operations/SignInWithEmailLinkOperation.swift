@@ -9,6 +9,8 @@ import ServiceKit
 /// hints, no tokens. The session's first factor is `password`, as Identity Platform names it.
 struct SignInWithEmailLinkOperation: Sendable {
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     let sessions: RPCClient
     let mail: OutOfBandMail
     let linking: AccountLinking
@@ -18,7 +20,7 @@ struct SignInWithEmailLinkOperation: Sendable {
         let body = try request.decode(SignInWithEmailLinkRequest.self)
         let projectId = request.callerProjectId
         let tenantId = body.tenantId
-        let settings = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        let settings = try await scopeSettings.enabled(projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         if !settings.enableEmailLinkSignin { throw IdentityToolkitError(.operationNotAllowed) }
         guard let email = body.email.nonEmpty else { throw IdentityToolkitError(.missingEmail) }
         guard EmailSyntax.isPlausible(email) else { throw IdentityToolkitError(.invalidEmail) }
@@ -27,7 +29,9 @@ struct SignInWithEmailLinkOperation: Sendable {
         }
         // With `idToken` the address is linked to that user (an anonymous account's upgrade), if
         // the sign-in is recent and the account has no other address (AccountLinking).
-        let user = body.idToken != nil ? try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions) : nil
+        let user =
+            body.idToken != nil
+            ? try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings) : nil
         if let user { try linking.requireAllowed(user, adding: .email(email)) }
         let signIn = try await PeerCall.call(
             registry, SignInWithEmailLink.self,

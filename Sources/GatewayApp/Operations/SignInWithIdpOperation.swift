@@ -12,6 +12,8 @@ import ServiceKit
 /// is the provider and whose `firebase.identities` lists it.
 struct SignInWithIdpOperation: Sendable {
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     let sessions: RPCClient
     let linking: AccountLinking
     let functions: BlockingFunctions
@@ -19,15 +21,15 @@ struct SignInWithIdpOperation: Sendable {
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         let body = try request.decode(SignInWithIdpRequest.self)
         let projectId = request.callerProjectId
-        let settings = try await ScopeSettings.enabled(
-            registry, projectId: projectId, tenantId: body.tenantId, requestID: request.requestID)
+        let settings = try await scopeSettings.enabled(projectId: projectId, tenantId: body.tenantId, requestID: request.requestID)
         if body.pendingIdToken != nil {
             throw IdentityToolkitError.notImplemented("identitytoolkit.accounts.signInWithIdp with pendingIdToken")
         }
         guard let requestUri = body.requestUri.nonEmpty else { throw IdentityToolkitError(.missingRequestURI) }
         var user: SignedInUser?
         if body.idToken.nonEmpty != nil {
-            let signedIn = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
+            let signedIn = try await SignedInUser.resolve(
+                body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings)
             try linking.requireAllowed(signedIn, adding: .identityProvider)
             user = signedIn
         }

@@ -11,6 +11,8 @@ import ServiceKit
 /// enrollment-only session (MandatoryEnrollment).
 struct SignInWithPasswordOperation: Sendable {
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     let sessions: RPCClient
     let functions: BlockingFunctions
     /// Decision 19's default while a project has not set `emailPrivacyConfig` (production: on).
@@ -23,7 +25,7 @@ struct SignInWithPasswordOperation: Sendable {
         let body = try request.decode(SignInWithPasswordRequest.self)
         let projectId = request.callerProjectId
         let tenantId = body.tenantId
-        let settings = try await ScopeSettings.enabled(registry, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        let settings = try await scopeSettings.enabled(projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         if !settings.allowPasswordSignup { throw IdentityToolkitError(.passwordLoginDisabled) }
         if body.idToken != nil || body.pendingIdToken != nil {
             throw IdentityToolkitError.notImplemented("identitytoolkit.accounts.signInWithPassword with idToken")

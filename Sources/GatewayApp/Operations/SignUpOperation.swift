@@ -8,6 +8,8 @@ import ServiceKit
 /// then its first tokens (contract §2.1).
 struct SignUpOperation: Sendable {
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     let sessions: RPCClient
     let admin: AdminAccountOperations
     let linking: AccountLinking
@@ -17,8 +19,8 @@ struct SignUpOperation: Sendable {
         // With an admin credential it is createUser, as on /v1/projects/{p}/accounts.
         let body = try request.decode(SignUpRequest.self)
         guard case .apiKey(let projectId) = request.caller else { return try await admin.create(body, request) }
-        let settings = try await ScopeSettings.enabled(
-            registry, projectId: projectId, tenantId: body.tenantId, requestID: request.requestID
+        let settings = try await scopeSettings.enabled(
+            projectId: projectId, tenantId: body.tenantId, requestID: request.requestID
         )
         if body.targetProjectId != nil {
             throw IdentityToolkitError.targetProjectNeedsAdmin
@@ -86,7 +88,7 @@ struct SignUpOperation: Sendable {
     /// end; the answer carries new ones whose first factor is `password`. Any other account needs
     /// a recent sign-in for it (AccountLinking).
     private func upgrade(_ body: SignUpRequest, _ request: PublicRequest, settings: AuthSettings) async throws -> JSONValue {
-        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions)
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings)
         guard let email = body.email.nonEmpty else { throw IdentityToolkitError(.missingEmail) }
         guard let password = body.password.nonEmpty else {
             throw IdentityToolkitError(.missingPassword)

@@ -23,7 +23,7 @@ struct SignedInUser: Sendable {
     /// that follows proves the retry is the same enrollment.
     static func resolve(
         _ body: some SignedInRequest, _ request: PublicRequest, registry: RPCClient, sessions: RPCClient,
-        retrying enrollmentId: String? = nil, allowingEnrollmentOnly: Bool = false
+        scopeSettings: CachedSettings, retrying enrollmentId: String? = nil, allowingEnrollmentOnly: Bool = false
     ) async throws -> SignedInUser {
         guard let idToken = body.idToken.nonEmpty else {
             throw IdentityToolkitError(.missingIDToken)
@@ -35,8 +35,8 @@ struct SignedInUser: Sendable {
         if let tenantId = body.tenantId, tenantId != token.tenantId {
             throw IdentityToolkitError(.tenantIDMismatch)
         }
-        let settings = try await ScopeSettings.enabled(
-            registry, projectId: token.projectId, tenantId: token.tenantId, requestID: request.requestID
+        let settings = try await scopeSettings.enabled(
+            projectId: token.projectId, tenantId: token.tenantId, requestID: request.requestID
         )
         let account = try await PeerCall.call(
             registry, GetAccount.self,

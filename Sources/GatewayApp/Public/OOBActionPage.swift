@@ -28,6 +28,8 @@ struct OOBActionPage: Sendable {
     let codes: OOBCodeApplication
     let credentials: CredentialResolver
     let registry: RPCClient
+    /// The scope's settings (the one door: `CachedSettings`).
+    let scopeSettings: CachedSettings
     /// Production: show first, apply on the confirming POST.
     let confirmsFirst: Bool
 
@@ -113,8 +115,8 @@ struct OOBActionPage: Sendable {
     private func followable(_ continueUrl: String?, projectId: String, tenantId: String?, requestID: String) async -> String? {
         guard let continueUrl, !continueUrl.isEmpty else { return nil }
         do {
-            try await ScopeSettings.requireAuthorized(
-                continueUrl: continueUrl, registry, projectId: projectId, tenantId: tenantId, requestID: requestID
+            try await scopeSettings.requireAuthorized(
+                continueUrl: continueUrl, projectId: projectId, tenantId: tenantId, requestID: requestID
             )
             return continueUrl
         } catch {
