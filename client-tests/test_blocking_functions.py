@@ -41,7 +41,9 @@ def fstack(stack):
     with another_stack(stack, "functions", extra_env={
             "BLOCKING_FUNCTIONS_ALLOW_PRIVATE_ADDRESSES": "true", "SMS_ROUTE_NAMES": "eu", "SMS_ROUTE_EU_SENDER": "http",
             "SMS_ROUTE_EU_HTTP_BASE_URL": f"http://127.0.0.1:{port}", "SMS_ROUTE_EU_HTTP_ACCOUNT_ID": "AC-EU",
-            "SMS_ROUTE_EU_HTTP_AUTH_TOKEN": "eu-secret", "SMS_ROUTE_EU_HTTP_FROM": "+445550001111"}) as running:
+            "SMS_ROUTE_EU_HTTP_AUTH_TOKEN": "eu-secret", "SMS_ROUTE_EU_HTTP_FROM": "+445550001111",
+            # Held accounts a crash left behind go after 8 s (past the function's 7 s deadline).
+            "ACCOUNTS_HELD_RETENTION_SECONDS": "8", "ACCOUNTS_HELD_SWEEP_SECONDS": "1"}) as running:
         enable_project_totp(running)
         yield running
     provider.shutdown()
@@ -247,6 +249,14 @@ def test_a_gateway_that_dies_during_before_create_leaves_no_way_in(fstack, confi
     uid = [entry for entry in configured.events("beforeCreate") if entry["email"] == email][0]["uid"]
     stored = admin_lookup(fstack, uid)
     assert stored["disabled"] is True
+    # Nobody released it, so it goes: the email is not kept from its owner's next try.
+    base = f"{fstack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project"
+    deadline = time.monotonic() + 30
+    while requests.post(f"{base}/accounts:lookup", json={"localId": [uid]}, headers=ADMIN, timeout=30).json().get("users"):
+        assert time.monotonic() < deadline, "the held account was never removed"
+        time.sleep(0.5)
+    status, message = failure(sign_in(fstack, email))
+    assert status == 400 and message in ("EMAIL_NOT_FOUND", "INVALID_LOGIN_CREDENTIALS")
 
 
 def test_a_function_that_disables_the_user_refuses_the_sign_in(fstack, configured):

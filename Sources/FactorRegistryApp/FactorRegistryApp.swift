@@ -112,6 +112,10 @@ public enum FactorRegistryApp {
             ],
             logger: logger
         )
+        let heldSweeper = RetentionSweeper(
+            client: database, tenants: catalog.tenantMigrator, rules: [AccountRepository.expiredHolds(settings.heldAccountRetention)],
+            logger: logger
+        )
         // Secrets challenge-issuer keeps for no enrollment (a crash between an enrollment's or a
         // withdrawal's two steps): checked hourly, once at least an hour old.
         let orphanSweep = OrphanSecretSweep(
@@ -126,6 +130,9 @@ public enum FactorRegistryApp {
             },
             PeriodicService("out-of-band code sweep", every: settings.oobCodeSweepInterval, logger: logger) {
                 try await oobSweeper.sweep()
+            },
+            PeriodicService("held account sweep", every: settings.heldAccountSweepInterval, logger: logger) {
+                try await heldSweeper.sweep()
             },
             PeriodicService("orphan TOTP secret sweep", every: settings.orphanSecretSweepInterval, logger: logger) {
                 try await orphanSweep.sweep()

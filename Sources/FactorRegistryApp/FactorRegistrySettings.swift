@@ -11,6 +11,9 @@ struct FactorRegistrySettings: Sendable {
     let oobCodeLifetimes: OOBCodeLifetimes
     let expiredOobCodeRetention: Duration
     let oobCodeSweepInterval: Duration
+    /// How long an account held for its `beforeCreate` function may stay held before it is removed.
+    let heldAccountRetention: Duration
+    let heldAccountSweepInterval: Duration
     let orphanSecretMinimumAge: Duration
     let orphanSecretSweepInterval: Duration
     /// Seals what factor-registry keeps secret at rest (imported HMAC keys).
@@ -37,6 +40,8 @@ struct FactorRegistrySettings: Sendable {
         )
         expiredOobCodeRetention = .seconds(reader.int(forKey: "oobCodes.expiredRetentionSeconds", default: 24 * 3600))
         oobCodeSweepInterval = .seconds(reader.int(forKey: "oobCodes.sweepSeconds", default: 600))
+        heldAccountRetention = .seconds(reader.int(forKey: "accounts.heldRetentionSeconds", default: 120))
+        heldAccountSweepInterval = .seconds(reader.int(forKey: "accounts.heldSweepSeconds", default: 60))
         orphanSecretMinimumAge = .seconds(reader.int(forKey: "orphanSecrets.minimumAgeSeconds", default: 3600))
         orphanSecretSweepInterval = .seconds(reader.int(forKey: "orphanSecrets.sweepSeconds", default: 3600))
         masterKeyBase64 = reader.string(forKey: "secrets.masterKey", isSecret: true)

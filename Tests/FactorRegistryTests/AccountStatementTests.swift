@@ -148,6 +148,41 @@ struct AccountStatementTests {
         }
     }
 
+    @Test("an account held for its beforeCreate function goes when nobody releases it, freeing its email; a released one stays")
+    func heldAccountsExpire() async throws {
+        try await InProcessServices.withRunning(
+            [
+                (.factorRegistry, FactorRegistryApp.build), (.challengeIssuer, ChallengeIssuerApp.build),
+                (.sessionToken, SessionTokenApp.build),
+            ],
+            configuration: ["project.defaultId": Self.project, "accounts.heldRetentionSeconds": "1", "accounts.heldSweepSeconds": "1"]
+        ) { services in
+            let registry = services[.factorRegistry]
+            func signUp(_ email: String, held: Bool) async throws -> Account {
+                try await registry.call(
+                    SignUpAccount.self, .init(projectId: Self.project, email: email, password: "right-password", holdNewAccount: held)
+                )
+            }
+            let abandoned = try await signUp("held@example.com", held: true)
+            #expect(abandoned.disabled)
+            let released = try await signUp("released@example.com", held: true)
+            _ = try await registry.call(UpdateAccount.self, .init(projectId: Self.project, localId: released.localId, disabled: false))
+            let deadline = ContinuousClock.now + .seconds(15)
+            while try await registry.refusal({
+                _ = try await registry.call(GetAccount.self, .init(projectId: Self.project, localId: abandoned.localId))
+            }) == nil {
+                #expect(ContinuousClock.now < deadline, "the held account was never removed")
+                if ContinuousClock.now >= deadline { return }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            // The owner's next try finds the email free; the released account is untouched.
+            _ = try await signUp("held@example.com", held: false)
+            try await Task.sleep(for: .seconds(2))
+            let kept = try await registry.call(GetAccount.self, .init(projectId: Self.project, localId: released.localId))
+            #expect(kept.disabled == false)
+        }
+    }
+
     @Test("parallel sign-ups with one email create one account")
     func parallelSignUpsOneAccount() async throws {
         try await Self.withRegistry { registry in

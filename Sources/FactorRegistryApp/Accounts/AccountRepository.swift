@@ -13,18 +13,30 @@ struct AccountRepository: Sendable {
     let events: SecurityEventLog
     let logger: Logger
 
+    /// Accounts held for a `beforeCreate` function longer than `retention`: the gateway that held
+    /// each one stopped before releasing or removing it (a crash mid-call), so none was allowed, and
+    /// none keeps its email or number from its owner's next try. The function's deadline is 7 s.
+    static func expiredHolds(_ retention: Duration) -> RetentionRule {
+        RetentionRule(
+            "accounts held for a beforeCreate function that never answered", table: "accounts", key: "local_id",
+            column: "held_since", retention: retention, indexed: true
+        )
+    }
+
     struct EmailTaken: Error {}
     struct LocalIDTaken: Error {}
     struct PhoneNumberTaken: Error {}
 
     /// Inserts an account; unique indexes make `EMAIL_EXISTS` and `DUPLICATE_LOCAL_ID` race-free.
     /// `signedIn`: the account is created by its own sign-in (a client's sign-up), which is its
-    /// first `lastLoginAt`; an admin's creation is no sign-in.
+    /// first `lastLoginAt`; an admin's creation is no sign-in. `held`: created disabled for its
+    /// `beforeCreate` function, and removed by ``expiredHolds(_:)`` unless an update releases it.
     func insert(
         in schema: TenantSchema, localId: String, email: String?, passwordHash: String?, displayName: String?,
-        emailVerified: Bool = false, disabled: Bool = false, phoneNumber: String? = nil, photoUrl: String? = nil,
+        emailVerified: Bool = false, disabled: Bool = false, held: Bool = false, phoneNumber: String? = nil, photoUrl: String? = nil,
         signedIn: Bool = false
     ) async throws -> Account {
+        let disabled = disabled || held
         let accounts = schema.qualified("accounts")
         let normalized = email.map(EmailAddress.normalized)
         do {
@@ -33,9 +45,9 @@ struct AccountRepository: Sendable {
                 cached: """
                     INSERT INTO \(sql: accounts)
                     (local_id, email, email_normalized, password_hash, display_name, email_verified, disabled, phone_number,
-                     photo_url, last_login_at)
+                     photo_url, last_login_at, held_since)
                     VALUES (\(localId), \(email), \(normalized), \(passwordHash), \(displayName), \(emailVerified), \(disabled),
-                            \(phoneNumber), \(photoUrl), CASE WHEN \(signedIn) THEN now() END)
+                            \(phoneNumber), \(photoUrl), CASE WHEN \(signedIn) THEN now() END, CASE WHEN \(held) THEN now() END)
                     RETURNING (extract(epoch FROM created_at) * 1000)::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint
                     """,
                 logger: logger
@@ -337,6 +349,7 @@ extension AccountRepository {
                         display_name = CASE WHEN \(changes.deleteDisplayName) THEN NULL
                                             ELSE coalesce(\(changes.displayName), display_name) END,
                         disabled = coalesce(\(changes.disabled), disabled),
+                        held_since = NULL,
                         phone_number = CASE WHEN \(changes.deletePhoneNumber) THEN NULL
                                             ELSE coalesce(\(changes.phoneNumber), phone_number) END,
                         photo_url = CASE WHEN \(changes.deletePhotoUrl) THEN NULL ELSE coalesce(\(changes.photoUrl), photo_url) END,

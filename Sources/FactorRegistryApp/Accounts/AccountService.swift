@@ -32,7 +32,7 @@ struct AccountService: Sendable {
         do {
             return try await accounts.insert(
                 in: schema, localId: RandomIdentifier.make(), email: params.email, passwordHash: passwordHash,
-                displayName: params.displayName, disabled: params.holdNewAccount == true, signedIn: true
+                displayName: params.displayName, held: params.holdNewAccount == true, signedIn: true
             )
         } catch is AccountRepository.EmailTaken {
             throw Self.rejected(.emailExists)
@@ -126,7 +126,7 @@ struct AccountService: Sendable {
             do {
                 let created = try await accounts.insert(
                     in: schema, localId: RandomIdentifier.make(), email: nil, passwordHash: nil, displayName: nil,
-                    disabled: params.holdNewAccount == true, phoneNumber: params.phoneNumber, signedIn: true
+                    held: params.holdNewAccount == true, phoneNumber: params.phoneNumber, signedIn: true
                 )
                 return .init(account: created, isNewUser: true, lastLoginAt: (Int64(created.createdAt) ?? 0) / 1000)
             } catch is AccountRepository.PhoneNumberTaken {

@@ -279,7 +279,7 @@ struct FederatedSignIn: Sendable {
         do {
             _ = try await accounts.accounts.insert(
                 in: schema, localId: localId, email: profile.email, passwordHash: nil, displayName: profile.displayName,
-                emailVerified: profile.emailVerified, disabled: params.holdNewAccount == true, photoUrl: profile.photoUrl, signedIn: true
+                emailVerified: profile.emailVerified, held: params.holdNewAccount == true, photoUrl: profile.photoUrl, signedIn: true
             )
         } catch is AccountRepository.EmailTaken {
             // A sign-in with the same address won the race: go through the rules again.

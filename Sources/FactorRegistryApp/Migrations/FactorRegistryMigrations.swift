@@ -220,5 +220,15 @@ enum FactorRegistryMigrations {
                 """
             ]
         ),
+        // Accounts held for a beforeCreate function (docs/blocking-functions.md): since when, so that
+        // one a crash left held is removed (AccountRepository.expiredHolds) instead of keeping its
+        // email or number from its owner. NULL for every other account; any update releases it.
+        TenantMigration(
+            "AddHeldSinceToAccounts",
+            [
+                "ALTER TABLE accounts ADD COLUMN held_since timestamptz",
+                "CREATE INDEX accounts_held_since ON accounts (held_since) WHERE held_since IS NOT NULL",
+            ]
+        ),
     ]
 }

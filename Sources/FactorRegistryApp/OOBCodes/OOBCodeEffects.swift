@@ -222,8 +222,8 @@ struct OOBCodeEffects: Sendable {
         let localId = RandomIdentifier.make()
         let rows = try await connection.query(
             """
-            INSERT INTO \(sql: accounts) (local_id, email, email_normalized, email_verified, disabled, last_login_at)
-            VALUES (\(localId), \(email), \(normalized), true, \(holdNewAccount), now())
+            INSERT INTO \(sql: accounts) (local_id, email, email_normalized, email_verified, disabled, last_login_at, held_since)
+            VALUES (\(localId), \(email), \(normalized), true, \(holdNewAccount), now(), CASE WHEN \(holdNewAccount) THEN now() END)
             RETURNING floor(extract(epoch FROM last_login_at))::bigint
             """,
             logger: logger
