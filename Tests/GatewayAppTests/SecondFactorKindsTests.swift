@@ -43,6 +43,16 @@ struct SecondFactorKindsTests {
         #expect(Set(SecondFactorPolicy.requiredKinds(settings)) == [.phone, .totp])
     }
 
+    @Test("a sign-in can be started (a code sent) for a phone factor only, to its number")
+    func kindsThatStartASignIn() {
+        let phone = Enrollment(mfaEnrollmentId: "p", kind: .phone, displayName: nil, phoneNumber: "+15550100", enrolledAt: "")
+        #expect(SecondFactorKinds.of(.phone).startsSignIn(to: phone) == "+15550100")
+        for kind in [FactorKind.totp, .recoveryCode] {
+            let factor = Enrollment(mfaEnrollmentId: "f", kind: kind, displayName: nil, phoneNumber: nil, enrolledAt: "")
+            #expect(SecondFactorKinds.of(kind).startsSignIn(to: factor) == nil)
+        }
+    }
+
     @Test("only the kinds whose secret challenge-issuer keeps have it deleted with the factor")
     func kindsThatKeepASecret() {
         #expect(FactorKind.allCases.filter { SecondFactorKinds.of($0).keepsSecret } == [.totp, .recoveryCode])

@@ -20,6 +20,10 @@ protocol SecondFactorKind: Sendable {
     /// Whether challenge-issuer keeps a secret under the enrollment's id (a TOTP secret, a
     /// recovery-code set), to be deleted with the factor.
     static var keepsSecret: Bool { get }
+    /// Where `mfaSignIn:start` sends a sign-in's code for this factor; `nil` for a kind whose
+    /// sign-in has no start (the code is the user's own: an authenticator app, a recovery code),
+    /// which that call refuses.
+    static func startsSignIn(to enrollment: Enrollment) -> String?
     /// Whether the request carries this kind's member (`totpEnrollmentInfo`, `totpVerificationInfo`).
     static func isNamed(by body: StartMFAEnrollmentRequest) -> Bool
     static func isNamed(by body: FinalizeMFAEnrollmentRequest) -> Bool

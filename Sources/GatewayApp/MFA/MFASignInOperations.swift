@@ -62,7 +62,7 @@ struct MFASignInOperations: Sendable {
         guard let enrollment = account.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId }) else {
             throw IdentityToolkitError(.mfaEnrollmentNotFound)
         }
-        guard enrollment.kind == PhoneFactor.kind, let number = enrollment.phoneNumber else {
+        guard let number = SecondFactorKinds.of(enrollment.kind).startsSignIn(to: enrollment) else {
             throw IdentityToolkitError.mfaProviderNotSupported
         }
         let sessionInfo = try await phone.start(

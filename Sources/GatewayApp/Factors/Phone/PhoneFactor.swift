@@ -12,6 +12,8 @@ struct PhoneFactor: SecondFactorKind {
     static let keepsSecret = false
     /// Phone factors stop a sign-in only while MFA is on: SMS has no switch of its own.
     static func stopsFirstFactor(_ settings: AuthSettings) -> Bool { SecondFactorPolicy.isOn(settings) }
+    /// The enrolled number: a sign-in's code goes there by SMS.
+    static func startsSignIn(to enrollment: Enrollment) -> String? { enrollment.phoneNumber }
     static func isNamed(by body: StartMFAEnrollmentRequest) -> Bool { body.phoneEnrollmentInfo != nil }
     static func isNamed(by body: FinalizeMFAEnrollmentRequest) -> Bool { body.phoneVerificationInfo != nil }
     static func isNamed(by body: FinalizeMFASignInRequest) -> Bool { body.phoneVerificationInfo != nil }

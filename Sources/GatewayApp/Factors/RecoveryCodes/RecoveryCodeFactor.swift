@@ -13,6 +13,8 @@ import ServiceKit
 struct RecoveryCodeFactor: SecondFactorKind {
     static let kind = FactorKind.recoveryCode
     static let keepsSecret = true
+    /// The codes are the user's own, shown once: nothing to start.
+    static func startsSignIn(to enrollment: Enrollment) -> String? { nil }
     /// A set exists only beside another factor, whose kind decides.
     static func stopsFirstFactor(_ settings: AuthSettings) -> Bool { false }
     static let idPrefix = "recovery-"

@@ -10,6 +10,8 @@ import ServiceKit
 struct TOTPFactor: SecondFactorKind {
     static let kind = FactorKind.totp
     static let keepsSecret = true
+    /// The code is the authenticator app's own: nothing to start.
+    static func startsSignIn(to enrollment: Enrollment) -> String? { nil }
     /// TOTP enabled through `providerConfigs` alone stops a sign-in even with MFA off (§3.5).
     static func stopsFirstFactor(_ settings: AuthSettings) -> Bool {
         SecondFactorPolicy.isOn(settings) || settings.mfaConfig.totpAdjacentIntervals != nil
