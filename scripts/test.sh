@@ -2,7 +2,8 @@
 # Runs every test, the way CI does: starts a private PostgreSQL, builds, runs the Swift test suites
 # (unit, PostgreSQL, and system tests that start the real service processes), fuzzes the parsers
 # for a minute each (scripts/fuzz.sh), then checks docker-compose.yml, then runs the Python client
-# tests against the four processes and again against mfa-all-in-one. Exits non-zero on any failure.
+# tests against the four processes and, for what differs in it, against mfa-all-in-one. Exits
+# non-zero on any failure.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -95,5 +96,19 @@ WORKERS="${MFA_TEST_WORKERS:-3}"
 echo "== python tests (independent clients against the real processes)"
 "$VENV/bin/python" -m pytest -q -n "$WORKERS" --dist loadfile client-tests
 
-echo "== python tests again, against the four services in one process (mfa-all-in-one)"
-MFA_TEST_PROCESSES=one "$VENV/bin/python" -m pytest -q -n "$WORKERS" --dist loadfile client-tests
+# One process differs from four in how the services reach each other (in-process calls: the caller
+# policies, errors, deadlines and cancellation without a network), how they start, stop and fail
+# together, and in their listeners, pools and tracer. These files exercise exactly that: the shape
+# itself, modes, production, the hot flows and their races, refresh, faults and restarts, tenant
+# provisioning, long-deadline imports, blocking functions (signing in session-token), the real
+# clients, the listeners and what the ops side shows. Every other behaviour is the same code in
+# both shapes and is tested above, against four processes.
+ONE_PROCESS_FILES=(
+  test_all_in_one.py test_deployment_modes.py test_production_stack.py
+  test_mfa_totp.py test_mfa_sms.py test_mfa_policy.py test_single_use.py test_finalize_retries.py
+  test_token_refresh.py test_sign_up.py test_sign_in_with_password.py
+  test_mfa_faults.py test_database_restarts.py test_tenants.py test_import_users.py test_blocking_functions.py
+  test_firebase_admin.py test_sdk_surface.py test_slow_clients.py test_public_tls.py test_monitoring.py test_traces.py
+)
+echo "== python tests again, against the four services in one process (mfa-all-in-one): what differs in it"
+MFA_TEST_PROCESSES=one "$VENV/bin/python" -m pytest -q -n "$WORKERS" --dist loadfile "${ONE_PROCESS_FILES[@]/#/client-tests/}"
