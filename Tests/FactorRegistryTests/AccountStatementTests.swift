@@ -16,14 +16,18 @@ import Testing
 struct AccountStatementTests {
     static let project = "demo-project"
 
-    /// The three data services, with a password-failure budget of three per email and address.
-    static func withRegistry(_ body: @Sendable (ServiceUnderTest) async throws -> Void) async throws {
+    /// The three data services, with a password-failure budget of three per email and address, and
+    /// `configuration` over that.
+    static func withRegistry(
+        _ configuration: [String: String] = [:], _ body: @Sendable (ServiceUnderTest) async throws -> Void
+    ) async throws {
         try await InProcessServices.withRunning(
             [
                 (.factorRegistry, FactorRegistryApp.build), (.challengeIssuer, ChallengeIssuerApp.build),
                 (.sessionToken, SessionTokenApp.build),
             ],
             configuration: ["project.defaultId": project, "firstFactor.failures.burst": "3", "firstFactor.failures.perHour": "1"]
+                .merging(configuration) { _, given in given }
         ) { services in
             try await body(services[.factorRegistry])
         }
@@ -150,14 +154,7 @@ struct AccountStatementTests {
 
     @Test("an account held for its beforeCreate function goes when nobody releases it, freeing its email; a released one stays")
     func heldAccountsExpire() async throws {
-        try await InProcessServices.withRunning(
-            [
-                (.factorRegistry, FactorRegistryApp.build), (.challengeIssuer, ChallengeIssuerApp.build),
-                (.sessionToken, SessionTokenApp.build),
-            ],
-            configuration: ["project.defaultId": Self.project, "accounts.heldRetentionSeconds": "1", "accounts.heldSweepSeconds": "1"]
-        ) { services in
-            let registry = services[.factorRegistry]
+        try await Self.withRegistry(["accounts.heldRetentionSeconds": "1", "accounts.heldSweepSeconds": "1"]) { registry in
             func signUp(_ email: String, held: Bool) async throws -> Account {
                 try await registry.call(
                     SignUpAccount.self, .init(projectId: Self.project, email: email, password: "right-password", holdNewAccount: held)
