@@ -27,13 +27,13 @@ public enum ChallengeIssuerApp {
         )
         let finished = FinishedSignIns(client: database, logger: logger)
         let totp = TOTPFactors(
-            provider: providers.totp, client: database, sealer: sealer, logger: logger,
+            provider: providers.totp, repository: TOTPFactorRepository(client: database, logger: logger), sealer: sealer,
             enrollmentLifetime: settings.totpEnrollmentLifetime, maximumFailures: settings.totpMaximumFailures,
             failureWindow: settings.totpFailureWindow, budget: budget, events: events, finished: finished
         )
         let limiter = RateLimiter(client: database, logger: logger)
         let phone = PhoneVerifications(
-            provider: providers.phone, client: database,
+            provider: providers.phone, sessions: PhoneSessionRepository(client: database, logger: logger),
             routes: try SMSRoutes.configured(reader, mode: host.settings.mode, outside: host.outside, logger: logger), sealer: sealer,
             appProof: AppProofCheck(
                 verifiers: try AppVerifiers.configured(
@@ -70,7 +70,8 @@ public enum ChallengeIssuerApp {
         catalog.register(in: &parts.methods, callers: [.factorRegistry])
         ChallengeIssuerMethods.registerEmail(&parts.methods, email: email)
         let recovery = RecoveryCodes(
-            client: database, hashKey: sealer.derivedKey(purpose: RecoveryCode.keyPurpose), logger: logger,
+            repository: RecoveryCodeRepository(client: database, logger: logger, events: events, finished: finished),
+            hashKey: sealer.derivedKey(purpose: RecoveryCode.keyPurpose), logger: logger,
             maximumFailures: settings.totpMaximumFailures, failureWindow: settings.totpFailureWindow, budget: budget, events: events,
             finished: finished
         )

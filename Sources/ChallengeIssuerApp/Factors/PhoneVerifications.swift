@@ -13,11 +13,12 @@ import TenantStore
 
 /// SMS verification sessions for enrollment and second-factor sign-in (contract §2.8-§2.12,
 /// decisions 8 and 10): app proof, rate limits, a hashed code, delivery; then code checks with an
-/// attempt limit, each session used at most once.
+/// attempt limit, each session used at most once. The sessions' statements are
+/// ``PhoneSessionRepository``'s.
 struct PhoneVerifications: Sendable {
     /// `nil` when `factors.enabled` leaves phone out: every SMS call is then refused.
     let provider: SMSFactorProvider?
-    let client: Database
+    let sessions: PhoneSessionRepository
     /// The default sender and the operator's named routes.
     let routes: SMSRoutes
     /// Seals a held message (`holdDelivery`) for its `sms.deliver`.
@@ -96,14 +97,9 @@ struct PhoneVerifications: Sendable {
                 )
             )
         }
-        try await client.query(
-            cached: """
-                INSERT INTO \(sql: schema.qualified("verification_sessions"))
-                (session_id, kind, code_hash, salt, phone_number, local_id, purpose, expires_at)
-                VALUES (\(key), 'phone', \(ByteBuffer(bytes: issued.challenge.codeHash)), \(ByteBuffer(bytes: issued.challenge.salt)), \(params.phoneNumber),
-                        \(params.localId), \(params.purpose), \(issued.challenge.expiresAt))
-                """,
-            logger: logger
+        try await sessions.insert(
+            key: key, codeHash: issued.challenge.codeHash, salt: issued.challenge.salt, phoneNumber: params.phoneNumber,
+            localId: params.localId, purpose: params.purpose, expiresAt: issued.challenge.expiresAt, in: schema
         )
         guard let message else { return .init(sessionInfo: sessionInfo) }
         let held = HeldSMS(
@@ -158,32 +154,20 @@ struct PhoneVerifications: Sendable {
     func verify(_ params: VerifyPhoneCode.Params) async throws -> VerifyPhoneCode.Result {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         guard let key = SessionInfo.key(params.sessionInfo) else { throw ChallengeRejection.invalidSession }
-        let sessions = schema.qualified("verification_sessions")
         guard let provider else { throw Self.disabled }
-        let (logger, maximumAttempts, finished) = (self.logger, self.maximumAttempts, self.finished)
+        let (sessions, maximumAttempts, finished) = (self.sessions, self.maximumAttempts, self.finished)
         // Only a second-factor sign-in finishes a pending credential; '' finds nothing.
         let signInAttempt = params.purpose == "signIn" ? (params.attempt ?? "") : ""
         let outcome: Outcome
         do {
-            outcome = try await client.withTransaction(logger: logger) { connection in
-                let rows = try await connection.query(
-                    cached: """
-                        SELECT code_hash, salt, phone_number, local_id, purpose, expires_at, consumed_at IS NOT NULL, attempts, consumed_by,
-                               (SELECT proof FROM \(sql: schema.qualified(FinishedSignIns.table))
-                                WHERE attempt = \(signInAttempt) AND expires_at > now())
-                        FROM \(sql: sessions) WHERE session_id = \(key) AND kind = 'phone' FOR UPDATE
-                        """,
-                    logger: logger
-                )
-                var found: (ByteBuffer?, ByteBuffer?, String?, String?, String?, Date, Bool, Int32, String?, String?)?
-                for try await row in rows.decode(
-                    (ByteBuffer?, ByteBuffer?, String?, String?, String?, Date, Bool, Int32, String?, String?).self
-                ) {
-                    found = row
-                }
-                guard let (hash, salt, number, owner, purpose, expiresAt, consumed, attempts, consumedBy, finishedProof) = found,
-                    let hash, let salt, let number, owner == params.localId, purpose == params.purpose
+            outcome = try await sessions.transaction { connection in
+                let found = try await sessions.lock(key: key, signInAttempt: signInAttempt, in: schema, on: connection)
+                guard let found, let hash = found.codeHash, let salt = found.salt, let number = found.phoneNumber,
+                    found.localId == params.localId, found.purpose == params.purpose
                 else { return .rejected(ChallengeRejection.invalidSession) }
+                let (purpose, expiresAt, consumed, attempts, consumedBy, finishedProof) = (
+                    found.purpose, found.expiresAt, found.consumed, found.attempts, found.consumedBy, found.finishedProof
+                )
                 let challenge = SMSChallenge(
                     expiresAt: expiresAt, codeHash: Array(hash.readableBytesView), salt: Array(salt.readableBytesView)
                 )
@@ -226,24 +210,15 @@ struct PhoneVerifications: Sendable {
                     // Used up. A flow that names its attempt may be retried, so its session stays,
                     // marked, until it expires; otherwise nothing of it is kept.
                     if let attempt = params.attempt {
-                        try await connection.query(
-                            cached: """
-                                UPDATE \(sql: sessions) SET consumed_at = now(), consumed_by = \(attempt) WHERE session_id = \(key)
-                                """,
-                            logger: logger
-                        )
+                        try await sessions.markUsed(key: key, by: attempt, in: schema, on: connection)
                     } else {
-                        try await connection.query(
-                            cached: "DELETE FROM \(sql: sessions) WHERE session_id = \(key)", logger: logger
-                        )
+                        try await sessions.delete(key: key, in: schema, on: connection)
                     }
                     return .verified(number)
                 case .expired:
                     return .rejected(ChallengeRejection.sessionExpired)
                 case .wrongCode, .replayed:
-                    try await connection.query(
-                        cached: "UPDATE \(sql: sessions) SET attempts = attempts + 1 WHERE session_id = \(key)", logger: logger
-                    )
+                    try await sessions.countAttempt(key: key, in: schema, on: connection)
                     try await record(passed: false, purpose: purpose, localId: params.localId, in: schema, on: connection)
                     return .rejected(ChallengeRejection.invalidCode)
                 }

@@ -49,13 +49,30 @@ protocol SecondFactorKind: Sendable {
         checkLimit: () throws -> Void, request: PublicRequest
     ) async throws -> Enrollment
 
-    /// `mfaSignIn:finalize` once the credential is present: the request's own members in the
-    /// contract's order, then `resolve` (the pending sign-in), then the code beside the account
-    /// (one hop), refusals answered in the contract's order. The account and the factor passed.
-    func verifySignIn(
-        _ body: FinalizeMFASignInRequest, settings: AuthSettings, resolve: () async throws -> PendingSignIn,
-        request: PublicRequest
-    ) async throws -> PassedSecondFactor
+    /// `mfaSignIn:finalize`'s own members for this kind, in the contract's order, checked before
+    /// the pending credential is looked at.
+    static func signInProof(_ body: FinalizeMFASignInRequest) throws -> SignInProof
+
+    /// `mfaSignIn:finalize` once the pending sign-in is known: the proof's check beside the
+    /// account's (one hop), refusals answered in the contract's order. The account and the factor passed.
+    func verifySignIn(_ proof: SignInProof, pending: PendingSignIn, settings: AuthSettings, request: PublicRequest)
+        async throws -> PassedSecondFactor
+
+    /// What follows a sign-in this kind finished, once its session is issued (a recovery code's
+    /// notice to the account's email). Nothing it does can fail the sign-in.
+    func afterSignIn(_ passed: PassedSecondFactor, request: PublicRequest) async
+}
+
+extension SecondFactorKind {
+    func afterSignIn(_ passed: PassedSecondFactor, request: PublicRequest) async {}
+}
+
+/// What a finalize offers as its second factor: the code, and the factor (by enrollment id) or the
+/// code's session (SMS) it is for.
+struct SignInProof: Sendable {
+    let code: String
+    var enrollmentId: String?
+    var sessionInfo: String?
 }
 
 /// A sign-in's second factor that passed: the sign-in, its account, and which factor.

@@ -18,19 +18,17 @@ struct MFASignInOperations: Sendable {
     let phone: PhoneChallenges
     let cachedSettings: CachedSettings
     let finisher: MFASignInFinisher
-    let recoveryNotice: RecoveryCodeNotice
 
     init(
         registry: RPCClient, sessions: RPCClient, challenges: RPCClient, phone: PhoneChallenges, keys: TokenSealKeys,
         cachedSettings: CachedSettings, recoveryNotice: RecoveryCodeNotice
     ) {
-        self.recoveryNotice = recoveryNotice
         let pendingSignIns = PendingSignIns(registry: registry, sessions: sessions, keys: keys)
         self.pendingSignIns = pendingSignIns
         self.kinds = SecondFactorKinds(
             phone: PhoneFactor(phone: phone, pendingSignIns: pendingSignIns),
             totp: TOTPFactor(challenges: challenges, pendingSignIns: pendingSignIns),
-            recoveryCode: RecoveryCodeFactor(challenges: challenges, pendingSignIns: pendingSignIns)
+            recoveryCode: RecoveryCodeFactor(challenges: challenges, pendingSignIns: pendingSignIns, notice: recoveryNotice)
         )
         self.phone = phone
         self.cachedSettings = cachedSettings
@@ -72,9 +70,10 @@ struct MFASignInOperations: Sendable {
         return try request.answer(StartMFASignInResponse(phoneResponseInfo: .init(sessionInfo: sessionInfo)))
     }
 
-    /// The contract's order (§2.12): `PROJECT_DISABLED`, the factor kind enabled, the credential
-    /// present, then the kind's own members, the credential valid and the factor's check
-    /// (``SecondFactorKind/verifySignIn(_:settings:resolve:request:)``), then the session.
+    /// The contract's order (§2.12), all of it here: `PROJECT_DISABLED`, the factor kind enabled,
+    /// the credential present, the kind's own members, the credential valid, the factor's check
+    /// beside the account's (the kind's ``SecondFactorKind/verifySignIn(_:pending:settings:request:)``),
+    /// then the session.
     func finalize(_ request: PublicRequest) async throws -> JSONValue {
         let body = try request.decode(FinalizeMFASignInRequest.self)
         let credential = body.mfaPendingCredential.nonEmpty
@@ -85,21 +84,15 @@ struct MFASignInOperations: Sendable {
         let kind = kinds.kind { $0.isNamed(by: body) }
         try kind.requireEnabled(settings)
         guard let credential else { throw IdentityToolkitError(.missingCredential, detail: "Please set MFA Pending Credential.") }
-        let passed = try await kind.verifySignIn(
-            body, settings: settings,
-            resolve: {
-                try await pendingSignIns.resolve(credential, sealed: sealed, tenantId: body.tenantId, finishing: true, request: request)
-            },
-            request: request
-        )
+        let proof = try type(of: kind).signInProof(body)
+        let pending = try await pendingSignIns.resolve(
+            credential, sealed: sealed, tenantId: body.tenantId, finishing: true, request: request)
+        let passed = try await kind.verifySignIn(proof, pending: pending, settings: settings, request: request)
         let answer = try await finisher.finish(
             passed.pending, account: passed.account, secondFactor: type(of: kind).kind, enrollmentId: passed.enrollmentId,
             settings: settings, request: request
         )
-        if kind is RecoveryCodeFactor {
-            let facts = passed.pending.facts
-            await recoveryNotice.send(to: passed.account, projectId: facts.projectId, tenantId: facts.tenantId, request: request)
-        }
+        await kind.afterSignIn(passed, request: request)
         return answer
     }
 

@@ -72,12 +72,15 @@ struct PhoneFactor: SecondFactorKind {
 
     /// The members, the credential, then the code checked beside the account read; the factor is
     /// the one whose number (real or masked: iOS finishes with the masked one) the code proved.
-    func verifySignIn(
-        _ body: FinalizeMFASignInRequest, settings: AuthSettings, resolve: () async throws -> PendingSignIn,
-        request: PublicRequest
-    ) async throws -> PassedSecondFactor {
-        let (code, sessionInfo) = try Self.codeAndSession(body.phoneVerificationInfo, missing: nil)
-        let pending = try await resolve()
+    static func signInProof(_ body: FinalizeMFASignInRequest) throws -> SignInProof {
+        let (code, sessionInfo) = try codeAndSession(body.phoneVerificationInfo, missing: nil)
+        return SignInProof(code: code, sessionInfo: sessionInfo)
+    }
+
+    func verifySignIn(_ proof: SignInProof, pending: PendingSignIn, settings: AuthSettings, request: PublicRequest)
+        async throws -> PassedSecondFactor
+    {
+        let (code, sessionInfo) = (proof.code, proof.sessionInfo ?? "")
         async let accountRead = Result.capturing { try await pendingSignIns.account(of: pending, request: request) }
         let verified = await Result.capturing {
             try await phone.verify(

@@ -31,6 +31,8 @@ struct RecoveryCodeFactor: SecondFactorKind {
 
     let challenges: RPCClient
     let pendingSignIns: PendingSignIns
+    /// Tells the account's owner a code was used, and how many are left.
+    let notice: RecoveryCodeNotice
 
     /// Usable wherever second factors are on (MFA ENABLED or MANDATORY, or TOTP enabled).
     func requireEnabled(_ settings: AuthSettings) throws { try Self.requireEnabled(settings) }
@@ -52,14 +54,16 @@ struct RecoveryCodeFactor: SecondFactorKind {
 
     /// As a TOTP code's check (TOTPFactor): `MISSING_MFA_ENROLLMENT_ID`, `MISSING_CODE`, the
     /// credential, then the code redeemed beside the account check; refusals in the same order.
-    func verifySignIn(
-        _ body: FinalizeMFASignInRequest, settings: AuthSettings, resolve: () async throws -> PendingSignIn,
-        request: PublicRequest
-    ) async throws -> PassedSecondFactor {
+    static func signInProof(_ body: FinalizeMFASignInRequest) throws -> SignInProof {
         guard let enrollmentId = body.mfaEnrollmentId.nonEmpty else { throw IdentityToolkitError.missingMFAEnrollmentID }
         guard let code = body.totpVerificationInfo?.verificationCode.nonEmpty else { throw IdentityToolkitError(.missingCode) }
-        let pending = try await resolve()
-        let facts = pending.facts
+        return SignInProof(code: code, enrollmentId: enrollmentId)
+    }
+
+    func verifySignIn(_ proof: SignInProof, pending: PendingSignIn, settings: AuthSettings, request: PublicRequest)
+        async throws -> PassedSecondFactor
+    {
+        let (code, enrollmentId, facts) = (proof.code, proof.enrollmentId ?? "", pending.facts)
         return try await pendingSignIns.passing(pending, enrollmentId: enrollmentId, kind: Self.kind, request: request) {
             _ = try await PeerCall.call(
                 challenges, RedeemRecoveryCode.self,
@@ -70,5 +74,11 @@ struct RecoveryCodeFactor: SecondFactorKind {
                 requestID: request.requestID
             )
         }
+    }
+
+    /// A used code is news to its owner (docs/mfa-policy.md).
+    func afterSignIn(_ passed: PassedSecondFactor, request: PublicRequest) async {
+        let facts = passed.pending.facts
+        await notice.send(to: passed.account, projectId: facts.projectId, tenantId: facts.tenantId, request: request)
     }
 }

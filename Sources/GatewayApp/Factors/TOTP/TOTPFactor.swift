@@ -77,17 +77,20 @@ struct TOTPFactor: SecondFactorKind {
     /// `MISSING_MFA_ENROLLMENT_ID`, `MISSING_CODE`, the credential; then the code checked beside the
     /// account with that factor. A refusal: the credential's own validity, then the account's
     /// (`MFA_ENROLLMENT_NOT_FOUND`), then the code's.
-    func verifySignIn(
-        _ body: FinalizeMFASignInRequest, settings: AuthSettings, resolve: () async throws -> PendingSignIn,
-        request: PublicRequest
-    ) async throws -> PassedSecondFactor {
+    static func signInProof(_ body: FinalizeMFASignInRequest) throws -> SignInProof {
         guard let enrollmentId = body.mfaEnrollmentId.nonEmpty else {
             throw IdentityToolkitError.missingMFAEnrollmentID
         }
         guard let code = body.totpVerificationInfo?.verificationCode.nonEmpty else {
             throw IdentityToolkitError(.missingCode)
         }
-        let pending = try await resolve()
+        return SignInProof(code: code, enrollmentId: enrollmentId)
+    }
+
+    func verifySignIn(_ proof: SignInProof, pending: PendingSignIn, settings: AuthSettings, request: PublicRequest)
+        async throws -> PassedSecondFactor
+    {
+        let (code, enrollmentId) = (proof.code, proof.enrollmentId ?? "")
         return try await pendingSignIns.passing(pending, enrollmentId: enrollmentId, kind: Self.kind, request: request) {
             try await checkCode(code, enrollmentId: enrollmentId, settings: settings, pending: pending, request: request)
         }

@@ -1,0 +1,102 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceKit
+import TenantStore
+
+/// The statements behind ``PhoneVerifications``: SMS verification sessions (`verification_sessions`
+/// of kind `phone`) in one tenant schema. A code is stored as its salted hash only.
+struct PhoneSessionRepository: Sendable {
+    let client: Database
+    let logger: Logger
+
+    static let sessions: SQLText = "verification_sessions"
+
+    /// A new session for a code sent to `phoneNumber` (the code's hash and salt only).
+    func insert(
+        key: String, codeHash: [UInt8], salt: [UInt8], phoneNumber: String, localId: String, purpose: String, expiresAt: Date,
+        in schema: TenantSchema
+    ) async throws {
+        try await client.query(
+            cached: """
+                INSERT INTO \(sql: schema.qualified(Self.sessions))
+                (session_id, kind, code_hash, salt, phone_number, local_id, purpose, expires_at)
+                VALUES (\(key), 'phone', \(ByteBuffer(bytes: codeHash)), \(ByteBuffer(bytes: salt)), \(phoneNumber),
+                        \(localId), \(purpose), \(expiresAt))
+                """,
+            logger: logger
+        )
+    }
+
+    /// Runs `body` in one transaction: a code's check, its session's change and what goes with it.
+    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> sending Result) async throws -> sending Result {
+        try await client.withTransaction(logger: logger, body)
+    }
+
+    /// A session as it stands, its row locked by the transaction that read it.
+    struct LockedSession {
+        let codeHash: ByteBuffer?
+        let salt: ByteBuffer?
+        let phoneNumber: String?
+        let localId: String?
+        let purpose: String?
+        let expiresAt: Date
+        let consumed: Bool
+        let attempts: Int32
+        /// The attempt that used the session, for a flow that can be retried (decision 22).
+        let consumedBy: String?
+        /// What `signInAttempt` was finished with already, if it was.
+        let finishedProof: String?
+    }
+
+    /// Session `key`, locked until `connection`'s transaction ends, with what the second-factor
+    /// sign-in `signInAttempt` finished with ('' finds nothing); `nil`: no such phone session.
+    func lock(key: String, signInAttempt: String, in schema: TenantSchema, on connection: PostgresConnection) async throws
+        -> LockedSession?
+    {
+        let rows = try await connection.query(
+            cached: """
+                SELECT code_hash, salt, phone_number, local_id, purpose, expires_at, consumed_at IS NOT NULL, attempts, consumed_by,
+                       (SELECT proof FROM \(sql: schema.qualified(FinishedSignIns.table))
+                        WHERE attempt = \(signInAttempt) AND expires_at > now())
+                FROM \(sql: schema.qualified(Self.sessions)) WHERE session_id = \(key) AND kind = 'phone' FOR UPDATE
+                """,
+            logger: logger
+        )
+        var session: LockedSession?
+        for try await (hash, salt, number, owner, purpose, expiresAt, consumed, attempts, consumedBy, proof) in rows.decode(
+            (ByteBuffer?, ByteBuffer?, String?, String?, String?, Date, Bool, Int32, String?, String?).self
+        ) {
+            session = LockedSession(
+                codeHash: hash, salt: salt, phoneNumber: number, localId: owner, purpose: purpose, expiresAt: expiresAt,
+                consumed: consumed, attempts: attempts, consumedBy: consumedBy, finishedProof: proof
+            )
+        }
+        return session
+    }
+
+    /// Used up by `attempt`, and kept until it expires so an exact retry is answered again.
+    func markUsed(key: String, by attempt: String, in schema: TenantSchema, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            cached: """
+                UPDATE \(sql: schema.qualified(Self.sessions)) SET consumed_at = now(), consumed_by = \(attempt) WHERE session_id = \(key)
+                """,
+            logger: logger
+        )
+    }
+
+    /// Used up by a flow that cannot be retried: nothing of it is kept.
+    func delete(key: String, in schema: TenantSchema, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            cached: "DELETE FROM \(sql: schema.qualified(Self.sessions)) WHERE session_id = \(key)", logger: logger
+        )
+    }
+
+    /// A wrong code: one more attempt on the session.
+    func countAttempt(key: String, in schema: TenantSchema, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            cached: "UPDATE \(sql: schema.qualified(Self.sessions)) SET attempts = attempts + 1 WHERE session_id = \(key)",
+            logger: logger
+        )
+    }
+}
