@@ -11,6 +11,10 @@
 #
 # Each run's line goes to standard output prefixed with its shape and pair; the JSON results go to
 # BENCH_OUT (default bench-results/), one file per run. Loopback only, like mfa-bench itself.
+#
+# BENCH_BEFORE=DIR compares builds instead of shapes: each pair runs the four-process stack from the
+# executables in DIR (copied from an earlier checkout's .build/release), then from this checkout's;
+# the load generator is this checkout's for both.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,12 +26,19 @@ mkdir -p "$OUT"
 swift build -c release --product mfa-bench >/dev/null
 BIN="$(swift build -c release --show-bin-path)"
 
+if [ -n "${BENCH_BEFORE:-}" ]; then RUNS=(before now); else RUNS=(four one); fi
+
 for pair in $(seq 1 "$PAIRS"); do
-  for processes in four one; do
+  for processes in "${RUNS[@]}"; do
     dir="$(mktemp -d "${TMPDIR:-/tmp}/mfa-bench-stack.XXXXXX")"
     # PostgreSQL runs as its own user when we are root: the directory must be reachable by it.
     chmod 755 "$dir"
-    STACK_DIR="$dir" STACK_PROCESSES="$processes" PASSWORDS_SCRYPT_PROJECTS=demo-project=1024:8:1 \
+    case "$processes" in
+      before) shape=four; bin_dir="$BENCH_BEFORE" ;;
+      now) shape=four; bin_dir="$BIN" ;;
+      *) shape="$processes"; bin_dir="" ;;
+    esac
+    STACK_DIR="$dir" STACK_PROCESSES="$shape" STACK_BIN_DIR="$bin_dir" PASSWORDS_SCRYPT_PROJECTS=demo-project=1024:8:1 \
       scripts/stack.sh up >"$dir/up.log" 2>&1 || { cat "$dir/up.log" >&2; exit 1; }
     "$BIN/mfa-bench" load --password-hashing "scrypt N=1024 r=8 p=1 (benchmark project)" \
       --output "$OUT/$processes-$pair.json" "$@" 2>"$dir/bench.log" | sed "s/^/$processes process(es), pair $pair: /"

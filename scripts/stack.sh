@@ -7,7 +7,8 @@
 #   scripts/stack.sh down            stop the services and PostgreSQL (data is kept for the next up)
 #   scripts/stack.sh status          each service's /readyz
 #
-# Environment: BUILD_CONFIGURATION (release|debug, default release), STACK_DIR (default .stack),
+# Environment: BUILD_CONFIGURATION (release|debug, default release), STACK_BIN_DIR (run the
+# executables in this directory instead of building; scripts/bench-pairs.sh's BENCH_BEFORE), STACK_DIR (default .stack),
 # STACK_PG_PORT (default 54329), STACK_PROCESSES (four: one process per service, the default;
 # one: the four services in one process, mfa-all-in-one, calling each other in-process). Services read their configuration from the environment
 # (deploy/configuration.md); the defaults describe exactly this layout.
@@ -76,23 +77,29 @@ up() {
   mkdir -p "$STACK_DIR/logs" "$STACK_DIR/run"
   log "PostgreSQL on 127.0.0.1:$PG_PORT"
   bash "$ROOT/scripts/pg.sh" start "$(pg_datadir)" "$PG_PORT" >/dev/null
-  if [ -d "$ROOT/.build/$CONFIGURATION" ]; then
-    log "building ($CONFIGURATION; after a change, seconds to a few minutes)..."
+  local bin
+  if [ -n "${STACK_BIN_DIR:-}" ]; then
+    bin="$STACK_BIN_DIR"
+    log "running the executables in $bin (not building)"
   else
-    log "building ($CONFIGURATION) for the first time: dependencies included, about 15 minutes on 2 cores..."
+    if [ -d "$ROOT/.build/$CONFIGURATION" ]; then
+      log "building ($CONFIGURATION; after a change, seconds to a few minutes)..."
+    else
+      log "building ($CONFIGURATION) for the first time: dependencies included, about 15 minutes on 2 cores..."
+    fi
+    # Progress every tenth of the steps, errors and warnings as they come.
+    swift build -c "$CONFIGURATION" 2>&1 | awk '
+      /^\[[0-9]+\/[0-9]+\]/ {
+        split(substr($1, 2, length($1) - 2), step, "/")
+        percent = int(100 * step[1] / step[2])
+        if (percent < last) last = 0
+        if (percent >= last + 10) { printf "[stack] building: %d%% (%d of %d steps)\n", percent, step[1], step[2]; last = percent; fflush() }
+        next
+      }
+      /error|warning: |Build complete/ { print; fflush() }
+    ' || true
+    bin="$(swift build -c "$CONFIGURATION" --show-bin-path)"
   fi
-  # Progress every tenth of the steps, errors and warnings as they come.
-  swift build -c "$CONFIGURATION" 2>&1 | awk '
-    /^\[[0-9]+\/[0-9]+\]/ {
-      split(substr($1, 2, length($1) - 2), step, "/")
-      percent = int(100 * step[1] / step[2])
-      if (percent < last) last = 0
-      if (percent >= last + 10) { printf "[stack] building: %d%% (%d of %d steps)\n", percent, step[1], step[2]; last = percent; fflush() }
-      next
-    }
-    /error|warning: |Build complete/ { print; fflush() }
-  ' || true
-  local bin; bin="$(swift build -c "$CONFIGURATION" --show-bin-path)"
   for service in "${SERVICES[@]}" mfa-all-in-one; do
     [ -x "$bin/$service" ] || { echo "build failed: $bin/$service missing" >&2; exit 1; }
   done

@@ -34,58 +34,39 @@ extension RPCParams {
 /// without building a tree of the params. ``read(_:)`` accepts only a well-formed request (an object
 /// with `"jsonrpc": "2.0"`, a string `method`, a legal or absent `id`, an object or absent
 /// `params`); for anything else it returns `nil` and the general path answers with the right error.
-struct RequestHead: Decodable {
+struct RequestHead {
     var id: RPCID?
     var method: String
     var paramKeys: [String]?
 
+    /// Read from the tree `JSONParser` builds, which is also the check that both paths accept
+    /// exactly JSONParser's documents (Foundation's decoder takes what it refuses: invalid UTF-8 and
+    /// raw control characters in strings, member names given twice; the fuzz target FuzzRPCEnvelope
+    /// found the first two). The params are then decoded once, from the bytes, into their type.
     static func read(_ bytes: Data) -> RequestHead? {
-        guard bytes.first(where: { !Self.isWhitespace($0) }) == UInt8(ascii: "{") else { return nil }
-        // Foundation's decoder takes what JSONParser refuses (invalid UTF-8 and raw control characters
-        // in strings, member names given twice: the fuzz target FuzzRPCEnvelope found the first two),
-        // so both paths accept exactly JSONParser's documents: the body is checked by it first (a few
-        // microseconds for an RPC body), and anything it refuses takes the general path, which says why.
-        guard (try? JSONParser.parse(bytes)) != nil else { return nil }
-        return try? JSONDecoder().decode(RequestHead.self, from: bytes)
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard try container.decode(String.self, forKey: .jsonrpc) == "2.0" else { throw Refused() }
-        method = try container.decode(String.self, forKey: .method)
+        guard bytes.first(where: { !Self.isWhitespace($0) }) == UInt8(ascii: "{"),
+            case .object(let members)? = try? JSONParser.parse(bytes),
+            members["jsonrpc"] == .string("2.0"), case .string(let method)? = members["method"]
+        else { return nil }
+        var head = RequestHead(method: method)
         // An absent id makes a notification; a present `null` is an id to echo.
-        if container.contains(.id) {
-            id = try container.decodeNil(forKey: .id) ? .null : container.decode(RPCID.self, forKey: .id)
+        if let member = members["id"] {
+            guard let id = RPCID(member) else { return nil }
+            head.id = id
         }
-        if container.contains(.params) {
-            paramKeys = try container.decode(MemberNames.self, forKey: .params).names
+        if let params = members["params"] {
+            guard case .object(let fields) = params else { return nil }
+            head.paramKeys = Array(fields.keys)
         }
+        return head
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case jsonrpc, id, method, params
+    private init(method: String) {
+        self.method = method
     }
-
-    private struct Refused: Error {}
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-    }
-}
-
-/// The member names of a JSON object, without decoding its values (fails for any other value).
-struct MemberNames: Decodable {
-    var names: [String]
-
-    init(from decoder: any Decoder) throws {
-        names = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
-    }
-
-    struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }
 

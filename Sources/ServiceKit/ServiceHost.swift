@@ -49,14 +49,10 @@ public final class ServiceHost: Sendable {
         tls = try MutualTLS(files: settings.tls)
         contract = try ContractDocument(service: settings.service, directory: settings.contractsDirectory)
         database = settings.postgres?.makeDatabase(logger: logger)
-        var configuration = HTTPClient.Configuration()
-        configuration.tlsConfiguration = tls.clientConfiguration
-        configuration.httpVersion = .automatic
-        configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
         var connections: [ServiceName: PeerConnection] = [:]
         for peer in ServiceName.allCases where peer != settings.service && localPeers?.hosts(peer) != true {
-            connections[peer] = PeerConnection(
-                peer: peer, baseURL: settings.peers[peer] ?? "https://127.0.0.1", configuration: configuration,
+            connections[peer] = try PeerConnection(
+                peer: peer, baseURL: settings.peers[peer] ?? "https://127.0.0.1", tls: tls.clientConfiguration,
                 timeout: settings.rpcTimeout
             )
         }

@@ -1,12 +1,11 @@
 import ArgumentParser
-import AsyncHTTPClient
 import Contracts
 import Foundation
 import JSONRPC
 import ServiceKit
 
 /// Closed-loop JSON-RPC round trips to one service over HTTP/2 with mutual TLS, as the gateway:
-/// `concurrency` callers share one HTTPClient, hence one HTTP/2 connection, multiplexed.
+/// `concurrency` callers share one ``PeerChannel``, hence its HTTP/2 connections, multiplexed.
 struct RPCRoundTrip: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rpc", abstract: "JSON-RPC round trips (service.ping) over HTTP/2 + mutual TLS."
@@ -21,6 +20,8 @@ struct RPCRoundTrip: AsyncParsableCommand {
     @Option(help: "Seconds to warm up first (not measured).") var warmup: Double = 2
     @Option(help: "Method: ping or discover.") var method: String = "ping"
     @Option(help: "The deployment mode the target runs in (calls declare it).") var mode: String = "development"
+    @Option(help: "HTTP/2 connections the callers take turns on (default: as a service keeps to a peer, one per core).")
+    var connections: Int = PeerConnection.connectionsPerPeer
 
     func run() async throws {
         guard let service = ServiceName(rawValue: target) else { throw ValidationError("unknown service \(target)") }
@@ -32,14 +33,12 @@ struct RPCRoundTrip: AsyncParsableCommand {
                 privateKeyFile: "\(certificates)/\(caller)-key.pem"
             )
         )
-        var configuration = HTTPClient.Configuration()
-        configuration.tlsConfiguration = tls.clientConfiguration
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let ports: [ServiceName: Int] = [.factorRegistry: 7101, .challengeIssuer: 7102, .sessionToken: 7103, .gateway: 7104]
-        let client = RPCClient(
-            peer: service, baseURL: url ?? "https://127.0.0.1:\(ports[service]!)", httpClient: httpClient,
-            timeout: .seconds(10), mode: mode
+        guard connections >= 1 else { throw ValidationError("connections must be at least 1") }
+        let channel = try PeerChannel(
+            url: url ?? "https://127.0.0.1:\(ports[service]!)", tls: tls.clientConfiguration, connections: connections
         )
+        let client = RPCClient(peer: service, over: channel, timeout: .seconds(10), mode: mode)
         let call: @Sendable () async throws -> Void
         if method == "discover" {
             call = { _ = try await client.call(Discover.self, RPCEmpty()) }
@@ -52,7 +51,7 @@ struct RPCRoundTrip: AsyncParsableCommand {
         print("measuring \(duration)s...")
         let result = await ClosedLoop.run(concurrency: concurrency, seconds: duration) { _ in try await call() }
         print(ClosedLoop.report("\(target) service.\(method)", concurrency: concurrency, seconds: duration, result))
-        try await httpClient.shutdown()
+        await channel.close()
     }
 
     static func isLoopback(_ url: String?) -> Bool {

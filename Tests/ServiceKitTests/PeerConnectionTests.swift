@@ -1,60 +1,60 @@
-import AsyncHTTPClient
+import NIOSSL
 import Testing
 
 @testable import ServiceKit
 
 @Suite("Peer connection")
 struct PeerConnectionTests {
-    static func connection(timeout: Duration = .seconds(60)) -> PeerConnection {
-        PeerConnection(
-            peer: .factorRegistry, baseURL: "https://127.0.0.1:1", configuration: HTTPClient.Configuration(), timeout: timeout
+    static func connection(timeout: Duration = .seconds(60)) throws -> PeerConnection {
+        try PeerConnection(
+            peer: .factorRegistry, baseURL: "https://127.0.0.1:1", tls: TLSConfiguration.makeClientConfiguration(), timeout: timeout
         )
     }
 
     @Test("three deadlines in a row replace the connection; an answer between them starts the count again")
-    func recyclesAfterDeadlinesInARow() async {
-        let connection = Self.connection()
-        let first = connection.client
+    func recyclesAfterDeadlinesInARow() async throws {
+        let connection = try Self.connection()
+        let first = connection.channel
         connection.missedDeadline(method: "m")
         connection.missedDeadline(method: "m")
         connection.answered()
         connection.missedDeadline(method: "m")
         connection.missedDeadline(method: "m")
-        #expect(connection.client === first)
+        #expect(connection.channel === first)
         #expect(connection.recycles == 0)
         connection.missedDeadline(method: "m")
-        #expect(connection.client !== first)
+        #expect(connection.channel !== first)
         #expect(connection.recycles == 1)
         await connection.shutdown()
     }
 
     @Test("a new connection is not replaced again before it has had one timeout's time")
     func recyclesAtMostOncePerTimeout() async throws {
-        let connection = Self.connection(timeout: .milliseconds(300))
+        let connection = try Self.connection(timeout: .milliseconds(300))
         for _ in 0..<3 { connection.missedDeadline(method: "m") }
-        let second = connection.client
+        let second = connection.channel
         for _ in 0..<5 { connection.missedDeadline(method: "m") }
-        #expect(connection.client === second)
+        #expect(connection.channel === second)
         try await Task.sleep(for: .milliseconds(400))
         connection.missedDeadline(method: "m")
-        #expect(connection.client !== second)
+        #expect(connection.channel !== second)
         #expect(connection.recycles == 2)
         await connection.shutdown()
     }
 
     @Test("a connection someone else owns is never replaced, and liveness never blames it")
-    func sharedClientStays() async throws {
-        let shared = HTTPClient(eventLoopGroupProvider: .singleton)
-        let connection = PeerConnection(peer: .factorRegistry, baseURL: "https://127.0.0.1:1", sharing: shared, timeout: .seconds(1))
+    func sharedChannelStays() async throws {
+        let shared = try PeerChannel(url: "https://127.0.0.1:1", tls: TLSConfiguration.makeClientConfiguration())
+        let connection = PeerConnection(peer: .factorRegistry, sharing: shared, timeout: .seconds(1))
         for _ in 0..<10 { connection.missedDeadline(method: "m") }
-        #expect(connection.client === shared)
+        #expect(connection.channel === shared)
         #expect(await connection.isWedged(mode: .production) == false)
-        try await shared.shutdown()
+        await shared.close()
     }
 
     @Test("deadlines right after a replacement are not a wedge yet; a peer nobody can reach is never one")
-    func wedgeNeedsAnAnsweringPeer() async {
-        let connection = Self.connection(timeout: .milliseconds(100))
+    func wedgeNeedsAnAnsweringPeer() async throws {
+        let connection = try Self.connection(timeout: .milliseconds(100))
         for _ in 0..<3 { connection.missedDeadline(method: "m") }
         #expect(await connection.isWedged(mode: .production) == false)
         try? await Task.sleep(for: .milliseconds(250))

@@ -19,6 +19,7 @@ final class TestStack: @unchecked Sendable {
     /// Plain HTTP client for the ops and public listeners.
     let http: HTTPClient
     private var clients: [HTTPClient] = []
+    private var channels: [PeerChannel] = []
     /// Further instances of a service (``startSecondInstance(of:)``), stopped with the stack.
     private var extraProcesses: [ServiceProcess] = []
     /// Errors only: the admin pool's start-up warnings would drown the test output.
@@ -99,14 +100,9 @@ final class TestStack: @unchecked Sendable {
 
     /// A JSON-RPC client to `service` presenting a certificate for `identity`.
     func client(to service: ServiceName, as identity: String) throws -> RPCClient {
-        var configuration = HTTPClient.Configuration()
-        configuration.tlsConfiguration = try pki.client(as: identity).clientConfiguration
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        clients.append(httpClient)
-        return RPCClient(
-            peer: service, baseURL: process(service).rpcURL, httpClient: httpClient, timeout: .seconds(10),
-            mode: mode
-        )
+        let channel = try PeerChannel(url: process(service).rpcURL, tls: try pki.client(as: identity).clientConfiguration)
+        channels.append(channel)
+        return RPCClient(peer: service, over: channel, timeout: .seconds(10), mode: mode)
     }
 
     /// Starts one more instance of `service` on the same database and configuration, on ports of
@@ -125,8 +121,9 @@ final class TestStack: @unchecked Sendable {
         extraProcesses.append(second)
         try second.start()
         try await second.waitForReadiness(http)
-        let httpClient = httpClient(tls: try pki.client(as: identity).clientConfiguration)
-        return RPCClient(peer: service, baseURL: second.rpcURL, httpClient: httpClient, timeout: .seconds(10), mode: mode)
+        let channel = try PeerChannel(url: second.rpcURL, tls: try pki.client(as: identity).clientConfiguration)
+        channels.append(channel)
+        return RPCClient(peer: service, over: channel, timeout: .seconds(10), mode: mode)
     }
 
     /// An HTTP client with the given TLS configuration, shut down with the stack.
@@ -153,6 +150,7 @@ final class TestStack: @unchecked Sendable {
     func shutdown() async {
         for process in Array(processes.values) + extraProcesses { process.stop() }
         for client in clients { try? await client.shutdown() }
+        for channel in channels { await channel.close() }
         try? await http.shutdown()
         let names = Array(databases.values)
         try? await Self.admin(postgresBaseURL) { client in

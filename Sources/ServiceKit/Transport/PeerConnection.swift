@@ -1,11 +1,12 @@
-import AsyncHTTPClient
 import Contracts
 import Foundation
 import JSONRPC
 import Logging
+import NIOCore
+import NIOSSL
 import Synchronization
 
-/// The HTTP/2 connection (an `HTTPClient`, which multiplexes every call over one connection) to one
+/// The HTTP/2 connection (a ``PeerChannel``, which multiplexes every call over one connection) to one
 /// peer service, replaced when it stops answering (issue 40, H-3).
 ///
 /// A call that ends in its deadline counts against the connection; any answer, an error answer
@@ -20,40 +21,42 @@ public final class PeerConnection: Sendable {
     public let peer: ServiceName
     let baseURL: String
     let timeout: Duration
-    /// `nil` for a client someone else owns (a test's, a benchmark's): never recycled or shut down here.
-    private let configuration: HTTPClient.Configuration?
+    /// `nil` for a channel someone else owns (a test's, a benchmark's): never recycled or closed here.
+    private let tls: TLSConfiguration?
     private let state: Mutex<State>
 
     static let recycleAfter = 3
+    /// One connection per core: each connection's I/O runs on one event loop (``PeerChannel``).
+    public static let connectionsPerPeer = System.coreCount
     static let logger = Logger(label: "mfa.peer-connection")
 
     private struct State {
-        var client: HTTPClient
+        var channel: PeerChannel
         var missedInARow = 0
         var lastRecycle: ContinuousClock.Instant?
         var recycles = 0
     }
 
-    /// A connection this object owns: built from `configuration`, recycled when it stops answering.
-    public init(peer: ServiceName, baseURL: String, configuration: HTTPClient.Configuration, timeout: Duration) {
+    /// A connection this object owns, with `tls` (ours): recycled when it stops answering.
+    public init(peer: ServiceName, baseURL: String, tls: TLSConfiguration, timeout: Duration) throws {
         self.peer = peer
         self.baseURL = baseURL
         self.timeout = timeout
-        self.configuration = configuration
-        state = Mutex(State(client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)))
+        self.tls = tls
+        state = Mutex(State(channel: try PeerChannel(url: baseURL, tls: tls, connections: Self.connectionsPerPeer)))
     }
 
-    /// A connection over a client someone else owns.
-    public init(peer: ServiceName, baseURL: String, sharing client: HTTPClient, timeout: Duration) {
+    /// A connection over a channel someone else owns.
+    public init(peer: ServiceName, sharing channel: PeerChannel, timeout: Duration) {
         self.peer = peer
-        self.baseURL = baseURL
+        self.baseURL = "https://\(channel.authority)"
         self.timeout = timeout
-        self.configuration = nil
-        state = Mutex(State(client: client))
+        self.tls = nil
+        state = Mutex(State(channel: channel))
     }
 
-    var client: HTTPClient {
-        state.withLock(\.client)
+    var channel: PeerChannel {
+        state.withLock(\.channel)
     }
 
     /// How often the connection was replaced (each time is logged as a warning).
@@ -66,14 +69,16 @@ public final class PeerConnection: Sendable {
     }
 
     func missedDeadline(method: String) {
-        guard let configuration else { return }
+        guard let tls else { return }
         let now = ContinuousClock.now
-        let retired: HTTPClient? = state.withLock { state in
+        let retired: PeerChannel? = state.withLock { state in
             state.missedInARow += 1
             guard state.missedInARow >= Self.recycleAfter else { return nil }
             if let last = state.lastRecycle, now - last < timeout { return nil }
-            let old = state.client
-            state.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            // The URL was good for the first channel, so it is for this one.
+            guard let fresh = try? PeerChannel(url: baseURL, tls: tls, connections: Self.connectionsPerPeer) else { return nil }
+            let old = state.channel
+            state.channel = fresh
             state.lastRecycle = now
             state.recycles += 1
             return old
@@ -87,25 +92,23 @@ public final class PeerConnection: Sendable {
         let grace = timeout + .seconds(2)
         Task {
             try? await Task.sleep(for: grace)
-            try? await retired.shutdown()
+            await retired.close()
         }
     }
 
     /// Whether this connection is wedged: deadlines in a row went on for longer than twice the timeout
     /// after a recycle, while a call over a brand-new connection answers.
     public func isWedged(mode: DeploymentMode) async -> Bool {
-        guard let configuration else { return false }
+        guard let tls else { return false }
         let now = ContinuousClock.now
         let suspect = state.withLock { state in
             guard state.missedInARow >= Self.recycleAfter, let last = state.lastRecycle else { return false }
             return now - last > timeout * 2
         }
         guard suspect else { return false }
-        let fresh = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        defer { Task { try? await fresh.shutdown() } }
-        let probe = RPCClient(
-            peer: peer, connection: PeerConnection(peer: peer, baseURL: baseURL, sharing: fresh, timeout: .seconds(2)), mode: mode
-        )
+        guard let fresh = try? PeerChannel(url: baseURL, tls: tls) else { return false }
+        defer { Task { await fresh.close() } }
+        let probe = RPCClient(peer: peer, connection: PeerConnection(peer: peer, sharing: fresh, timeout: .seconds(2)), mode: mode)
         do {
             _ = try await probe.call(Ping.self, RPCEmpty())
             return true
@@ -117,7 +120,7 @@ public final class PeerConnection: Sendable {
     }
 
     public func shutdown() async {
-        guard configuration != nil else { return }
-        try? await client.shutdown()
+        guard tls != nil else { return }
+        await channel.close()
     }
 }

@@ -1,9 +1,8 @@
-import AsyncHTTPClient
 import Foundation
 import JSONRPC
 import Logging
 import NIOCore
-import NIOHTTP1
+import NIOHPACK
 import NIOPosix
 import Synchronization
 import Tracing
@@ -11,7 +10,7 @@ import Tracing
 /// A typed JSON-RPC client for one peer service: over HTTP/2 with mutual TLS, or, when the peer runs
 /// in this process (``LocalPeers``), straight to its dispatcher with the params as a value.
 ///
-/// All network calls share one `HTTPClient` and so one HTTP/2 connection per peer, multiplexed.
+/// All network calls to a peer share its ``PeerChannel``: one HTTP/2 connection, multiplexed.
 public final class RPCClient: Sendable {
     public let peer: ServiceName
     let route: Route
@@ -29,11 +28,9 @@ public final class RPCClient: Sendable {
         case inProcess(LocalPeers, caller: ServiceName)
     }
 
-    /// A client over `httpClient`, which the caller owns (a test's, a benchmark's).
-    public convenience init(peer: ServiceName, baseURL: String, httpClient: HTTPClient, timeout: Duration, mode: DeploymentMode) {
-        self.init(
-            peer: peer, connection: PeerConnection(peer: peer, baseURL: baseURL, sharing: httpClient, timeout: timeout), mode: mode
-        )
+    /// A client over `channel`, which the caller owns (a test's, a benchmark's).
+    public convenience init(peer: ServiceName, over channel: PeerChannel, timeout: Duration, mode: DeploymentMode) {
+        self.init(peer: peer, connection: PeerConnection(peer: peer, sharing: channel, timeout: timeout), mode: mode)
     }
 
     private init(peer: ServiceName, route: Route, timeout: Duration) {
@@ -52,10 +49,8 @@ public final class RPCClient: Sendable {
     /// A client over the peer's connection, which replaces itself when it stops answering.
     public init(peer: ServiceName, connection: PeerConnection, mode: DeploymentMode) {
         self.peer = peer
-        let baseURL = connection.baseURL
-        self.route = .network(
-            endpoint: baseURL.hasSuffix("/") ? baseURL + "rpc" : baseURL + "/rpc", connection: connection, mode: mode
-        )
+        let path = URLComponents(string: connection.baseURL)?.path ?? ""
+        self.route = .network(endpoint: path.hasSuffix("/") ? path + "rpc" : path + "/rpc", connection: connection, mode: mode)
         self.timeout = connection.timeout
     }
 
@@ -122,40 +117,25 @@ public final class RPCClient: Sendable {
     }
 
     private func exchange(
-        _ body: Data, to endpoint: String, over connection: PeerConnection, mode: DeploymentMode, method: String, requestID: String?
+        _ body: Data, to path: String, over connection: PeerConnection, mode: DeploymentMode, method: String, requestID: String?
     ) async throws -> Data {
-        var request = HTTPClientRequest(url: endpoint)
-        request.method = .POST
-        request.headers.add(name: "content-type", value: "application/json")
-        request.headers.add(name: DeploymentMode.header, value: mode.rawValue)
-        if let requestID { request.headers.add(name: "x-request-id", value: requestID) }
-        if let origin = RequestOrigin.current { request.headers.add(name: RequestOrigin.headerName, value: origin.headerValue) }
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let response: HTTPClientResponse
+        var headers: [(String, String)] = [("content-type", "application/json"), (DeploymentMode.header, mode.rawValue)]
+        if let requestID { headers.append(("x-request-id", requestID)) }
+        if let origin = RequestOrigin.current { headers.append((RequestOrigin.headerName, origin.headerValue)) }
+        let answer: PeerAnswer
         do {
-            response = try await withSpan(method, ofKind: .client) { span in
+            answer = try await withSpan(method, ofKind: .client) { span in
                 span.attributes["rpc.system"] = "jsonrpc"
                 span.attributes["server.address"] = peer.rawValue
-                InstrumentationSystem.instrument.inject(span.context, into: &request.headers, using: HTTPHeadersInjector())
-                return try await connection.client.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)))
+                InstrumentationSystem.instrument.inject(span.context, into: &headers, using: HeaderListInjector())
+                return try await connection.channel.post(
+                    path: path, headers: headers, body: ByteBuffer(bytes: body), limit: Self.maximumResponseBytes, deadline: timeout
+                )
             }
-        } catch {
-            if let error = error as? HTTPClientError, error == .deadlineExceeded { connection.missedDeadline(method: method) }
-            throw RPCTransportError(peer: peer, method: method, reason: "\(error)")
-        }
-        // An answer, whatever it says: the connection works.
-        connection.answered()
-        // Decision 16: nothing a peer in another mode says is taken (a development session-token
-        // would vouch for unsigned custom tokens). The caller answers 503, as for a peer that is down.
-        if let peerMode = response.headers.first(name: DeploymentMode.header), peerMode != mode.rawValue {
-            throw RPCTransportError(
-                peer: peer, method: method, reason: "peer runs in \(peerMode.prefix(16)) mode, this service in \(mode.rawValue)",
-                peerMode: String(peerMode.prefix(16))
-            )
-        }
-        do {
-            return Data(buffer: try await response.body.collect(upTo: Self.maximumResponseBytes))
-        } catch is NIOTooManyBytesError {
+        } catch PeerExchangeError.deadlineExceeded {
+            connection.missedDeadline(method: method)
+            throw RPCTransportError(peer: peer, method: method, reason: "no answer within \(timeout)")
+        } catch PeerExchangeError.answerTooLarge {
             // The caller answers 503 as for a peer that is down; the operator must see why (issue 40, item 7).
             Self.logger.error(
                 "peer answer refused for its size",
@@ -165,6 +145,17 @@ public final class RPCClient: Sendable {
         } catch {
             throw RPCTransportError(peer: peer, method: method, reason: "\(error)")
         }
+        // An answer, whatever it says: the connection works.
+        connection.answered()
+        // Decision 16: nothing a peer in another mode says is taken (a development session-token
+        // would vouch for unsigned custom tokens). The caller answers 503, as for a peer that is down.
+        if let peerMode = answer.headers.first(name: DeploymentMode.header), peerMode != mode.rawValue {
+            throw RPCTransportError(
+                peer: peer, method: method, reason: "peer runs in \(peerMode.prefix(16)) mode, this service in \(mode.rawValue)",
+                peerMode: String(peerMode.prefix(16))
+            )
+        }
+        return Data(buffer: answer.body)
     }
 
     /// The in-process call: the peer's dispatcher runs the handler with the params as they are,
