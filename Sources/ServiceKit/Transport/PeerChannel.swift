@@ -73,7 +73,8 @@ public final class PeerChannel: Sendable {
     }
 
     /// Sends `body` to `path` and gathers the answer, within `deadline`. A request that provably
-    /// never left (the connection was going away) is sent once more on a fresh connection.
+    /// never reached the peer's handler (never written, or refused by GOAWAY or REFUSED_STREAM) is
+    /// sent again on a fresh connection, up to ``attempts`` times in all.
     func post(path: String, headers: [(String, String)], body: ByteBuffer, limit: Int, deadline: Duration) async throws
         -> PeerAnswer
     {
@@ -85,12 +86,20 @@ public final class PeerChannel: Sendable {
         request.add(name: ":path", value: path)
         for (name, value) in headers { request.add(name: name, value: value) }
         request.add(name: "content-length", value: String(body.readableBytes))
-        do {
-            return try await exchange(request, body, limit: limit, deadline: deadline)
-        } catch PeerExchangeError.notSent {
-            return try await exchange(request, body, limit: limit, deadline: deadline)
+        // A connection the peer sends away just as a call goes out, or a fresh one the peer finds
+        // idle before the call arrives (a loaded machine), refuses it provably unprocessed.
+        for _ in 1..<Self.attempts {
+            do {
+                return try await exchange(request, body, limit: limit, deadline: deadline)
+            } catch PeerExchangeError.notSent {
+                continue
+            }
         }
+        return try await exchange(request, body, limit: limit, deadline: deadline)
     }
+
+    /// How often a call refused unprocessed is sent (each time on a fresh connection).
+    static let attempts = 3
 
     private func exchange(_ headers: HPACKHeaders, _ body: ByteBuffer, limit: Int, deadline: Duration) async throws -> PeerAnswer {
         let slot = slots[turn.add(1, ordering: .relaxed).oldValue % slots.count]
