@@ -10,7 +10,7 @@ import Tracing
 /// A typed JSON-RPC client for one peer service: over HTTP/2 with mutual TLS, or, when the peer runs
 /// in this process (``LocalPeers``), straight to its dispatcher with the params as a value.
 ///
-/// All network calls to a peer share its ``PeerChannel``: one HTTP/2 connection, multiplexed.
+/// All network calls to a peer share its ``PeerChannel``: its HTTP/2 connections (one per core), multiplexed.
 public final class RPCClient: Sendable {
     public let peer: ServiceName
     let route: Route
