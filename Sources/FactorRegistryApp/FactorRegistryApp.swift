@@ -43,18 +43,17 @@ public enum FactorRegistryApp {
         )
         let enrollmentRepository = EnrollmentRepository(client: database, events: events, logger: logger)
         let enrollments = EnrollmentService(enrollments: enrollmentRepository, accounts: accounts, maximum: settings.maximumEnrollments)
-        let oobCodes = OOBCodeService(
-            codes: OOBCodeRepository(client: database, logger: logger), accounts: accounts, lifetimes: settings.oobCodeLifetimes
-        )
+        let codeRepository = OOBCodeRepository(client: database, logger: logger)
+        let identities = FederatedIdentityRepository(client: database, logger: logger)
+        // Whoever proves an address owns the account: its first proof, whatever the flow (issue 56).
+        let proof = AddressProof(accounts: accounts.accounts, identities: identities, codes: codeRepository)
+        let oobCodes = OOBCodeService(codes: codeRepository, accounts: accounts, proof: proof, lifetimes: settings.oobCodeLifetimes)
 
         var parts = ServiceHost.Parts()
         FactorRegistryMethods.registerTenants(&parts.methods, registry: registry, projects: projects, settingsCache: settingsCache)
         FactorRegistryMethods.registerAccounts(
             &parts.methods, accounts: accounts,
-            importer: AccountImporter(
-                service: accounts, enrollments: enrollmentRepository,
-                identities: FederatedIdentityRepository(client: database, logger: logger)
-            ),
+            importer: AccountImporter(service: accounts, enrollments: enrollmentRepository, identities: identities),
             export: PasswordExport(client: database, accounts: accounts, logger: logger)
         )
         FactorRegistryMethods.registerEnrollments(&parts.methods, enrollments: enrollments)
@@ -66,7 +65,7 @@ public enum FactorRegistryApp {
         FactorRegistryMethods.registerIdentityProviders(
             &parts.methods, configs: configs,
             signIn: FederatedSignIn(
-                accounts: accounts, identities: FederatedIdentityRepository(client: database, logger: logger), configs: configs,
+                accounts: accounts, identities: identities, proof: proof, configs: configs,
                 directory: OpenIDProviderDirectory(client: providerClient, logger: logger), client: providerClient,
                 defaults: DefaultSupportedProviders(host.settings.reader), sealer: sealer
             )

@@ -94,7 +94,8 @@ struct ProviderCredentialTests {
         let pending = SealedClaims<PendingIdentity>(sealer: sealer, purpose: "idp-pending-token")
         let states = SealedClaims<AuthorizationState>(sealer: sealer, purpose: "idp-authorization-state")
         let identity = PendingIdentity(
-            projectId: "demo-project", profile: ProviderProfile(providerId: "oidc.corp", rawId: "alice"), expiresAt: 4_000_000_000
+            projectId: "demo-project", profile: ProviderProfile(providerId: "oidc.corp", rawId: "alice"), expiresAt: 4_000_000_000,
+            id: "pending-1", linkedTo: nil
         )
         let sealed = try pending.seal(identity)
         #expect(pending.open(sealed)?.profile.rawId == "alice")
@@ -105,6 +106,36 @@ struct ProviderCredentialTests {
         #expect(
             SealedClaims<PendingIdentity>(sealer: SecretSealer(masterKey: SymmetricKey(size: .bits256)), purpose: "idp-pending-token").open(
                 sealed) == nil)
+    }
+
+    @Test("an address counts as verified only where its provider is authoritative for it (issue 56, F-3)")
+    func emailTrust() {
+        let google = IdentityProviderConfig(providerId: "google.com", kind: .defaultSupported, enabled: true)
+        let apple = IdentityProviderConfig(providerId: "apple.com", kind: .defaultSupported, enabled: true)
+        let corp = IdentityProviderConfig(providerId: "oidc.corp", kind: .oidc, enabled: true)
+        var trustedCorp = corp
+        trustedCorp.trustEmailVerified = true
+        // Google hosts Gmail and a Workspace domain it names as hd; any other address is only claimed.
+        #expect(EmailTrust.vouches(for: "ada@gmail.com", providerId: "google.com", hostedDomain: nil, config: google))
+        #expect(EmailTrust.vouches(for: "ada@Corp.example", providerId: "google.com", hostedDomain: "corp.example", config: google))
+        #expect(!EmailTrust.vouches(for: "ada@corp.example", providerId: "google.com", hostedDomain: nil, config: google))
+        #expect(!EmailTrust.vouches(for: "ada@victim.example", providerId: "google.com", hostedDomain: "corp.example", config: google))
+        // Apple verifies every address it hands out; an OIDC provider only when the operator says so.
+        #expect(EmailTrust.vouches(for: "x@privaterelay.appleid.com", providerId: "apple.com", hostedDomain: nil, config: apple))
+        #expect(!EmailTrust.vouches(for: "ada@victim.example", providerId: "oidc.corp", hostedDomain: nil, config: corp))
+        #expect(EmailTrust.vouches(for: "ada@victim.example", providerId: "oidc.corp", hostedDomain: nil, config: trustedCorp))
+    }
+
+    @Test("a photo URL is an http or https address, never javascript: or data: (issue 56, F-14)")
+    func photoURLs() {
+        #expect(AccountService.isWebAddress("https://cdn.example/a.png"))
+        #expect(AccountService.isWebAddress("HTTP://cdn.example/a.png"))
+        for hostile in [
+            "javascript:alert(1)", "JavaScript://cdn.example/%0aalert(1)", "data:image/png;base64,AAAA", "//cdn.example/a.png",
+            "https:///a.png", "ftp://cdn.example/a.png", "cdn.example/a.png",
+        ] {
+            #expect(!AccountService.isWebAddress(hostile), "\(hostile)")
+        }
     }
 
     @Test("Google's federated id is its issuer and the subject; a profile reads Apple's string email_verified")

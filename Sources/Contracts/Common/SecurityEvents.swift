@@ -57,6 +57,10 @@ public enum SecurityEventType: String, Sendable, CaseIterable, Codable {
     /// the unverified credentials an IdP-verified email took the account from), or unlinked.
     case providerLinked = "provider.linked"
     case providerUnlinked = "provider.unlinked"
+    /// The first proof of an unproven address (`details.via`: emailLink, passwordReset, verifyEmail,
+    /// trustedProvider) removed what an earlier, unproven holder could have planted: `details.providers`,
+    /// `details.phoneNumber`, `details.password`, `details.oobCodes`, `details.sessions` (issue 56).
+    case accountClaimed = "account.claimed"
     /// A refresh token was used twice: its whole family was revoked.
     case tokenFamilyRevoked = "tokenFamily.revoked"
     /// A send the SMS pumping defence refused (`details.reason`, `details.region`).

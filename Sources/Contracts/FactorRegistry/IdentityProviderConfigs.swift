@@ -27,6 +27,9 @@ public struct IdentityProviderConfig: Codable, Sendable, Hashable {
     public var appleBundleIds: [String]?
     public var appleTeamId: String?
     public var appleKeyId: String?
+    /// OIDC only: this provider's `email_verified` proves an address (docs/identity-providers.md,
+    /// "Whose verified email counts"); off by default, so its addresses are stored unverified.
+    public var trustEmailVerified: Bool?
     /// Whether a client secret (Apple: a private key) is stored.
     public var clientSecretSet: Bool
     public var applePrivateKeySet: Bool
@@ -34,8 +37,9 @@ public struct IdentityProviderConfig: Codable, Sendable, Hashable {
     public init(
         providerId: String, kind: Kind, enabled: Bool, clientId: String? = nil, issuer: String? = nil, displayName: String? = nil,
         responseCode: Bool? = nil, responseIdToken: Bool? = nil, appleBundleIds: [String]? = nil, appleTeamId: String? = nil,
-        appleKeyId: String? = nil, clientSecretSet: Bool = false, applePrivateKeySet: Bool = false
+        appleKeyId: String? = nil, trustEmailVerified: Bool? = nil, clientSecretSet: Bool = false, applePrivateKeySet: Bool = false
     ) {
+        self.trustEmailVerified = trustEmailVerified
         self.providerId = providerId
         self.kind = kind
         self.enabled = enabled

@@ -30,14 +30,18 @@ public enum UpdateAccount: RPCMethod {
         public var deletePhotoUrl: Bool?
         /// Identity providers whose users are unlinked from the account (`deleteProvider: ["google.com"]`).
         public var unlinkProviders: [String]?
+        /// The user's own unlink (`deleteProvider`): refused with `OPERATION_NOT_ALLOWED` when it
+        /// would leave the account no way to sign in (issue 56, F-12). An admin's update may.
+        public var keepWayIn: Bool?
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String, email: String? = nil, password: String? = nil,
             displayName: String? = nil, deleteDisplayName: Bool? = nil, emailVerified: Bool? = nil, disabled: Bool? = nil,
             validSince: Int64? = nil, customAttributes: String? = nil, phoneNumber: String? = nil, deletePhoneNumber: Bool? = nil,
-            photoUrl: String? = nil, deletePhotoUrl: Bool? = nil, unlinkProviders: [String]? = nil
+            photoUrl: String? = nil, deletePhotoUrl: Bool? = nil, unlinkProviders: [String]? = nil, keepWayIn: Bool? = nil
         ) {
             self.unlinkProviders = unlinkProviders
+            self.keepWayIn = keepWayIn
             self.photoUrl = photoUrl
             self.deletePhotoUrl = deletePhotoUrl
             self.phoneNumber = phoneNumber

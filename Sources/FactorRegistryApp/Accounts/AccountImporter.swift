@@ -166,7 +166,9 @@ struct AccountImporter: Sendable {
             throw ImportFailure(message: "phone number format is invalid")
         }
         if let name = user.displayName, name.utf8.count > 256 { throw ImportFailure(message: "displayName is too long") }
-        if let photo = user.photoUrl, photo.utf8.count > 2048 { throw ImportFailure(message: "photoUrl is too long") }
+        if let photo = user.photoUrl, photo.utf8.count > 2048 || !AccountService.isWebAddress(photo) {
+            throw ImportFailure(message: "photoUrl must be an http or https URL of at most 2048 bytes")
+        }
         if let claims = user.customAttributes {
             guard claims.utf8.count <= ReservedClaims.maximumBytes else {
                 throw ImportFailure(message: "Custom claims provided are too large.")

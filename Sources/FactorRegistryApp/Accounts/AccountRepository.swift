@@ -285,7 +285,7 @@ extension AccountRepository {
         var validSince: Int64?
         /// Developer claims to store; `{}` clears them.
         var customAttributes: String?
-        /// Set `valid_since` to now (a password or email change ends earlier sessions).
+        /// End every session (a password or email change): `valid_since` moves to ``sessionsEnd``.
         var revokeSessions = false
         var phoneNumber: String?
         var deletePhoneNumber = false
@@ -293,7 +293,12 @@ extension AccountRepository {
         var deletePhotoUrl = false
         /// Provider ids whose linked users are removed (`federated_identities`).
         var unlinkProviders: [String] = []
+        /// Refuse (``NoWayInLeft``) a change that leaves the account no way to sign in.
+        var keepWayIn = false
     }
+
+    /// The change would leave the account no way to sign in (issue 56, F-12).
+    struct NoWayInLeft: Error {}
 
     /// Applies `changes` and reads the account back in one statement, in a transaction that also
     /// records a password, email or phone number change in the audit trail; `nil` when it does not exist.
@@ -314,6 +319,9 @@ extension AccountRepository {
                     }
                 }
                 guard let account = try await apply(changes, in: schema, localId: localId, on: connection) else { return nil }
+                // After the update, which holds the row's lock: a racing unlink of the other way in
+                // waits, then sees this one's removal.
+                if changes.keepWayIn, try await !hasWayIn(in: schema, localId: localId, on: connection) { throw NoWayInLeft() }
                 if changes.passwordHash != nil {
                     try await events.record(.passwordChanged, localId: localId, in: schema, on: connection)
                 }
@@ -355,7 +363,7 @@ extension AccountRepository {
                         photo_url = CASE WHEN \(changes.deletePhotoUrl) THEN NULL ELSE coalesce(\(changes.photoUrl), photo_url) END,
                         custom_attributes = CASE WHEN \(changes.customAttributes)::text = '{}' THEN NULL
                                                  ELSE coalesce(\(changes.customAttributes), custom_attributes) END,
-                        valid_since = CASE WHEN \(changes.revokeSessions) THEN date_trunc('second', now())
+                        valid_since = CASE WHEN \(changes.revokeSessions) THEN \(sql: Self.sessionsEnd)
                                            ELSE coalesce(\(validSince), valid_since) END
                     WHERE local_id = \(localId)
                     RETURNING \(sql: Self.columns(schema))
@@ -467,7 +475,7 @@ extension AccountRepository {
                     password_hash = excluded.password_hash, disabled = excluded.disabled,
                     phone_number = excluded.phone_number, custom_attributes = excluded.custom_attributes,
                     created_at = excluded.created_at, last_login_at = excluded.last_login_at,
-                    valid_since = date_trunc('second', now())
+                    valid_since = \(sql: Self.sessionsEnd)
                 WHERE \(overwrite)
                 RETURNING local_id
                 """,
@@ -481,5 +489,117 @@ extension AccountRepository {
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_phone_number_key" {
             throw PhoneNumberTaken()
         }
+    }
+}
+
+extension AccountRepository {
+    /// When an account's sessions end: at the start of the next second. ID tokens count whole
+    /// seconds and a session is refused only when it began strictly before `valid_since`, so a
+    /// boundary at the current second would leave a session begun in that same second alive (issue
+    /// 56, F-6). Every flow that ends sessions writes this; the gateway mints the answer's own tokens
+    /// once that second has begun (`SessionBoundary`), so the caller's new session survives.
+    static let sessionsEnd: SQLText = "date_trunc('second', now()) + interval '1 second'"
+
+    /// What an address's first proof took from the account (``claim(in:localId:email:keepsPassword:endsSessions:on:)``).
+    struct Claimed: Sendable {
+        let hadPassword: Bool
+        let hadPhoneNumber: Bool
+    }
+
+    /// The first proof of the account's address `email` (issue 56, F-1): while nobody had proved it,
+    /// whoever signed it up is not known to own it, so the address becomes verified, the phone
+    /// number goes, the password too unless `keepsPassword`, and with `endsSessions` every session
+    /// ends. The row is locked first, so a link racing the proof waits for it. `nil` when the
+    /// address was proved already, or the account has another address now: nothing changes then.
+    func claim(
+        in schema: TenantSchema, localId: String, email: String, keepsPassword: Bool, endsSessions: Bool, on connection: PostgresConnection
+    ) async throws -> Claimed? {
+        let accounts = schema.qualified("accounts")
+        let rows = try await connection.query(
+            """
+            UPDATE \(sql: accounts) a SET email_verified = true, phone_number = NULL,
+                password_hash = CASE WHEN \(keepsPassword) THEN a.password_hash END,
+                valid_since = CASE WHEN \(endsSessions) THEN \(sql: Self.sessionsEnd) ELSE a.valid_since END
+            FROM (SELECT local_id, password_hash IS NOT NULL AS had_password, phone_number IS NOT NULL AS had_phone_number
+                  FROM \(sql: accounts)
+                  WHERE local_id = \(localId) AND email_normalized = \(EmailAddress.normalized(email)) AND NOT email_verified
+                  FOR UPDATE) before
+            WHERE a.local_id = before.local_id
+            RETURNING before.had_password, before.had_phone_number
+            """,
+            logger: logger
+        )
+        for try await (hadPassword, hadPhoneNumber) in rows.decode((Bool, Bool).self) {
+            return Claimed(hadPassword: hadPassword, hadPhoneNumber: hadPhoneNumber)
+        }
+        return nil
+    }
+
+    /// What an email recovery took back (``recover(in:localId:email:changedAt:on:)``).
+    struct Recovered: Sendable {
+        let hadPassword: Bool
+        /// The phone number was set after the change, so it went.
+        let phoneNumberRemoved: Bool
+    }
+
+    /// `RECOVER_EMAIL` (issue 56, F-7): the address the link was mailed to comes back, verified,
+    /// whatever the account's address is now (after A→B→C, A's link still undoes the takeover);
+    /// the password goes, whoever set it, and so does a phone number set since the change
+    /// (`changedAt`, the link's making); every session ends. `nil`: no such account.
+    func recover(in schema: TenantSchema, localId: String, email: String, changedAt: Date, on connection: PostgresConnection)
+        async throws -> Recovered?
+    {
+        let accounts = schema.qualified("accounts")
+        let rows = try await connection.query(
+            """
+            UPDATE \(sql: accounts) a SET email = \(email), email_normalized = \(EmailAddress.normalized(email)), email_verified = true,
+                password_hash = NULL,
+                phone_number = CASE WHEN a.phone_number_since >= \(changedAt) THEN NULL ELSE a.phone_number END,
+                valid_since = \(sql: Self.sessionsEnd)
+            FROM (SELECT local_id, password_hash IS NOT NULL AS had_password,
+                         coalesce(phone_number IS NOT NULL AND phone_number_since >= \(changedAt), false) AS new_phone_number
+                  FROM \(sql: accounts) WHERE local_id = \(localId) FOR UPDATE) before
+            WHERE a.local_id = before.local_id
+            RETURNING before.had_password, before.new_phone_number
+            """,
+            logger: logger
+        )
+        for try await (hadPassword, phoneNumberRemoved) in rows.decode((Bool, Bool).self) {
+            return Recovered(hadPassword: hadPassword, phoneNumberRemoved: phoneNumberRemoved)
+        }
+        return nil
+    }
+}
+
+extension AccountRepository {
+    /// A trusted provider's profile replaces the one an unproven holder set (a takeover, issue 56).
+    func adoptProfile(in schema: TenantSchema, localId: String, displayName: String?, photoUrl: String?, on connection: PostgresConnection)
+        async throws
+    {
+        try await connection.query(
+            """
+            UPDATE \(sql: schema.qualified("accounts")) SET display_name = \(displayName), photo_url = \(photoUrl)
+            WHERE local_id = \(localId)
+            """,
+            logger: logger
+        )
+    }
+}
+
+extension AccountRepository {
+    /// Whether the account can still sign in by itself: a password (with its address), an email
+    /// link or reset to a verified address, a phone number, a provider link. Passkeys join the
+    /// list when they are stored (issue 59).
+    func hasWayIn(in schema: TenantSchema, localId: String, on connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query(
+            """
+            SELECT (a.email IS NOT NULL AND (a.password_hash IS NOT NULL OR a.email_verified)) OR a.phone_number IS NOT NULL
+                OR EXISTS (SELECT 1 FROM \(sql: schema.qualified("federated_identities")) f WHERE f.local_id = a.local_id)
+            FROM \(sql: schema.qualified("accounts")) a WHERE a.local_id = \(localId)
+            """,
+            logger: logger
+        )
+        for try await wayIn in rows.decode(Bool.self) { return wayIn }
+        return false
     }
 }

@@ -1,4 +1,5 @@
 import Contracts
+import Foundation
 import IdentityToolkit
 import JSONRPC
 import Logging
@@ -204,6 +205,7 @@ struct AccountService: Sendable {
         changes.photoUrl = params.photoUrl
         changes.deletePhotoUrl = params.deletePhotoUrl ?? false
         changes.unlinkProviders = (params.unlinkProviders ?? []).filter { $0.utf8.count <= 128 }
+        changes.keepWayIn = params.keepWayIn ?? false
         try Self.checkDisplayName(params.displayName)
         changes.displayName = params.displayName
         changes.deleteDisplayName = params.deleteDisplayName ?? false
@@ -223,8 +225,13 @@ struct AccountService: Sendable {
             throw Self.rejected(.emailExists)
         } catch is AccountRepository.PhoneNumberTaken {
             throw Self.rejected(.phoneNumberExists)
+        } catch is AccountRepository.NoWayInLeft {
+            throw Self.rejected(.operationNotAllowed, detail: Self.lastWayIn)
         }
     }
+
+    /// `OPERATION_NOT_ALLOWED`'s detail for an unlink that would leave no way in (docs/contract.md, decision 18).
+    static let lastWayIn = "The account's last way to sign in cannot be removed."
 
     func recordSignIn(_ params: RecordSignIn.Params) async throws -> Account {
         if params.mode == .check, let enrollmentId = params.requiredEnrollment, let kind = params.requiredKind {
@@ -352,11 +359,23 @@ struct AccountService: Sendable {
         }
     }
 
-    /// A photo URL is stored as given (clients show it), but not without bound.
+    /// A photo URL is stored as given (clients show it), but not without bound, and only as a web
+    /// address: apps put it in an `<img src>` or a link, where `javascript:` or `data:` would run or
+    /// show whatever its writer chose (issue 56, F-14).
     static func checkPhotoUrl(_ url: String?) throws {
-        if let url, url.utf8.count > 2048 {
+        guard let url else { return }
+        if url.utf8.count > 2048 {
             throw rejected(.invalidPhotoURL, detail: "Photo URL should be at most 2048 bytes")
         }
+        if !isWebAddress(url) { throw rejected(.invalidPhotoURL, detail: "Photo URL must be an http or https URL") }
+    }
+
+    /// An absolute `http:` or `https:` URL with a host.
+    static func isWebAddress(_ text: String) -> Bool {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty
+        else { return false }
+        return true
     }
 
     static func rejected(_ code: IdentityToolkitError.Code, detail: String? = nil) -> RPCError {

@@ -73,7 +73,7 @@ struct EnrollmentRepository: Sendable {
             if revokeSessions {
                 try await connection.query(
                     cached: """
-                        UPDATE \(sql: accounts) SET valid_since = date_trunc('second', now()) + interval '1 second'
+                        UPDATE \(sql: accounts) SET valid_since = \(sql: AccountRepository.sessionsEnd)
                         WHERE local_id = \(localId)
                         """,
                     logger: logger

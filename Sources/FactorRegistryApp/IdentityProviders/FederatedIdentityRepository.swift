@@ -6,8 +6,8 @@ import PostgresNIO
 import ServiceKit
 import TenantStore
 
-/// Linked provider identities (`federated_identities`) and the nonces of ID tokens already used
-/// (`idp_used_nonces`), in each tenant's schema.
+/// Linked provider identities (`federated_identities`, in each tenant's schema) and the nonces of
+/// ID tokens already used (`control.idp_used_nonces`, one store for the deployment).
 struct FederatedIdentityRepository: Sendable {
     let client: Database
     let logger: Logger
@@ -61,8 +61,9 @@ struct FederatedIdentityRepository: Sendable {
         case verifiedEmail
         /// Identity Platform's rule for a trusted provider's verified email on an account whose
         /// address nobody verified: whoever signed up with it is not known to own it, so the
-        /// account's other ways in (password, phone, other providers) go and its sessions end.
-        case takeOver
+        /// provider's proof of the address claims the account (`AddressProof`: the other ways in,
+        /// the outstanding codes and the sessions go) and its profile replaces the unproven one.
+        case takeOver(AddressProof)
     }
 
     /// Links a provider user to an account, with the adoption, in one transaction with its audit record.
@@ -94,17 +95,14 @@ struct FederatedIdentityRepository: Sendable {
                         """,
                         logger: logger
                     )
-                case .takeOver:
-                    try await connection.query(
-                        """
-                        UPDATE \(sql: accounts) SET password_hash = NULL, phone_number = NULL, email_verified = true,
-                            display_name = \(profile.displayName), photo_url = \(profile.photoUrl),
-                            valid_since = date_trunc('second', now())
-                        WHERE local_id = \(localId)
-                        """,
-                        logger: logger
-                    )
-                    try await connection.query("DELETE FROM \(sql: identities) WHERE local_id = \(localId)", logger: logger)
+                case .takeOver(let proof):
+                    // Proved meanwhile by someone else's proof (a race): then it is an ordinary link.
+                    if let email = profile.email,
+                        try await proof.claim(localId: localId, email: email, by: .trustedProvider, in: schema, on: connection)
+                    {
+                        try await proof.accounts.adoptProfile(
+                            in: schema, localId: localId, displayName: profile.displayName, photoUrl: profile.photoUrl, on: connection)
+                    }
                 }
                 try await link(profile, to: localId, in: schema, on: connection)
                 var details = ["provider": profile.providerId]
@@ -142,6 +140,24 @@ struct FederatedIdentityRepository: Sendable {
         }
     }
 
+    /// Removes the account's provider links, all of them or those made at or after `since`, in the
+    /// transaction that proves or recovers its address (issue 56); returns their provider ids.
+    func unlinkAll(of localId: String, since: Date? = nil, in schema: TenantSchema, on connection: PostgresConnection) async throws
+        -> [String]
+    {
+        let rows = try await connection.query(
+            """
+            DELETE FROM \(sql: schema.qualified("federated_identities"))
+            WHERE local_id = \(localId) AND (\(since)::timestamptz IS NULL OR linked_at >= \(since))
+            RETURNING provider_id
+            """,
+            logger: logger
+        )
+        var removed: [String] = []
+        for try await provider in rows.decode(String.self) { removed.append(provider) }
+        return removed.sorted()
+    }
+
     /// The profile the provider reports now, kept with the link (`providerUserInfo`).
     func refresh(_ profile: ProviderProfile, in schema: TenantSchema) async throws {
         try await client.query(
@@ -155,12 +171,14 @@ struct FederatedIdentityRepository: Sendable {
         )
     }
 
-    /// Records an ID token's nonce as used until `expiresAt`; `false` when it was used already.
-    func use(nonce: String, issuer: String, expiresAt: Int64, in schema: TenantSchema) async throws -> Bool {
+    /// Records an ID token's nonce as used until `expiresAt`; `false` when it was used already. One
+    /// store for the deployment (`control`), keyed by issuer and nonce: a token is used once in all
+    /// projects and tenants together, whichever of them share the provider's client id (issue 56, F-10).
+    func use(nonce: String, issuer: String, expiresAt: Int64) async throws -> Bool {
         let hash = ByteBuffer(bytes: SHA256.hash(data: Data("\(issuer)\n\(nonce)".utf8)))
         let rows = try await client.query(
             """
-            INSERT INTO \(sql: schema.qualified("idp_used_nonces")) (nonce_hash, expires_at)
+            INSERT INTO \(sql: TenantSchema.control.qualified("idp_used_nonces")) (nonce_hash, expires_at)
             VALUES (\(hash), to_timestamp(\(expiresAt)::bigint)) ON CONFLICT (nonce_hash) DO NOTHING RETURNING 1
             """,
             logger: logger
@@ -171,7 +189,8 @@ struct FederatedIdentityRepository: Sendable {
 
     /// The sweep of nonces whose tokens have expired.
     static let expiredNonces = RetentionRule(
-        "used identity-provider nonces", table: "idp_used_nonces", key: "nonce_hash", column: "expires_at", retention: .zero,
+        "used identity-provider nonces", scope: .control, table: "idp_used_nonces", key: "nonce_hash", column: "expires_at",
+        retention: .zero,
         indexed: true
     )
 }

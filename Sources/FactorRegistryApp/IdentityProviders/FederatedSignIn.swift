@@ -14,13 +14,15 @@ import TenantStore
 ///    (`FEDERATED_USER_ID_ALREADY_LINKED`), the account must have no user of that provider
 ///    (`PROVIDER_ALREADY_LINKED`), and the provider's email no other account (`EMAIL_EXISTS`);
 /// 2. a provider user already linked signs in to their account;
-/// 3. an email of an existing account: a trusted provider (Google, Apple) that verified it signs
-///    in to that account and links to it (taking it over when nobody verified its address);
+/// 3. an email of an existing account: a provider authoritative for the address (``EmailTrust``)
+///    signs in to that account and links to it (taking it over when nobody verified its address);
 ///    anyone else gets `needConfirmation`: sign in the old way, then link;
 /// 4. otherwise a new account.
 struct FederatedSignIn: Sendable {
     let accounts: AccountService
     let identities: FederatedIdentityRepository
+    /// A trusted provider's takeover is its address's first proof (issue 56).
+    let proof: AddressProof
     let configs: IdentityProviderConfigService
     let verifier: ProviderTokenVerifier
     let codeFlow: AuthorizationCodeFlow
@@ -30,15 +32,14 @@ struct FederatedSignIn: Sendable {
 
     static let stateLifetime: Int64 = 600
     static let pendingTokenLifetime: Int64 = 3600
-    /// Providers whose verified email Identity Platform trusts to prove the address is the user's.
-    static let trusted: Set<String> = [DefaultSupportedProviders.google, DefaultSupportedProviders.apple]
 
     init(
-        accounts: AccountService, identities: FederatedIdentityRepository, configs: IdentityProviderConfigService,
+        accounts: AccountService, identities: FederatedIdentityRepository, proof: AddressProof, configs: IdentityProviderConfigService,
         directory: OpenIDProviderDirectory, client: HTTPClient, defaults: DefaultSupportedProviders, sealer: SecretSealer
     ) {
         self.accounts = accounts
         self.identities = identities
+        self.proof = proof
         self.configs = configs
         self.verifier = ProviderTokenVerifier(directory: directory)
         self.codeFlow = AuthorizationCodeFlow(client: client)
@@ -82,15 +83,19 @@ struct FederatedSignIn: Sendable {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         try await accounts.limits.admit(address: params.clientAddress)
         let (profile, context) = try await verifiedProfile(params, schema: schema)
-        let pendingToken = try pending.seal(
-            PendingIdentity(
-                projectId: params.projectId, tenantId: params.tenantId, profile: profile.withoutTokens,
-                expiresAt: Self.now + Self.pendingTokenLifetime
-            )
+        let pendingToken = try mintPendingToken(
+            profile, params, linkedTo: try await identities.owner(in: schema, providerId: profile.providerId, rawId: profile.rawId)
         )
         do {
             var result = try await resolve(profile, params: params, schema: schema, pendingToken: pendingToken)
             result.context = context
+            // The sign-in linked the provider user (a new account, a link, a takeover): the token
+            // is bound to that link from now on.
+            if let account = result.account,
+                account.federatedIdentities?.contains(where: { $0.providerId == profile.providerId && $0.rawId == profile.rawId }) == true
+            {
+                result.pendingToken = try mintPendingToken(profile, params, linkedTo: account.localId)
+            }
             return result
         } catch let error as IdentityToolkitError
             where params.returnIdpCredential == true && [.federatedUserIDAlreadyLinked, .emailExists].contains(error.code)
@@ -98,6 +103,15 @@ struct FederatedSignIn: Sendable {
             // The SDKs' `credentialFromError`: the answer carries the credential instead of failing.
             return .init(identity: profile, errorMessage: error.code?.rawValue, pendingToken: pendingToken, context: context)
         }
+    }
+
+    private func mintPendingToken(_ profile: ProviderProfile, _ params: SignInWithIdp.Params, linkedTo: String?) throws -> String {
+        try pending.seal(
+            PendingIdentity(
+                projectId: params.projectId, tenantId: params.tenantId, profile: profile.withoutTokens,
+                expiresAt: Self.now + Self.pendingTokenLifetime, id: Base64URL.random(byteCount: 18), linkedTo: linkedTo
+            )
+        )
     }
 
     /// The provider user the request's credential proves, and the web flow's context.
@@ -109,6 +123,17 @@ struct FederatedSignIn: Sendable {
             else { throw IdentityToolkitError(.invalidPendingToken) }
             // The provider may have been turned off since.
             _ = try await enabledConfig(params.projectId, params.tenantId, identity.profile.providerId)
+            // Bound to the account state it was made for: a provider user unlinked since stays
+            // unlinked (issue 56, F-11).
+            if let linkedTo = identity.linkedTo,
+                try await identities.owner(in: schema, providerId: identity.profile.providerId, rawId: identity.profile.rawId) != linkedTo
+            {
+                throw IdentityToolkitError(.invalidPendingToken)
+            }
+            // Single use, decision 22's spirit: the store of used nonces keeps its id until it expires.
+            guard try await identities.use(nonce: identity.id, issuer: "pendingToken", expiresAt: identity.expiresAt) else {
+                throw IdentityToolkitError(.invalidPendingToken)
+            }
             return (identity.profile, nil)
         case .web(let stateText, let code, let idToken):
             guard let state = states.open(stateText), state.projectId == params.projectId, state.tenantId == params.tenantId,
@@ -144,8 +169,8 @@ struct FederatedSignIn: Sendable {
                 token, providerId: stored.config.providerId, issuer: issuer, acceptedIssuers: accepted,
                 audiences: audiences(of: stored.config), nonce: .exactly(state.nonce)
             )
-            try await useNonce(verified, schema: schema)
-            var profile = verified.profile
+            try await useNonce(verified)
+            var profile = Self.trusting(verified, config: stored.config)
             profile.oauthAccessToken = accessToken
             profile.oauthExpireIn = expiresIn
             return (profile, state.context)
@@ -160,15 +185,26 @@ struct FederatedSignIn: Sendable {
                 idToken, providerId: stored.config.providerId, issuer: issuer, acceptedIssuers: accepted,
                 audiences: audiences(of: stored.config), nonce: .hashOf(nonce)
             )
-            try await useNonce(verified, schema: schema)
-            return (verified.profile, nil)
+            try await useNonce(verified)
+            return (Self.trusting(verified, config: stored.config), nil)
         }
     }
 
+    /// The verified profile, its address verified only where the provider is authoritative for it
+    /// (``EmailTrust``); anyone else's `email_verified` is kept in `rawUserInfo` only.
+    static func trusting(_ verified: ProviderTokenVerifier.Verified, config: IdentityProviderConfig) -> ProviderProfile {
+        var profile = verified.profile
+        if let email = profile.email, profile.emailVerified {
+            profile.emailVerified = EmailTrust.vouches(
+                for: email, providerId: profile.providerId, hostedDomain: verified.hostedDomain, config: config)
+        }
+        return profile
+    }
+
     /// A token with a nonce signs in once: a replay (a stolen token, or a retried request) is refused.
-    private func useNonce(_ verified: ProviderTokenVerifier.Verified, schema: TenantSchema) async throws {
+    private func useNonce(_ verified: ProviderTokenVerifier.Verified) async throws {
         guard let nonce = verified.nonce else { return }
-        guard try await identities.use(nonce: nonce, issuer: verified.issuer, expiresAt: verified.expiresAt + 60, in: schema) else {
+        guard try await identities.use(nonce: nonce, issuer: verified.issuer, expiresAt: verified.expiresAt + 60) else {
             throw IdentityToolkitError(
                 .missingOrInvalidNonce, detail: "Duplicate credential received. Please try again with a new credential."
             )
@@ -250,7 +286,8 @@ struct FederatedSignIn: Sendable {
             return try await finish(try await reread(owner, schema: schema), profile, params, schema, isNewUser: false, pendingToken)
         }
         if let email = profile.email, let holder = try await repository.accounts(in: schema, localIds: [], emails: [email]).first {
-            guard profile.emailVerified, Self.trusted.contains(profile.providerId) else {
+            // Only a provider authoritative for the address verifies it (EmailTrust).
+            guard profile.emailVerified else {
                 // Whoever holds the account must sign in the way they do and link the provider then.
                 let providers = (holder.federatedIdentities ?? []).map(\.providerId)
                 return .init(identity: profile, needConfirmation: true, verifiedProvider: providers, pendingToken: pendingToken)
@@ -261,7 +298,7 @@ struct FederatedSignIn: Sendable {
                 // Another user of the same provider had this address before (a recycled email).
                 return .init(identity: profile, needConfirmation: true, verifiedProvider: [profile.providerId], pendingToken: pendingToken)
             }
-            try await linking(profile, to: holder.localId, holder.emailVerified ? .verifiedEmail : .takeOver, schema: schema)
+            try await linking(profile, to: holder.localId, holder.emailVerified ? .verifiedEmail : .takeOver(proof), schema: schema)
             var result = try await finish(
                 try await reread(holder.localId, schema: schema), profile, params, schema, isNewUser: false, pendingToken
             )

@@ -123,6 +123,8 @@ struct IdentityProviderConfigService: Sendable {
             config.issuer = nil
             config.responseCode = nil
             config.responseIdToken = nil
+            // Google's and Apple's trust is Firebase's published rule (EmailTrust), not a setting.
+            config.trustEmailVerified = nil
             if config.providerId != DefaultSupportedProviders.apple {
                 config.appleBundleIds = nil
                 config.appleTeamId = nil

@@ -32,6 +32,8 @@ struct ProviderTokenVerifier: Sendable {
         let nonce: String?
         let issuer: String
         let expiresAt: Int64
+        /// Google's `hd`: the Workspace domain that hosts the user's address (``EmailTrust``).
+        var hostedDomain: String? = nil
     }
 
     func verify(
@@ -54,6 +56,20 @@ struct ProviderTokenVerifier: Sendable {
             throw Self.invalid(
                 "The audience in ID Token [\(audience.joined(separator: ", ").prefix(256))] does not match the expected audience."
             )
+        }
+        // OpenID Connect Core §3.1.3.7, items 4 and 5: a token naming an authorized party (`azp`) was
+        // issued to that party, which must be one of ours, and one with several audiences must name
+        // it; otherwise a token issued to another app that lists us too signs in here (issue 56,
+        // F-13). Google's Android sign-in is the documented exception: its tokens name the web
+        // client as `aud` and the Android app's client as `azp`.
+        if providerId != DefaultSupportedProviders.google {
+            if let party = claims["azp"] {
+                guard let party = party.stringValue, audiences.contains(party) else {
+                    throw Self.invalid("The id_token was issued to another party (azp).")
+                }
+            } else if audience.count > 1 {
+                throw Self.invalid("The id_token names several audiences but no authorized party (azp).")
+            }
         }
         guard let expiresAt = Self.seconds(claims["exp"]), expiresAt + Self.leeway > now else {
             throw Self.invalid("The id_token has expired.")
@@ -84,7 +100,9 @@ struct ProviderTokenVerifier: Sendable {
             }
         }
         return Verified(
-            profile: Self.profile(claims, providerId: providerId, token: token), nonce: nonce, issuer: issuer, expiresAt: expiresAt)
+            profile: Self.profile(claims, providerId: providerId, token: token), nonce: nonce, issuer: issuer, expiresAt: expiresAt,
+            hostedDomain: claims["hd"]?.stringValue
+        )
     }
 
     /// The claims of a token whose signature checks out against the issuer's keys; the key set is
@@ -123,7 +141,8 @@ struct ProviderTokenVerifier: Sendable {
             displayName: claims["name"]?.stringValue.map { String($0.prefix(256)) },
             firstName: claims["given_name"]?.stringValue.map { String($0.prefix(256)) },
             lastName: claims["family_name"]?.stringValue.map { String($0.prefix(256)) },
-            photoUrl: claims["picture"]?.stringValue.flatMap { $0.utf8.count <= 2048 ? $0 : nil }, rawUserInfo: rawUserInfo,
+            photoUrl: claims["picture"]?.stringValue.flatMap { $0.utf8.count <= 2048 && AccountService.isWebAddress($0) ? $0 : nil },
+            rawUserInfo: rawUserInfo,
             oauthIdToken: token
         )
     }

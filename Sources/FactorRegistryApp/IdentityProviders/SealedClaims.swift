@@ -39,10 +39,16 @@ struct AuthorizationState: Codable, Sendable {
     var expiresAt: Int64
 }
 
-/// What a `pendingToken` carries: a provider user verified within the last hour.
+/// What a `pendingToken` carries: a provider user verified within the last hour, and the account
+/// state it was minted for (issue 56, F-11): it is used once (``id``), and not after the account it
+/// names lost the provider user (``linkedTo``): an unlink is not undone by a token from before it.
 struct PendingIdentity: Codable, Sendable {
     var projectId: String
     var tenantId: String?
     var profile: ProviderProfile
     var expiresAt: Int64
+    /// Random; a used token's id is kept until it expires.
+    var id: String
+    /// The account the provider user was linked to when the token was made, if any.
+    var linkedTo: String?
 }

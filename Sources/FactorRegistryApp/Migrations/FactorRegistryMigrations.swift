@@ -87,6 +87,21 @@ enum FactorRegistryMigrations {
                     """
                 ]
             ),
+            // The nonces of identity providers' ID tokens already used, one store for the whole
+            // deployment keyed by issuer and nonce (issue 56, F-10): a token used once in one project
+            // or tenant is refused in every other that shares the provider's client id.
+            TenantMigration(
+                "CreateUsedNoncesTable",
+                [
+                    """
+                    CREATE TABLE idp_used_nonces (
+                        nonce_hash bytea PRIMARY KEY,
+                        expires_at timestamptz NOT NULL
+                    )
+                    """,
+                    "CREATE INDEX idp_used_nonces_expiry ON idp_used_nonces (expires_at)",
+                ]
+            ),
         ]
         // First-factor limits (token buckets), shared by every instance; keys are hashes.
         + RateLimiter.migrations
@@ -230,5 +245,33 @@ enum FactorRegistryMigrations {
                 "CREATE INDEX accounts_held_since ON accounts (held_since) WHERE held_since IS NOT NULL",
             ]
         ),
+        // Since when the account has its phone number (issue 56, F-7): an email recovery removes a
+        // number set after the change it undoes. Stamped by the database on every path that sets one
+        // (sign-in, link, admin update, import), so no statement can forget it; NULL for numbers set
+        // before this migration, which a recovery keeps.
+        TenantMigration(
+            "AddPhoneNumberSinceToAccounts",
+            [
+                "ALTER TABLE accounts ADD COLUMN phone_number_since timestamptz",
+                """
+                CREATE FUNCTION stamp_phone_number_since() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF NEW.phone_number IS NULL THEN
+                        NEW.phone_number_since := NULL;
+                    ELSIF TG_OP = 'INSERT' OR NEW.phone_number IS DISTINCT FROM OLD.phone_number THEN
+                        NEW.phone_number_since := now();
+                    END IF;
+                    RETURN NEW;
+                END
+                $$
+                """,
+                """
+                CREATE TRIGGER accounts_phone_number_since BEFORE INSERT OR UPDATE OF phone_number ON accounts
+                FOR EACH ROW EXECUTE FUNCTION stamp_phone_number_since()
+                """,
+            ]
+        ),
+        // Used nonces moved to the deployment's one store in `control` (issue 56, F-10).
+        TenantMigration("DropTenantUsedNonces", ["DROP TABLE idp_used_nonces"]),
     ]
 }

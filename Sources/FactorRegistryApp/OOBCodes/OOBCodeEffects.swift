@@ -9,12 +9,13 @@ import TenantStore
 
 /// What using an out-of-band code does to the account, on the connection of the transaction that
 /// uses the code (`OOBCodeRepository.use`): both commit together, or neither. Every change that
-/// proves or changes who controls the account moves `valid_since` to the next second, ending
-/// every session begun before it, even one begun in the same second (ID tokens count whole
-/// seconds); the gateway answers once that second has begun, so the next sign-in's tokens work.
+/// proves or changes who controls the account ends every session (`AccountRepository.sessionsEnd`);
+/// the gateway answers once that second has begun, so the next sign-in's tokens work. The first
+/// proof of an unproven address also removes what its earlier holder planted (`AddressProof`).
 struct OOBCodeEffects: Sendable {
     let schema: TenantSchema
     let events: SecurityEventLog
+    let proof: AddressProof
     let logger: Logger
 
     struct Outcome: Sendable {
@@ -36,39 +37,44 @@ struct OOBCodeEffects: Sendable {
         let query: PostgresQuery
         switch code.requestType {
         case .verifyEmail:
+            if let codeEmail { try await proof.claim(localId: localId, email: codeEmail, by: .verifyEmail, in: schema, on: connection) }
             query = """
                 UPDATE \(sql: accounts) SET email_verified = true
                 WHERE local_id = \(localId) AND email_normalized = \(codeEmail) RETURNING local_id
                 """
         case .passwordReset:
-            // The mail reached the owner: the address is verified too.
+            // The mail reached the owner: the address is verified too, and proved for the first time
+            // maybe, which removes what its earlier holder planted.
+            if let codeEmail { try await proof.claim(localId: localId, email: codeEmail, by: .passwordReset, in: schema, on: connection) }
             query = """
                 UPDATE \(sql: accounts) SET password_hash = \(newPasswordHash), email_verified = true,
-                    valid_since = date_trunc('second', now()) + interval '1 second'
+                    valid_since = \(sql: AccountRepository.sessionsEnd)
                 WHERE local_id = \(localId) AND email_normalized = \(codeEmail) RETURNING local_id
                 """
         case .verifyAndChangeEmail:
             let target = code.newEmail ?? ""
             query = """
                 UPDATE \(sql: accounts) SET email = \(target), email_normalized = \(EmailAddress.normalized(target)),
-                    email_verified = true, valid_since = date_trunc('second', now()) + interval '1 second'
+                    email_verified = true, valid_since = \(sql: AccountRepository.sessionsEnd)
                 WHERE local_id = \(localId) AND email_normalized IS NOT DISTINCT FROM \(codeEmail) RETURNING local_id
                 """
         case .recoverEmail:
-            // The address the link was mailed to comes back whatever the account's address is now:
-            // after A→B→C, A's link still undoes the takeover (issue 39, L-3). The code is the
-            // account's, single use and expiring; another account that took A meanwhile refuses it.
-            query = """
-                UPDATE \(sql: accounts) SET email = \(code.email), email_normalized = \(codeEmail),
-                    email_verified = true, valid_since = date_trunc('second', now()) + interval '1 second'
-                WHERE local_id = \(localId) RETURNING local_id
-                """
+            // The owner takes the account back (issue 39, L-3; issue 56, F-7): the code is the
+            // account's, single use and expiring; another account that took the address meanwhile
+            // refuses it. The recovery links of later changes, mailed to addresses the taker chose,
+            // go with every other code.
+            do {
+                let recovered = try await proof.recover(
+                    localId: localId, email: code.email, changedAt: code.createdAt, in: schema, on: connection)
+                return Outcome(applied: recovered)
+            } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
+                throw AccountService.rejected(.emailExists)
+            }
         case .revertPhoneNumberAddition:
             // The owner says someone else linked the number: it goes (while the account still has
             // that one), and every session ends, the linker's with them.
             query = """
-                UPDATE \(sql: accounts) SET phone_number = NULL,
-                    valid_since = date_trunc('second', now()) + interval '1 second'
+                UPDATE \(sql: accounts) SET phone_number = NULL, valid_since = \(sql: AccountRepository.sessionsEnd)
                 WHERE local_id = \(localId) AND phone_number = \(code.phoneNumber ?? "") RETURNING local_id
                 """
         case .revertSecondFactorAddition:
@@ -100,18 +106,6 @@ struct OOBCodeEffects: Sendable {
             case .verifyAndChangeEmail where applied:
                 try await events.record(
                     .emailChanged, localId: localId, details: ["via": code.requestType.rawValue], in: schema, on: connection)
-            case .recoverEmail where applied:
-                // The owner took the account back: the recovery links of later changes (mailed to
-                // addresses the taker chose) must not take it again.
-                try await connection.query(
-                    """
-                    DELETE FROM \(sql: schema.qualified("oob_codes"))
-                    WHERE local_id = \(localId) AND request_type = 'RECOVER_EMAIL'
-                    """,
-                    logger: logger
-                )
-                try await events.record(
-                    .emailChanged, localId: localId, details: ["via": code.requestType.rawValue], in: schema, on: connection)
             default:
                 break
             }
@@ -141,7 +135,7 @@ struct OOBCodeEffects: Sendable {
         }
         try await connection.query(
             """
-            UPDATE \(sql: schema.qualified("accounts")) SET valid_since = date_trunc('second', now()) + interval '1 second'
+            UPDATE \(sql: schema.qualified("accounts")) SET valid_since = \(sql: AccountRepository.sessionsEnd)
             WHERE local_id = \(localId)
             """,
             logger: logger
@@ -179,8 +173,9 @@ struct OOBCodeEffects: Sendable {
     }
 
     /// An email link's sign-in: the account with the address has it verified (and the sign-in
-    /// recorded unless a second factor must follow); without one, an account is created. An
-    /// unverified account's password is cleared and its sessions end (issue 39, M-7).
+    /// recorded unless a second factor must follow); without one, an account is created. The first
+    /// proof of an unverified account's address claims it (`AddressProof`): its password, provider
+    /// links, phone number and codes go and its sessions end (issue 39, M-7; issue 56, F-1).
     /// `holdNewAccount`: an account created here is disabled until the gateway releases it (its
     /// `beforeCreate` function allowed it).
     func signIn(email: String, secondFactorKinds: Set<FactorKind>, holdNewAccount: Bool = false, on connection: PostgresConnection)
@@ -200,16 +195,12 @@ struct OOBCodeEffects: Sendable {
         for try await (localId, disabled, kinds) in found.decode((String, Bool, [String]).self) {
             if disabled { throw AccountService.rejected(.userDisabled) }
             let required = kinds.contains { FactorKind(rawValue: $0).map(secondFactorKinds.contains) == true }
-            // Pre-hijacking: whoever signed the address up with a password before its owner proved
-            // it may still hold that password and a session. The owner's first proof of the
-            // address clears the password and ends every earlier session (tokens from this
-            // second on stay valid, so the answer's own do).
+            // Pre-hijacking: whoever signed the address up before its owner proved it may still
+            // hold a password, a link, a number, a code and a session; the first proof takes them.
+            try await proof.claim(localId: localId, email: email, by: .emailLink, in: schema, on: connection)
             let rows = try await connection.query(
                 """
                 UPDATE \(sql: accounts) SET email_verified = true,
-                    password_hash = CASE WHEN email_verified THEN password_hash END,
-                    valid_since = CASE WHEN email_verified OR password_hash IS NULL THEN valid_since
-                                       ELSE date_trunc('second', now()) END,
                     last_login_at = CASE WHEN \(required) THEN last_login_at ELSE now() END
                 WHERE local_id = \(localId) RETURNING coalesce(floor(extract(epoch FROM last_login_at))::bigint, 0)
                 """,

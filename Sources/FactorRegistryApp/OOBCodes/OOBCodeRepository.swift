@@ -25,6 +25,8 @@ struct OOBCodeRepository: Sendable {
         let enrollmentId: String?
         let phoneNumber: String?
         let live: Bool
+        /// When the code was made: for `RECOVER_EMAIL`, when the address changed.
+        let createdAt: Date
     }
 
     func insert(
@@ -94,7 +96,7 @@ struct OOBCodeRepository: Sendable {
     private func select(in schema: TenantSchema, code: String, lock: Bool, on connection: PostgresConnection?) async throws -> Stored? {
         let table = schema.qualified("oob_codes")
         let query: PostgresQuery = """
-            SELECT request_type, local_id, email, new_email, enrollment_id, phone_number, expires_at > now()
+            SELECT request_type, local_id, email, new_email, enrollment_id, phone_number, expires_at > now(), created_at
             FROM \(sql: table) WHERE code_hash = \(Self.hash(code)) \(sql: lock ? "FOR UPDATE" : "")
             """
         let rows: PostgresRowSequence
@@ -103,16 +105,30 @@ struct OOBCodeRepository: Sendable {
         } else {
             rows = try await client.query(query, logger: logger)
         }
-        for try await (type, localId, email, newEmail, enrollmentId, phoneNumber, live) in rows.decode(
-            (String, String?, String, String?, String?, String?, Bool).self
+        for try await (type, localId, email, newEmail, enrollmentId, phoneNumber, live, createdAt) in rows.decode(
+            (String, String?, String, String?, String?, String?, Bool, Date).self
         ) {
             // Only `insert` writes the rows, with a known type; anything else is no code of ours.
             guard let type = OOBRequestType(rawValue: type) else { return nil }
             return Stored(
                 requestType: type, localId: localId, email: email, newEmail: newEmail, enrollmentId: enrollmentId,
-                phoneNumber: phoneNumber, live: live
+                phoneNumber: phoneNumber, live: live, createdAt: createdAt
             )
         }
         return nil
+    }
+}
+
+extension OOBCodeRepository {
+    /// Removes every outstanding code of the account, in the transaction that proves or recovers
+    /// its address (issue 56, F-1): a code someone else asked for while the address was unproven (an
+    /// email change to their own address, say) must not outlive the owner's proof. Returns how many.
+    func removeAll(of localId: String, in schema: TenantSchema, on connection: PostgresConnection) async throws -> Int {
+        let rows = try await connection.query(
+            "DELETE FROM \(sql: schema.qualified("oob_codes")) WHERE local_id = \(localId) RETURNING request_type", logger: logger
+        )
+        var removed = 0
+        for try await _ in rows.decode(String.self) { removed += 1 }
+        return removed
     }
 }

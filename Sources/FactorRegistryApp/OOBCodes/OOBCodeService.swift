@@ -10,6 +10,8 @@ import ServiceKit
 struct OOBCodeService: Sendable {
     let codes: OOBCodeRepository
     let accounts: AccountService
+    /// The first proof of an address, and an email recovery (issue 56).
+    let proof: AddressProof
     let lifetimes: OOBCodeLifetimes
 
     /// Every type but the recovery-code notice, which carries no code.
@@ -115,7 +117,7 @@ struct OOBCodeService: Sendable {
             hashed = try await accounts.hashers.hasher(for: params.projectId).hash(password)
         }
         let passwordHash = hashed
-        let effects = OOBCodeEffects(schema: schema, events: accounts.accounts.events, logger: codes.logger)
+        let effects = OOBCodeEffects(schema: schema, events: accounts.accounts.events, proof: proof, logger: codes.logger)
         let use = try await codes.use(in: schema, code: params.oobCode, types: types) { stored, connection in
             if stored.requestType == .passwordReset, passwordHash == nil { throw AccountService.rejected(.missingNewPassword) }
             return try await effects.perform(stored, newPasswordHash: passwordHash, on: connection)
@@ -143,7 +145,7 @@ struct OOBCodeService: Sendable {
         let schema = try await accounts.activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         guard Self.isWellFormed(params.oobCode) else { throw AccountService.rejected(.invalidOOBCode) }
         let events = accounts.accounts.events
-        let effects = OOBCodeEffects(schema: schema, events: events, logger: codes.logger)
+        let effects = OOBCodeEffects(schema: schema, events: events, proof: proof, logger: codes.logger)
         let kinds = Set(params.secondFactorKinds ?? [])
         let use = try await codes.use(in: schema, code: params.oobCode, types: [.emailSignIn]) { stored, connection in
             guard EmailAddress.normalized(stored.email) == EmailAddress.normalized(params.email) else {

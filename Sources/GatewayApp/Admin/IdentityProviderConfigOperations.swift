@@ -158,6 +158,7 @@ struct IdentityProviderConfigOperations: Sendable {
             config.issuer = text("issuer")
             config.responseCode = flag("responseType", "code")
             config.responseIdToken = flag("responseType", "idToken")
+            config.trustEmailVerified = flag("trustEmailVerified")
             return (config, text("clientSecret"), nil)
         case .defaultSupported:
             if case .array(let ids)? = UpdateMask.value(at: ["appleSignInConfig", "bundleIds"], in: body) {
@@ -182,6 +183,7 @@ struct IdentityProviderConfigOperations: Sendable {
             if let issuer = config.issuer { members["issuer"] = .string(issuer) }
             if let name = config.displayName { members["displayName"] = .string(name) }
             members["responseType"] = ["code": .bool(config.responseCode == true), "idToken": .bool(config.responseIdToken == true)]
+            members["trustEmailVerified"] = .bool(config.trustEmailVerified == true)
         case .defaultSupported:
             if config.providerId == "apple.com" {
                 var apple: [String: JSONValue] = [:]

@@ -74,10 +74,7 @@ struct MFAEnrollmentOperations: Sendable {
             ),
             requestID: request.requestID
         )
-        if let validSince = revoked.validSince {
-            let wait = Double(validSince) - Date().timeIntervalSince1970
-            if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000) + 5)) }
-        }
+        try await SessionBoundary.awaitStart(of: revoked.validSince)
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(

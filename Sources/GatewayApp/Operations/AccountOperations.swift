@@ -60,7 +60,10 @@ struct AccountOperations: Sendable {
         if body.disableUser != nil { throw IdentityToolkitError(.operationNotAllowed) }
         let email = body.email
         let password = body.password
-        if email != nil || password != nil { try recentLogin.require(user) }
+        // Unlinking is as sensitive as linking (issue 56, F-12): a stolen refresh token must not
+        // strip the owner's other ways in.
+        let unlinked = body.deleteProvider ?? []
+        if email != nil || password != nil || !unlinked.isEmpty { try recentLogin.require(user) }
         if let password { try user.settings.requirePasswordPolicy(password) }
         // With email enumeration protection a new address must be proved first
         // (`sendOobCode VERIFY_AND_CHANGE_EMAIL`), as Identity Platform requires.
@@ -69,15 +72,15 @@ struct AccountOperations: Sendable {
         }
         let deleted = body.deleteAttribute ?? []
         // The SDKs' `unlink`: the phone number, or a provider's user; the password stays (it is the
-        // account's email and password, not a link).
-        let unlinked = body.deleteProvider ?? []
+        // account's email and password, not a link), and the account keeps a way in.
         let account = try await PeerCall.call(
             registry, UpdateAccount.self,
             .init(
                 projectId: user.token.projectId, tenantId: user.token.tenantId, localId: user.account.localId,
                 email: email, password: password, displayName: body.displayName,
                 deleteDisplayName: deleted.contains("DISPLAY_NAME"), deletePhoneNumber: unlinked.contains("phone") ? true : nil,
-                photoUrl: body.photoUrl, deletePhotoUrl: deleted.contains("PHOTO_URL"), unlinkProviders: Self.federated(unlinked)
+                photoUrl: body.photoUrl, deletePhotoUrl: deleted.contains("PHOTO_URL"), unlinkProviders: Self.federated(unlinked),
+                keepWayIn: unlinked.isEmpty ? nil : true
             ),
             requestID: request.requestID
         )
@@ -89,6 +92,8 @@ struct AccountOperations: Sendable {
             )
         }
         if email != nil || password != nil {
+            // Every earlier session ended; this one begins after them.
+            try await SessionBoundary.awaitStart(of: account.validSince)
             let tokens = try await PeerCall.call(
                 sessions, IssueSession.self,
                 .init(

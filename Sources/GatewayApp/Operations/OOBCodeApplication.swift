@@ -25,12 +25,9 @@ struct OOBCodeApplication: Sendable {
             requestID: requestID
         )
         await mail.forget(oobCode, projectId: projectId, tenantId: tenantId, requestID: requestID)
-        // Sessions ended from the next second on (`validSince`): answer once it has begun, so a
-        // sign-in that follows the answer is not ended with them.
-        if let validSince = applied.account.validSince {
-            let wait = Double(validSince) - Date().timeIntervalSince1970
-            if wait > 0, wait <= 2 { try await Task.sleep(for: .milliseconds(Int(wait * 1000) + 5)) }
-        }
+        // Sessions ended from the next second on: answer once it has begun, so a sign-in that
+        // follows the answer is not ended with them.
+        try await SessionBoundary.awaitStart(of: applied.account.validSince)
         let localId = applied.account.localId
         switch applied.requestType {
         case .verifyAndChangeEmail:

@@ -45,6 +45,8 @@ struct SignInWithEmailLinkOperation: Sendable {
             requestID: request.requestID
         )
         await mail.forget(oobCode, projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        // The address's first proof ended every earlier session (AddressProof): this one begins after.
+        try await SessionBoundary.awaitStart(of: signIn.account.validSince)
         var account = signIn.account
         var answer = SignInWithEmailLinkResponse(localId: account.localId, email: account.email ?? email, isNewUser: signIn.isNewUser)
         if signIn.secondFactorRequired == true {

@@ -59,6 +59,8 @@ struct SignInWithIdpOperation: Sendable {
                 sessions, ForgetAccountSessions.self, .init(projectId: projectId, tenantId: tenantId, localIds: [account.localId]),
                 requestID: request.requestID
             )
+            // The takeover ended every earlier session at the next second: this one begins after.
+            try await SessionBoundary.awaitStart(of: account.validSince)
         }
         if result.secondFactorRequired == true {
             // The MFA branch (§2.2): the provider is the pending sign-in's first factor.
