@@ -74,6 +74,12 @@ def test_a_change_is_confirmed_from_the_new_address_and_undone_from_the_old(stac
     assert_ended(stack, accounts, moved)
     assert failure(accounts.update(body={"oobCode": recovery["oobCode"]})) == (400, "INVALID_OOB_CODE")
 
+    # Whoever changed the address may have set the password too: the recovery removes it (issue 56,
+    # F-7), and a password reset is mailed to the restored address at once.
+    assert failure(accounts.signInWithPassword(body={"email": old, "password": "secret-pw"}))[1] in (
+        "INVALID_PASSWORD", "INVALID_LOGIN_CREDENTIALS")
+    accounts.resetPassword(body={"oobCode": last_mail(stack, old, "PASSWORD_RESET")["oobCode"],
+                                 "newPassword": "secret-pw"}).execute()
     back = accounts.signInWithPassword(body={"email": old, "password": "secret-pw"}).execute()
     assert back["localId"] == user["localId"]
     assert accounts.lookup(body={"idToken": back["idToken"]}).execute()["users"][0]["email"] == old
@@ -147,7 +153,12 @@ def test_a_direct_change_mails_the_old_address_a_way_back(stack, accounts, user)
     recovered = accounts.update(body={"oobCode": recovery["oobCode"]}).execute()
     assert recovered["email"] == old
     assert_ended(stack, accounts, changed)
-    assert accounts.signInWithPassword(body={"email": old, "password": "secret-pw"}).execute()["localId"] == user["localId"]
+    # The password goes with the recovery (issue 56, F-7); the reset mailed at once sets the owner's.
+    assert failure(accounts.signInWithPassword(body={"email": old, "password": "secret-pw"}))[1] in (
+        "INVALID_PASSWORD", "INVALID_LOGIN_CREDENTIALS")
+    accounts.resetPassword(body={"oobCode": last_mail(stack, old, "PASSWORD_RESET")["oobCode"],
+                                 "newPassword": "owners-pw"}).execute()
+    assert accounts.signInWithPassword(body={"email": old, "password": "owners-pw"}).execute()["localId"] == user["localId"]
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ through Google's generated REST client, the provider configurations through fire
 `google.com` and `apple.com` point at the same stand-in (`identityProviders.googleIssuer` /
 `.appleIssuer`), as a deployment could point them at a mirror."""
 
+import json
 import secrets
 import time
 import urllib.parse
@@ -54,6 +55,11 @@ def configured(idp_stack, provider, admin):
         answer = requests.post(f"{base}?idpId={idp}", json=body, headers=ADMIN, timeout=30)
         assert answer.status_code == 200, answer.text
     return provider
+
+
+def gmail(prefix):
+    """An address Google hosts, so Google's email_verified proves it (issue 56, F-3)."""
+    return unique_email(prefix).replace("@example.com", "@gmail.com")
 
 
 def user(provider, **claims_):
@@ -153,12 +159,15 @@ def test_a_new_provider_user_gets_an_account_and_signs_in_to_it_again(idp_stack,
     sub = user(configured, email=email, email_verified=True, name="Ada Lovelace", given_name="Ada", family_name="Lovelace")
     first = sign_in(idp_stack, post_body(configured.id_token(CLIENT, sub))).execute()
     assert first["isNewUser"] is True and first["providerId"] == OIDC and first["federatedId"] == sub
-    assert (first["email"], first["emailVerified"], first["displayName"], first["firstName"]) == (email, True, "Ada Lovelace",
+    # The provider says the address is verified, but it is not authoritative for it (an OIDC provider
+    # the operator has not marked trustEmailVerified): the account keeps it unverified (issue 56, F-3).
+    assert (first["email"], first["emailVerified"], first["displayName"], first["firstName"]) == (email, False, "Ada Lovelace",
                                                                                                  "Ada")
     assert first["oauthIdToken"] and first["pendingToken"] and first["rawUserInfo"]
+    assert json.loads(first["rawUserInfo"])["email_verified"] is True
     token = claims(first["idToken"])
     assert token["firebase"]["sign_in_provider"] == OIDC
-    assert token["firebase"]["identities"][OIDC] == [sub] and token["email_verified"] is True
+    assert token["firebase"]["identities"][OIDC] == [sub] and token["email_verified"] is False
     again = sign_in(idp_stack, post_body(configured.id_token(CLIENT, sub))).execute()
     assert again["localId"] == first["localId"] and "isNewUser" not in again
     looked_up = identitytoolkit(idp_stack).accounts().lookup(body={"idToken": again["idToken"]}).execute()["users"][0]
@@ -288,7 +297,8 @@ def test_an_untrusted_providers_email_of_another_account_needs_confirmation(idp_
 
 
 def test_googles_verified_email_takes_an_unverified_account_from_whoever_signed_up_with_it(idp_stack, configured):
-    email = unique_email("squat")
+    # A Gmail address: Google is authoritative for the addresses it hosts only (issue 56, F-3).
+    email = gmail("squat")
     squatter = password_user(idp_stack, email, "squatters-pw")
     sub = user(configured, email=email, email_verified=True, name="Real Owner")
     owner = sign_in(idp_stack, post_body(configured.id_token("google-web-client", sub), "google.com")).execute()
@@ -306,6 +316,10 @@ def test_googles_verified_email_takes_an_unverified_account_from_whoever_signed_
     assert events.status_code == 200, events.text
     [linked] = events.json()["events"]
     assert linked["details"] == {"provider": "google.com", "replaced": "unverified credentials"}
+    # The proof of the address claimed the account: what the squatter held is in the record (issue 56).
+    claimed = requests.get(f"{idp_stack.gateway}/v2/projects/demo-project/securityEvents", headers=ADMIN, timeout=30,
+                           params={"localId": owner["localId"], "eventTypes": "account.claimed"}).json()["events"]
+    assert [event["details"] for event in claimed] == [{"via": "trustedProvider", "password": "removed", "sessions": "ended"}]
 
 
 # --- the second factor -----------------------------------------------------------------------------------------------
@@ -317,6 +331,13 @@ def test_a_provider_user_with_a_second_factor_finishes_with_it(idp_stack, config
                                 {"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 1}}]}})
     assert config.status_code == 200, config.text
     sub = user(configured, email=unique_email("mfa"), email_verified=True)
+    first = sign_in(idp_stack, post_body(configured.id_token(CLIENT, sub))).execute()
+    # oidc.corp is not authoritative for the address (issue 56, F-3), and a factor needs a verified
+    # one: the operator verifies it.
+    assert first["emailVerified"] is False
+    verified = requests.post(f"{idp_stack.gateway}/v1/projects/demo-project/accounts:update", headers=ADMIN, timeout=30,
+                             json={"localId": first["localId"], "emailVerified": True})
+    assert verified.status_code == 200, verified.text
     first = sign_in(idp_stack, post_body(configured.id_token(CLIENT, sub))).execute()
     totp, _ = enroll_totp(idp_stack, first["idToken"])
     pending = sign_in(idp_stack, post_body(configured.id_token(CLIENT, sub))).execute()
@@ -535,7 +556,7 @@ def test_a_sign_in_with_apple_users_token_is_revoked_at_the_provider_with_the_ap
 
 
 def test_a_disabled_account_is_not_taken_over_by_a_providers_verified_email(idp_stack, configured, admin):
-    email = unique_email("disabled")
+    email = gmail("disabled")  # Google is authoritative for it (issue 56, F-3)
     record = auth.create_user(email=email, password="keeps-this-pw", disabled=True, app=admin)
     sub = user(configured, email=email, email_verified=True)
     assert failure(sign_in(idp_stack, post_body(configured.id_token("google-web-client", sub), "google.com"))) == (

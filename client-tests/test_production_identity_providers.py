@@ -28,13 +28,16 @@ def production_idp():
             admin = {"Authorization": f"Bearer {stack.admin_token}"}
             base = f"{stack.gateway}/v2/projects/demo-project"
             for url, body in ((f"{base}/oauthIdpConfigs?oauthIdpConfigId=oidc.corp",
+                               # The company's own provider, which the operator trusts to verify its
+                               # users' addresses (issue 56, F-3): its accounts may enroll a factor.
                                {"clientId": "corp-app", "issuer": provider.issuer, "enabled": True,
-                                "clientSecret": "corp-secret", "responseType": {"code": True}}),
+                                "clientSecret": "corp-secret", "responseType": {"code": True}, "trustEmailVerified": True}),
                               (f"{base}/defaultSupportedIdpConfigs?idpId=google.com",
                                {"clientId": "google-web-client", "enabled": True})):
                 answer = requests.post(url, json=body, headers=admin, timeout=30)
                 assert answer.status_code == 200, answer.text
                 assert "corp-secret" not in answer.text
+                assert answer.json().get("trustEmailVerified", True) is True
             yield stack, provider
 
 

@@ -28,11 +28,16 @@ public enum CreateOOBCode: RPCMethod {
         public var newEmail: String?
         public var enrollmentId: String?
         public var phoneNumber: String?
+        /// `RECOVER_EMAIL`: whether the address it restores had been proved before the change. When
+        /// it had not, the recovery is that address's first proof and claims the account (issue 56).
+        public var emailProved: Bool?
 
         public init(
             projectId: String, tenantId: String? = nil, requestType: OOBRequestType, localId: String? = nil, email: String? = nil,
-            clientAddress: String? = nil, newEmail: String? = nil, enrollmentId: String? = nil, phoneNumber: String? = nil
+            clientAddress: String? = nil, newEmail: String? = nil, enrollmentId: String? = nil, phoneNumber: String? = nil,
+            emailProved: Bool? = nil
         ) {
+            self.emailProved = emailProved
             self.phoneNumber = phoneNumber
             self.clientAddress = clientAddress
             self.projectId = projectId
@@ -92,10 +97,15 @@ public struct OOBCodeInfo: Codable, Sendable, Hashable {
     public var enrollment: Enrollment?
     /// The number a `REVERT_PHONE_NUMBER_ADDITION` code removes.
     public var phoneNumber: String?
+    /// `VERIFY_AND_CHANGE_EMAIL`, once applied: whether the address it changed from had been proved
+    /// (the `RECOVER_EMAIL` link mailed there carries it).
+    public var emailProved: Bool?
 
     public init(
-        requestType: OOBRequestType, email: String, newEmail: String? = nil, enrollment: Enrollment? = nil, phoneNumber: String? = nil
+        requestType: OOBRequestType, email: String, newEmail: String? = nil, enrollment: Enrollment? = nil, phoneNumber: String? = nil,
+        emailProved: Bool? = nil
     ) {
+        self.emailProved = emailProved
         self.phoneNumber = phoneNumber
         self.requestType = requestType
         self.email = email

@@ -545,8 +545,8 @@ extension AccountRepository {
     /// `RECOVER_EMAIL` (issue 56, F-7): the address the link was mailed to comes back, verified,
     /// whatever the account's address is now (after A→B→C, A's link still undoes the takeover);
     /// the password goes, whoever set it, and so does a phone number set since the change
-    /// (`changedAt`, the link's making); every session ends. `nil`: no such account.
-    func recover(in schema: TenantSchema, localId: String, email: String, changedAt: Date, on connection: PostgresConnection)
+    /// (`changedAt`, the link's making; `nil`: whenever it was set); every session ends. `nil`: no such account.
+    func recover(in schema: TenantSchema, localId: String, email: String, changedAt: Date?, on connection: PostgresConnection)
         async throws -> Recovered?
     {
         let accounts = schema.qualified("accounts")
@@ -554,10 +554,12 @@ extension AccountRepository {
             """
             UPDATE \(sql: accounts) a SET email = \(email), email_normalized = \(EmailAddress.normalized(email)), email_verified = true,
                 password_hash = NULL,
-                phone_number = CASE WHEN a.phone_number_since >= \(changedAt) THEN NULL ELSE a.phone_number END,
+                phone_number = CASE WHEN \(changedAt)::timestamptz IS NULL OR a.phone_number_since >= \(changedAt) THEN NULL
+                                    ELSE a.phone_number END,
                 valid_since = \(sql: Self.sessionsEnd)
             FROM (SELECT local_id, password_hash IS NOT NULL AS had_password,
-                         coalesce(phone_number IS NOT NULL AND phone_number_since >= \(changedAt), false) AS new_phone_number
+                         coalesce(phone_number IS NOT NULL
+                                  AND (\(changedAt)::timestamptz IS NULL OR phone_number_since >= \(changedAt)), false) AS new_phone_number
                   FROM \(sql: accounts) WHERE local_id = \(localId) FOR UPDATE) before
             WHERE a.local_id = before.local_id
             RETURNING before.had_password, before.new_phone_number

@@ -54,15 +54,20 @@ struct AddressProof: Sendable {
 
     /// `RECOVER_EMAIL` (issue 56, F-7): the address the link was mailed to comes back, and with it
     /// the account: the password goes (whoever set it), so do the provider links and a phone number
-    /// added since the change, and every outstanding code; every session ends. `false`: no such account.
-    func recover(localId: String, email: String, changedAt: Date, in schema: TenantSchema, on connection: PostgresConnection)
-        async throws -> Bool
-    {
-        guard let recovered = try await accounts.recover(in: schema, localId: localId, email: email, changedAt: changedAt, on: connection)
+    /// added since the change, and every outstanding code; every session ends. `firstProof`: the
+    /// address had never been proved before the change, so this is its first proof, and what was
+    /// added before the change goes too (a pre-hijacker who planted links, then moved away).
+    /// `false`: no such account.
+    func recover(
+        localId: String, email: String, changedAt: Date, firstProof: Bool, in schema: TenantSchema, on connection: PostgresConnection
+    ) async throws -> Bool {
+        let since = firstProof ? nil : changedAt
+        guard let recovered = try await accounts.recover(in: schema, localId: localId, email: email, changedAt: since, on: connection)
         else { return false }
-        let providers = try await identities.unlinkAll(of: localId, since: changedAt, in: schema, on: connection)
+        let providers = try await identities.unlinkAll(of: localId, since: since, in: schema, on: connection)
         let codes = try await codes.removeAll(of: localId, in: schema, on: connection)
         var details = ["via": OOBRequestType.recoverEmail.rawValue, "sessions": "ended"]
+        if firstProof { details["firstProof"] = "true" }
         if recovered.hadPassword { details["password"] = "removed" }
         Self.describe(providers: providers, phoneNumber: recovered.phoneNumberRemoved, codes: codes, in: &details)
         try await accounts.events.record(.emailChanged, localId: localId, details: details, in: schema, on: connection)

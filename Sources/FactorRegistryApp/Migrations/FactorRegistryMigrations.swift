@@ -273,5 +273,8 @@ enum FactorRegistryMigrations {
         ),
         // Used nonces moved to the deployment's one store in `control` (issue 56, F-10).
         TenantMigration("DropTenantUsedNonces", ["DROP TABLE idp_used_nonces"]),
+        // Whether the address a code is about had been proved when it was made: a `VERIFY_AND_CHANGE_EMAIL`
+        // code's old address, a `RECOVER_EMAIL` code's restored one (issue 56). NULL: not known.
+        TenantMigration("AddEmailProvedToOobCodes", ["ALTER TABLE oob_codes ADD COLUMN email_proved boolean"]),
     ]
 }

@@ -65,7 +65,8 @@ struct OOBCodeEffects: Sendable {
             // go with every other code.
             do {
                 let recovered = try await proof.recover(
-                    localId: localId, email: code.email, changedAt: code.createdAt, in: schema, on: connection)
+                    localId: localId, email: code.email, changedAt: code.createdAt, firstProof: code.emailProved == false, in: schema,
+                    on: connection)
                 return Outcome(applied: recovered)
             } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
                 throw AccountService.rejected(.emailExists)

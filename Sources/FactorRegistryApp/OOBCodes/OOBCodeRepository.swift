@@ -27,19 +27,23 @@ struct OOBCodeRepository: Sendable {
         let live: Bool
         /// When the code was made: for `RECOVER_EMAIL`, when the address changed.
         let createdAt: Date
+        /// Whether the code's address had been proved when it was made (`VERIFY_AND_CHANGE_EMAIL`,
+        /// `RECOVER_EMAIL`); `nil` when not known.
+        let emailProved: Bool?
     }
 
     func insert(
         in schema: TenantSchema, code: String, requestType: OOBRequestType, localId: String?, email: String, newEmail: String? = nil,
-        enrollmentId: String? = nil, phoneNumber: String? = nil, lifetime: Duration
+        enrollmentId: String? = nil, phoneNumber: String? = nil, emailProved: Bool? = nil, lifetime: Duration
     ) async throws {
         let table = schema.qualified("oob_codes")
         let seconds = Double(lifetime.components.seconds)
         try await client.query(
             """
-            INSERT INTO \(sql: table) (code_hash, request_type, local_id, email, new_email, enrollment_id, phone_number, expires_at)
+            INSERT INTO \(sql: table)
+                (code_hash, request_type, local_id, email, new_email, enrollment_id, phone_number, email_proved, expires_at)
             VALUES (\(Self.hash(code)), \(requestType.rawValue), \(localId), \(email), \(newEmail), \(enrollmentId), \(phoneNumber),
-                    now() + make_interval(secs => \(seconds)))
+                    \(emailProved), now() + make_interval(secs => \(seconds)))
             """,
             logger: logger
         )
@@ -96,7 +100,7 @@ struct OOBCodeRepository: Sendable {
     private func select(in schema: TenantSchema, code: String, lock: Bool, on connection: PostgresConnection?) async throws -> Stored? {
         let table = schema.qualified("oob_codes")
         let query: PostgresQuery = """
-            SELECT request_type, local_id, email, new_email, enrollment_id, phone_number, expires_at > now(), created_at
+            SELECT request_type, local_id, email, new_email, enrollment_id, phone_number, expires_at > now(), created_at, email_proved
             FROM \(sql: table) WHERE code_hash = \(Self.hash(code)) \(sql: lock ? "FOR UPDATE" : "")
             """
         let rows: PostgresRowSequence
@@ -105,14 +109,14 @@ struct OOBCodeRepository: Sendable {
         } else {
             rows = try await client.query(query, logger: logger)
         }
-        for try await (type, localId, email, newEmail, enrollmentId, phoneNumber, live, createdAt) in rows.decode(
-            (String, String?, String, String?, String?, String?, Bool, Date).self
+        for try await (type, localId, email, newEmail, enrollmentId, phoneNumber, live, createdAt, emailProved) in rows.decode(
+            (String, String?, String, String?, String?, String?, Bool, Date, Bool?).self
         ) {
             // Only `insert` writes the rows, with a known type; anything else is no code of ours.
             guard let type = OOBRequestType(rawValue: type) else { return nil }
             return Stored(
                 requestType: type, localId: localId, email: email, newEmail: newEmail, enrollmentId: enrollmentId,
-                phoneNumber: phoneNumber, live: live, createdAt: createdAt
+                phoneNumber: phoneNumber, live: live, createdAt: createdAt, emailProved: emailProved
             )
         }
         return nil

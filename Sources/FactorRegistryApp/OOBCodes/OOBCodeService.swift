@@ -85,6 +85,8 @@ struct OOBCodeService: Sendable {
             in: schema, code: code, requestType: params.requestType, localId: account?.localId, email: email, newEmail: newEmail,
             enrollmentId: params.enrollmentId,
             phoneNumber: params.requestType == .revertPhoneNumberAddition ? params.phoneNumber : nil,
+            emailProved: params.requestType == .verifyAndChangeEmail
+                ? account?.emailVerified : params.requestType == .recoverEmail ? params.emailProved : nil,
             lifetime: lifetimes.of(params.requestType)
         )
         return .init(oobCode: code, email: email, localId: account?.localId, newEmail: newEmail)
@@ -131,7 +133,7 @@ struct OOBCodeService: Sendable {
                 requestType: stored.requestType, account: account,
                 info: OOBCodeInfo(
                     requestType: stored.requestType, email: stored.email, newEmail: stored.newEmail, enrollment: outcome.removed,
-                    phoneNumber: stored.phoneNumber
+                    phoneNumber: stored.phoneNumber, emailProved: stored.requestType == .verifyAndChangeEmail ? stored.emailProved : nil
                 )
             )
         case .expired:

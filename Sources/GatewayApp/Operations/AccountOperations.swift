@@ -87,8 +87,9 @@ struct AccountOperations: Sendable {
         var answer = SetAccountInfoResponse(account)
         if let email, let previous = user.account.email, EmailAddressText.differ(previous, email) {
             try await codes.noticeEmailChange(
-                localId: account.localId, from: previous, to: email, projectId: user.token.projectId, tenantId: user.token.tenantId,
-                apiKey: request.apiKey, locale: request.locale, requestID: request.requestID
+                localId: account.localId, from: previous, proved: user.account.emailVerified, to: email,
+                projectId: user.token.projectId, tenantId: user.token.tenantId, apiKey: request.apiKey, locale: request.locale,
+                requestID: request.requestID
             )
         }
         if email != nil || password != nil {
@@ -114,7 +115,8 @@ struct AccountOperations: Sendable {
     ]
 
     /// `{oobCode}` alone: a `VERIFY_EMAIL` code marks the email verified; `VERIFY_AND_CHANGE_EMAIL`
-    /// changes it (and the old address is told, with a way back); `RECOVER_EMAIL` is that way back;
+    /// changes it (and the old address is told, with a way back); `RECOVER_EMAIL` is that way back
+    /// (the password and what was added since go; a password reset is mailed to the address);
     /// `REVERT_SECOND_FACTOR_ADDITION` removes a factor someone else added, and
     /// `REVERT_PHONE_NUMBER_ADDITION` a phone number someone else linked. The last four end every session.
     func applyOobCode(_ oobCode: String, tenantId: String?, _ request: PublicRequest) async throws -> JSONValue {

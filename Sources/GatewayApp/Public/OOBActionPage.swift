@@ -136,7 +136,8 @@ struct OOBActionPage: Sendable {
     static let successes: [OOBRequestType: String] = [
         .verifyEmail: "The email has been successfully verified.",
         .verifyAndChangeEmail: "The email has been successfully changed and verified.",
-        .recoverEmail: "The email has been successfully restored.",
+        .recoverEmail:
+            "The email has been successfully restored, and you are signed out everywhere. The password set since was removed too: a link to choose a new one is on its way to the restored address.",
         .passwordReset: "The password has been successfully updated.",
         .revertSecondFactorAddition: "The second factor has been successfully removed.",
         .revertPhoneNumberAddition: "The phone number has been successfully removed.",
