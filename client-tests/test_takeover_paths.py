@@ -151,7 +151,7 @@ def test_m6_an_anonymous_account_is_still_upgraded_with_its_only_credential(atta
 def test_m7_the_owners_email_link_ends_a_pre_hijackers_password_and_sessions(attacked):
     email = unique_email("prehijack")
     hijacker = accounts(attacked).signUp(body={"email": email, "password": "hijacker-pw"}).execute()
-    time.sleep(1.1)  # the owner comes later; sessions from earlier seconds end
+    # No pause: a session begun in the proof's own second ends too (issue 56, F-6).
     owner = accounts(attacked).signInWithEmailLink(body={"email": email, "oobCode": email_link_code(attacked, email)})
     owner = owner.execute()
     assert owner["localId"] == hijacker["localId"] and owner["isNewUser"] is False
@@ -163,6 +163,28 @@ def test_m7_the_owners_email_link_ends_a_pre_hijackers_password_and_sessions(att
     again = accounts(attacked).signInWithEmailLink(body={"email": email, "oobCode": email_link_code(attacked, email)})
     assert again.execute()["localId"] == owner["localId"]
     assert refresh(attacked, owner["refreshToken"]).status_code == 200
+
+
+def test_f1_a_planted_number_and_email_change_code_die_with_the_owners_password_reset(attacked):
+    """Issue 56, F-1 on the development stack: after the owner's password reset, the pre-hijacker's linked
+    number still signed in to the account and their email-change code still moved it to their address."""
+    email, attackers = unique_email("planted"), unique_email("planter")
+    hijacker = accounts(attacked).signUp(body={"email": email, "password": "hijacker-pw"}).execute()
+    number = unique_phone()
+    session, code = phone_session(attacked, number)
+    accounts(attacked).signInWithPhoneNumber(body={"idToken": hijacker["idToken"], "sessionInfo": session,
+                                                   "code": code}).execute()
+    accounts(attacked).sendOobCode(body={"requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": hijacker["idToken"],
+                                         "newEmail": attackers}).execute()
+    change = last_mail(attacked, attackers, "VERIFY_AND_CHANGE_EMAIL")["oobCode"]
+    accounts(attacked).sendOobCode(body={"requestType": "PASSWORD_RESET", "email": email}).execute()
+    accounts(attacked).resetPassword(body={"oobCode": last_mail(attacked, email, "PASSWORD_RESET")["oobCode"],
+                                           "newPassword": "owners-pw"}).execute()
+    session, code = phone_session(attacked, number)
+    assert accounts(attacked).signInWithPhoneNumber(body={"sessionInfo": session, "code": code}).execute()["localId"] \
+        != hijacker["localId"]
+    assert failure(accounts(attacked).update(body={"oobCode": change})) == (400, "INVALID_OOB_CODE")
+    assert admin_lookup(attacked, hijacker["localId"])["email"] == email
 
 
 def test_h4_wrong_phone_sign_in_codes_for_other_numbers_never_lock_a_stranger_out(attacked):
