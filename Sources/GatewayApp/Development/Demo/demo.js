@@ -304,6 +304,9 @@ on("idp-configure", async () => {
   const config = {
     issuer: $("idp-issuer").value.trim(), clientId: $("idp-client-id").value.trim(),
     clientSecret: $("idp-client-secret").value, enabled: true, responseType: { code: true },
+    // The developer's own provider, trusted to verify its users' addresses (docs/identity-providers.md,
+    // "Whose verified email counts"), so its users may enroll a second factor here.
+    trustEmailVerified: true,
   };
   const admin = { Authorization: "Bearer owner" };
   try {
