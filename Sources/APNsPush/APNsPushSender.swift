@@ -59,6 +59,8 @@ public final class APNsPushSender: PushSender {
         }
         var settings = HTTPClient.Configuration(tlsConfiguration: tls)
         settings.httpVersion = .automatic
+        // APNs never redirects; a redirect would carry the provider token elsewhere (issue 57, F-5).
+        settings.redirectConfiguration = .disallow
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
         token = ProviderToken()
     }

@@ -39,6 +39,8 @@ public final class ServiceHost: Sendable {
     let contract: ContractDocument
     let startedAt = ContinuousClock.now
     private let prepared = Atomic<Bool>(false)
+    /// Every listener's connection counts, for `/readyz`'s `connections` detail.
+    private let connectionGuards = Mutex<[ConnectionGuard]>([])
 
     public init(settings: ServiceSettings, logger: Logger, localPeers: LocalPeers? = nil) throws {
         self.settings = settings
@@ -143,7 +145,8 @@ public final class ServiceHost: Sendable {
         .addRoutes(to: rpcRouter)
         var rpcApp = HTTPListener(
             router: rpcRouter,
-            server: try settings.listenerLimits.http2Upgrade(tlsConfiguration: tls.serverConfiguration),
+            server: try settings.listenerLimits.http2Upgrade(
+                tlsConfiguration: tls.serverConfiguration, guard: connectionGuard(listener: "rpc")),
             address: .hostname(settings.rpc.host, port: settings.rpc.port),
             serverName: settings.service.rawValue,
             logger: logger,
@@ -175,7 +178,7 @@ public final class ServiceHost: Sendable {
         ).buildRouter()
         let opsApp = HTTPListener(
             router: opsRouter,
-            server: settings.listenerLimits.http1(),
+            server: settings.listenerLimits.http1(guard: connectionGuard(listener: "ops")),
             address: .hostname(settings.ops.host, port: settings.ops.port),
             logger: logger,
             onServerRunning: { [logger] channel in
@@ -213,9 +216,23 @@ public final class ServiceHost: Sendable {
         await shutdownPeerConnections()
     }
 
+    /// A listener's connection counts, registered for `/readyz` and counted in `/metrics`.
+    public func connectionGuard(listener: String, exempt: [String] = []) -> ConnectionGuard {
+        let made = settings.listenerLimits.connectionGuard(listener: listener, exempt: exempt, registry: metrics.registry)
+        connectionGuards.withLock { $0.append(made) }
+        return made
+    }
+
     /// The readiness verdict: start-up finished, the database answers, every dependency answers.
+    /// Connection limits only inform (`connections`): a flood from one client refused at a listener
+    /// must not take the instance out of its load balancer, which would let that client switch every
+    /// instance off in turn (docs/operations.md).
     func readiness(_ checks: [ReadinessCheck]) async -> (ready: Bool, checks: [String: DependencyState]) {
         var results: [String: DependencyState] = [:]
+        let guards = connectionGuards.withLock { $0 }
+        if !guards.isEmpty {
+            results["connections"] = DependencyState(ready: true, detail: guards.map(\.detail).joined(separator: "; "))
+        }
         results["startup"] =
             prepared.load(ordering: .acquiring)
             ? DependencyState(ready: true) : DependencyState(ready: false, detail: "migrations running")

@@ -73,6 +73,25 @@ struct BlockingFunctionTests {
         #expect(FunctionAddressPolicy.isPublic([0x20, 0x01, 0x48, 0x60] + [UInt8](repeating: 0, count: 11) + [0x88]))
     }
 
+    /// Issue 57, F-9: IPv4 inside IPv6 is judged as that IPv4 address, and site-local is no public address.
+    @Test func embeddedIPv4AndSiteLocalAddressesAreJudgedAsWhatTheyReach() {
+        let zeros = { (count: Int) in [UInt8](repeating: 0, count: count) }
+        let compatibleLoopback: [UInt8] = zeros(12) + [127, 0, 0, 1]  // ::127.0.0.1
+        let compatiblePrivate: [UInt8] = zeros(12) + [10, 0, 0, 1]  // ::10.0.0.1
+        let sixToFourLoopback: [UInt8] = [0x20, 0x02, 127, 0, 0, 1] + zeros(10)  // 2002:7f00:1::
+        let sixToFourMetadata: [UInt8] = [0x20, 0x02, 169, 254, 169, 254] + zeros(10)
+        let siteLocal: [UInt8] = [0xFE, 0xC0] + zeros(13) + [1]  // fec0::1
+        for address in [compatibleLoopback, compatiblePrivate, sixToFourLoopback, sixToFourMetadata, siteLocal] {
+            #expect(!FunctionAddressPolicy.isPublic(address), "\(address)")
+        }
+        // The same forms around a public IPv4 address are public.
+        #expect(FunctionAddressPolicy.isPublic(zeros(12) + [8, 8, 8, 8]))
+        #expect(FunctionAddressPolicy.isPublic([0x20, 0x02, 8, 8, 8, 8] + zeros(10)))
+        // And a name that resolves to them is refused: the literal resolves to itself.
+        #expect(FunctionAddressPolicy.resolve("::127.0.0.1").allSatisfy { !FunctionAddressPolicy.isPublic($0) })
+        #expect(FunctionAddressPolicy.resolve("2002:7f00:1::").allSatisfy { !FunctionAddressPolicy.isPublic($0) })
+    }
+
     @Test func theUserRecordCarriesFactorsButNotRecoveryCodes() {
         let account = Account(
             localId: "u1", email: "ada@example.com", emailVerified: true, displayName: nil, disabled: false, createdAt: "1795000000000",

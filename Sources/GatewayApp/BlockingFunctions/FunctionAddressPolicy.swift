@@ -66,17 +66,21 @@ struct FunctionAddressPolicy: Sendable {
     }
 
     /// Whether an address is on the public internet: not loopback, private (RFC 1918, unique
-    /// local), link-local, shared (CGNAT), unspecified, benchmarking, multicast or reserved; an
-    /// IPv4 address inside IPv6 (mapped, NAT64) is judged as IPv4.
+    /// local), link-local, site-local, shared (CGNAT), unspecified, benchmarking, multicast or
+    /// reserved; an IPv4 address inside IPv6 (mapped, IPv4-compatible, NAT64, 6to4) is judged as
+    /// that IPv4 address (issue 57, F-9: `::127.0.0.1` and `2002:7f00:1::` reach loopback).
     static func isPublic(_ bytes: [UInt8]) -> Bool {
         if bytes.count == 4 { return isPublicV4(bytes[0], bytes[1], bytes[2]) }
         guard bytes.count == 16 else { return false }
         let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
+        // `::a.b.c.d` (deprecated, RFC 4291 §2.5.5.1), `::` and `::1` among them (0.0.0.0, 0.0.0.1).
+        let compatible = bytes[0..<12].allSatisfy { $0 == 0 }
         let nat64 = bytes[0..<12] == [0x00, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0][...]
-        if mapped || nat64 { return isPublicV4(bytes[12], bytes[13], bytes[14]) }
-        if bytes[0..<15].allSatisfy({ $0 == 0 }) { return false }  // :: and ::1
+        if mapped || compatible || nat64 { return isPublicV4(bytes[12], bytes[13], bytes[14]) }
+        if bytes[0] == 0x20, bytes[1] == 0x02 { return isPublicV4(bytes[2], bytes[3], bytes[4]) }  // 6to4, 2002::/16
         if bytes[0] & 0xFE == 0xFC { return false }  // fc00::/7
         if bytes[0] == 0xFE, bytes[1] & 0xC0 == 0x80 { return false }  // fe80::/10
+        if bytes[0] == 0xFE, bytes[1] & 0xC0 == 0xC0 { return false }  // fec0::/10, site-local (deprecated)
         if bytes[0] == 0xFF { return false }  // multicast
         return true
     }

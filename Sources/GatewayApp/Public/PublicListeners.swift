@@ -9,6 +9,8 @@ enum PublicListeners {
     static func make(_ api: PublicAPI, settings: GatewaySettings, host: ServiceHost) throws -> [any Service] {
         let logger = host.logger
         let listenerLimits = host.settings.listenerLimits
+        // A load balancer's connections carry many clients: they count toward a listener's cap only.
+        let balancers = Array(try ClientAddress(reader: host.settings.reader).trustedProxies)
         func responder(_ role: ListenerRole) -> CallbackResponder<GatewayRequestContext> {
             CallbackResponder { request, context in await api.respond(to: request, context: context, listener: role) }
         }
@@ -19,33 +21,35 @@ enum PublicListeners {
         if settings.publicPort > 0 {
             listeners.append(
                 HTTPListener(
-                    responder: responder(.public), server: listenerLimits.http1(),
+                    responder: responder(.public),
+                    server: listenerLimits.http1(guard: host.connectionGuard(listener: "public", exempt: balancers)),
                     address: .hostname(settings.publicHost, port: settings.publicPort), serverName: "gateway", logger: logger,
                     onServerRunning: ready("public listener")
                 )
             )
         }
         func tlsListener(
-            _ role: ListenerRole, certificate: String, key: String, host: String, port: Int, what: String
+            _ role: ListenerRole, certificate: String, key: String, bind: String, port: Int, what: String
         ) throws -> any Service {
             let tls = try PublicListenerTLS.serverConfiguration(certificateFile: certificate, privateKeyFile: key)
+            let connections = host.connectionGuard(listener: role == .admin ? "admin" : "public-tls", exempt: balancers)
             return HTTPListener(
-                responder: responder(role), server: try listenerLimits.http2Upgrade(tlsConfiguration: tls),
-                address: .hostname(host, port: port), serverName: "gateway", logger: logger, onServerRunning: ready(what)
+                responder: responder(role), server: try listenerLimits.http2Upgrade(tlsConfiguration: tls, guard: connections),
+                address: .hostname(bind, port: port), serverName: "gateway", logger: logger, onServerRunning: ready(what)
             )
         }
         if settings.tlsPort > 0 {
             listeners.append(
                 try tlsListener(
                     .public, certificate: settings.tlsCertificateFile, key: settings.tlsPrivateKeyFile,
-                    host: settings.publicHost, port: settings.tlsPort, what: "public TLS listener (HTTP/2 and HTTP/1.1)"
+                    bind: settings.publicHost, port: settings.tlsPort, what: "public TLS listener (HTTP/2 and HTTP/1.1)"
                 )
             )
         }
         if let admin = settings.adminListener {
             listeners.append(
                 try tlsListener(
-                    .admin, certificate: admin.certificateFile, key: admin.privateKeyFile, host: admin.host, port: admin.port,
+                    .admin, certificate: admin.certificateFile, key: admin.privateKeyFile, bind: admin.host, port: admin.port,
                     what: "admin listener (TLS; admin credentials are accepted here only)"
                 )
             )

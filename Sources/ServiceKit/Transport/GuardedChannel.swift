@@ -5,29 +5,48 @@ import NIOSSL
 import NIOTLS
 import Synchronization
 
-/// A listener's connection set-up with the limits Hummingbird's own channels leave out (issue 40,
-/// M-1): no more than `ConnectionCount.limit` connections at once, and a TLS handshake that must
-/// complete within `handshake`. Without them, sockets that never sent a ClientHello stayed open for
-/// minutes, and 3,000 of them doubled the gateway's memory.
+/// A listener's connection set-up with the limits Hummingbird's own channels leave out, kept in this
+/// one place for every listener (public, public TLS, admin, RPC, ops), so any rewrite of a listener
+/// keeps them:
+/// - at most ``ConnectionGuard/limit`` connections at once, and at most ``ConnectionGuard/perAddress``
+///   from one client address (issue 57, F-2; issue 40, M-1);
+/// - a TLS handshake that completes within `handshake`, and over HTTP/2 a first stream (the preface,
+///   then a request's HEADERS) within `firstRequest` of it (``OpeningDeadlineHandler``); HTTP/1.1's
+///   head deadline runs from the start (`RequestDeadlineHandler`);
+/// - a TLS connection on which the client sends nothing for `quiet` is closed, whatever the server
+///   itself writes (``QuietConnectionHandler``: Hummingbird's idle GOAWAY and PING no longer renew it).
+/// Without them, sockets that never sent a ClientHello stayed open for minutes, 3,000 of them doubled
+/// the gateway's memory, and one host's silent HTTP/2 connections held every slot for 130 s each.
 struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
 
     let inner: Inner
-    let connections: ConnectionCount
+    let connections: ConnectionGuard
     /// `nil` for a plain listener, whose head deadline (`RequestDeadlineHandler`) runs from the start.
     var handshake: TimeAmount?
-    /// How long a TLS connection may pass with nothing read or written. Hummingbird's HTTP/2 idle
-    /// timeout sends GOAWAY and a PING, and closes only once the PING is answered: a client that says
-    /// nothing at all kept its connection for good.
+    /// Over HTTP/2 after the handshake: until the first request's HEADERS.
+    var firstRequest: TimeAmount?
+    /// How long a TLS connection may pass with nothing read from its client.
     var quiet: TimeAmount?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        guard connections.admit() else {
-            logger.warning("connection refused: listener at its limit", metadata: ["limit": "\(connections.limit)"])
+        let key = connections.key(for: channel.remoteAddress)
+        if let refusal = connections.admit(key) {
+            if connections.shouldLog() {
+                let summary = connections.summary
+                logger.warning(
+                    "connections refused: \(refusal == .perAddress ? "a client address" : "the listener") at its limit",
+                    metadata: [
+                        "listener": "\(connections.listener)", "limit": "\(connections.limit)",
+                        "perAddress": "\(connections.perAddress)", "refusedPerAddress": "\(summary.refusedPerAddress)",
+                        "refusedListenerFull": "\(summary.refusedListenerFull)",
+                    ]
+                )
+            }
             channel.close(promise: nil)
             return channel.eventLoop.makeFailedFuture(ConnectionLimitReached())
         }
-        channel.closeFuture.whenComplete { [connections] _ in connections.release() }
+        channel.closeFuture.whenComplete { [connections] _ in connections.release(key) }
         if let quiet {
             do {
                 try channel.pipeline.syncOperations.addHandler(QuietConnectionHandler(limit: quiet), position: .first)
@@ -38,12 +57,14 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
         }
         let value = inner.setup(channel: channel, logger: logger)
         if let handshake {
-            // The TLS handler is in the pipeline once `inner.setup` returns; the deadline goes right
-            // after it, where its handshake-completed event passes.
+            // The TLS handler is in the pipeline once `inner.setup` returns; the deadlines go right
+            // after it, where its handshake-completed event and the decrypted bytes pass.
             do {
                 let operations = channel.pipeline.syncOperations
                 let tls = try operations.handler(type: NIOSSLServerHandler.self)
-                try operations.addHandler(HandshakeDeadlineHandler(limit: handshake), position: .after(tls))
+                try operations.addHandler(
+                    OpeningDeadlineHandler(handshake: handshake, firstRequest: firstRequest), position: .after(tls)
+                )
             } catch {
                 channel.close(promise: nil)
                 return channel.eventLoop.makeFailedFuture(error)
@@ -57,44 +78,29 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     }
 }
 
-/// How many connections a listener holds; shared by every connection of one listener.
-final class ConnectionCount: Sendable {
-    let limit: Int
-    private let open = Atomic<Int>(0)
-
-    init(limit: Int) {
-        self.limit = limit
-    }
-
-    /// Counts a new connection in, or answers `false` when the listener is at its limit.
-    func admit() -> Bool {
-        if open.add(1, ordering: .relaxed).newValue <= limit { return true }
-        open.subtract(1, ordering: .relaxed)
-        return false
-    }
-
-    func release() {
-        open.subtract(1, ordering: .relaxed)
-    }
-}
-
 struct ConnectionLimitReached: Error {}
 
-/// Closes a connection whose TLS handshake has not completed within `limit` of its opening, then
-/// steps out of the pipeline.
-final class HandshakeDeadlineHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = NIOAny
+/// Closes a connection whose TLS handshake has not completed within `handshake` of its opening, or,
+/// once HTTP/2 was negotiated, that has not opened a stream (sent a request's HEADERS frame) within
+/// `firstRequest` of the handshake: a client that only connects, or sends the preface and SETTINGS
+/// and stops, holds a slot for seconds, not minutes (issue 57, F-2). It reads the decrypted bytes on
+/// their way past (nothing is changed or held), and steps out of the pipeline at the first HEADERS,
+/// or at once for HTTP/1.1, whose head deadline is `RequestDeadlineHandler`'s.
+final class OpeningDeadlineHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
 
-    private let limit: TimeAmount
+    private let handshake: TimeAmount
+    private let firstRequest: TimeAmount?
     private var deadline: Scheduled<Void>?
+    private var frames: HTTP2OpeningScanner?
 
-    init(limit: TimeAmount) {
-        self.limit = limit
+    init(handshake: TimeAmount, firstRequest: TimeAmount?) {
+        self.handshake = handshake
+        self.firstRequest = firstRequest
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: limit) { channel.close(promise: nil) }
+        arm(context, in: handshake)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -103,14 +109,30 @@ final class HandshakeDeadlineHandler: ChannelInboundHandler, RemovableChannelHan
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case TLSUserEvent.handshakeCompleted = event {
-            deadline?.cancel()
-            deadline = nil
+        if case TLSUserEvent.handshakeCompleted(let negotiated) = event {
             context.fireUserInboundEventTriggered(event)
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            if negotiated == "h2", let firstRequest {
+                frames = HTTP2OpeningScanner()
+                arm(context, in: firstRequest)
+            } else {
+                stepOut(context)
+            }
             return
         }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if frames != nil {
+            let bytes = unwrapInboundIn(data)
+            if frames!.sawRequest(in: bytes.readableBytesView) {
+                frames = nil
+                context.fireChannelRead(data)
+                stepOut(context)
+                return
+            }
+        }
+        context.fireChannelRead(data)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -118,10 +140,58 @@ final class HandshakeDeadlineHandler: ChannelInboundHandler, RemovableChannelHan
         deadline = nil
         context.fireChannelInactive()
     }
+
+    private func arm(_ context: ChannelHandlerContext, in limit: TimeAmount) {
+        deadline?.cancel()
+        let channel = context.channel
+        deadline = context.eventLoop.scheduleTask(in: limit) { channel.close(promise: nil) }
+    }
+
+    private func stepOut(_ context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
 }
 
-/// Closes a connection on which nothing has been read or written for `limit`. Activity only stamps a
-/// time; one timer per connection checks the stamp, so the hot path schedules nothing.
+/// Reads an HTTP/2 connection's first bytes as they arrive, in pieces of any size: the 24-byte
+/// client preface, then frame after frame (RFC 9113 §4.1: a 9-byte header whose first three bytes
+/// are the payload's length and fourth its type), until a HEADERS frame (type 1) opens a stream.
+struct HTTP2OpeningScanner {
+    private var prefaceLeft = 24
+    private var header: [UInt8] = []
+    private var payloadLeft = 0
+
+    /// Whether `bytes` complete a HEADERS frame's header; the scanner keeps its place otherwise.
+    mutating func sawRequest(in bytes: ByteBufferView) -> Bool {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if prefaceLeft > 0 {
+                let taken = min(prefaceLeft, bytes.endIndex - index)
+                prefaceLeft -= taken
+                index += taken
+            } else if payloadLeft > 0 {
+                let taken = min(payloadLeft, bytes.endIndex - index)
+                payloadLeft -= taken
+                index += taken
+            } else {
+                header.append(bytes[index])
+                index += 1
+                if header.count == 9 {
+                    if header[3] == 0x1 { return true }
+                    payloadLeft = Int(header[0]) << 16 | Int(header[1]) << 8 | Int(header[2])
+                    header.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        return false
+    }
+}
+
+/// Closes a connection on which nothing has been read from the client for `limit`. What the server
+/// writes does not count: Hummingbird's idle GOAWAY and the PING after it renewed a silent client's
+/// connection, which then lived 130 s instead of 70 (issue 57, F-2). Activity only stamps a time; one
+/// timer per connection checks the stamp, so the hot path schedules nothing.
 final class QuietConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
     typealias OutboundIn = NIOAny
@@ -156,7 +226,6 @@ final class QuietConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        lastActivity = .now()
         context.write(data, promise: promise)
     }
 

@@ -4,28 +4,36 @@ import HummingbirdCore
 import HummingbirdHTTP2
 import NIOCore
 import NIOSSL
+import Prometheus
 
-/// What every listener (public, public TLS, ops, RPC) allows a client: how long it waits for a TLS
-/// handshake (`http.handshakeTimeoutSeconds`), for a request's head (`http.headerTimeoutSeconds`), for
-/// its body (`http.bodyTimeoutSeconds`) and for anything at all on an open connection
+/// What every listener (public, public TLS, admin, ops, RPC) allows a client: how long it waits for
+/// a TLS handshake (`http.handshakeTimeoutSeconds`), then over HTTP/2 for the first request
+/// (`http.firstRequestTimeoutSeconds`), for a request's head (`http.headerTimeoutSeconds`), for its
+/// body (`http.bodyTimeoutSeconds`) and for anything at all from the client on an open connection
 /// (`http.idleTimeoutSeconds`, also between kept-alive requests and on an HTTP/2 connection without
-/// streams), and how many connections it holds at once (`http.maximumConnections`).
+/// streams), how many connections it holds at once (`http.maximumConnections`) and how many of them
+/// one client address may hold (`http.maximumConnectionsPerAddress`). ``GuardedChannel`` applies them.
 public struct ListenerLimits: Sendable {
     public var handshake: Duration
+    public var firstRequest: Duration
     public var header: Duration
     public var body: Duration
     public var idle: Duration
     public var maximumConnections: Int
+    public var maximumConnectionsPerAddress: Int
 
     public init(
-        handshake: Duration = .seconds(10), header: Duration = .seconds(10), body: Duration = .seconds(30),
-        idle: Duration = .seconds(60), maximumConnections: Int = 4096
+        handshake: Duration = .seconds(10), firstRequest: Duration = .seconds(10), header: Duration = .seconds(10),
+        body: Duration = .seconds(30), idle: Duration = .seconds(60), maximumConnections: Int = 4096,
+        maximumConnectionsPerAddress: Int = 256
     ) {
         self.handshake = handshake
+        self.firstRequest = firstRequest
         self.header = header
         self.body = body
         self.idle = idle
         self.maximumConnections = maximumConnections
+        self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
     }
 
     init(reader: ConfigReader) throws {
@@ -34,41 +42,61 @@ public struct ListenerLimits: Sendable {
             guard value > 0 else { throw InvalidSetting(key: key, reason: "must be a positive number") }
             return value
         }
+        let firstRequest = try positive("http.firstRequestTimeoutSeconds", 10)
+        guard firstRequest <= 10 else {
+            throw InvalidSetting(
+                key: "http.firstRequestTimeoutSeconds", reason: "must be at most 10: a silent connection holds a slot that long")
+        }
+        let maximum = try positive("http.maximumConnections", 4096)
         self.init(
             handshake: .seconds(try positive("http.handshakeTimeoutSeconds", 10)),
+            firstRequest: .seconds(firstRequest),
             header: .seconds(try positive("http.headerTimeoutSeconds", 10)),
             body: .seconds(try positive("http.bodyTimeoutSeconds", 30)),
             idle: .seconds(try positive("http.idleTimeoutSeconds", 60)),
-            maximumConnections: try positive("http.maximumConnections", 4096)
+            maximumConnections: maximum,
+            maximumConnectionsPerAddress: try positive("http.maximumConnectionsPerAddress", 256)
+        )
+    }
+
+    /// The connection counts of one listener, `listener` naming it in metrics, logs and `/readyz`;
+    /// `exempt` addresses (trusted load balancers) count only toward the listener's cap.
+    public func connectionGuard(listener: String, exempt: [String] = [], registry: PrometheusCollectorRegistry? = nil)
+        -> ConnectionGuard
+    {
+        ConnectionGuard(
+            listener: listener, limit: maximumConnections, perAddress: maximumConnectionsPerAddress, exempt: exempt, registry: registry
         )
     }
 
     /// Plain HTTP/1.1.
-    public func http1() -> HTTPServerBuilder {
-        let connections = ConnectionCount(limit: maximumConnections)
+    public func http1(guard connections: ConnectionGuard? = nil) -> HTTPServerBuilder {
+        let connections = connections ?? connectionGuard(listener: "http")
         let configuration = connection()
         return HTTPServerBuilder { responder in
             GuardedChannel(
                 inner: HTTP1Channel(responder: responder, configuration: configuration), connections: connections, handshake: nil,
-                quiet: nil)
+                firstRequest: nil, quiet: nil)
         }
     }
 
     /// TLS with ALPN: HTTP/2, or HTTP/1.1 for clients that do not offer it.
-    public func http2Upgrade(tlsConfiguration: TLSConfiguration) throws -> HTTPServerBuilder {
-        let connections = ConnectionCount(limit: maximumConnections)
+    public func http2Upgrade(tlsConfiguration: TLSConfiguration, guard connections: ConnectionGuard? = nil) throws -> HTTPServerBuilder {
+        let connections = connections ?? connectionGuard(listener: "tls")
         // An idle HTTP/2 connection is sent GOAWAY; one whose client then neither closes it nor opens a
         // stream is closed after the head's time, instead of being held until it does.
         let configuration = HTTP2UpgradeChannel.Configuration(
             idleTimeout: idle, gracefulCloseTimeout: header, streamConfiguration: connection()
         )
         let handshake = Self.amount(handshake)
-        // An idle connection gets GOAWAY after `idle`; one that then stays silent goes after `header` more.
+        let firstRequest = Self.amount(firstRequest)
+        // An idle connection gets GOAWAY after `idle`; one whose client then stays silent goes after
+        // `header` more, counted from the client's last bytes (the server's GOAWAY and PING renew nothing).
         let quiet = Self.amount(idle + header)
         return HTTPServerBuilder { responder in
             GuardedChannel(
                 inner: try HTTP2UpgradeChannel(tlsConfiguration: tlsConfiguration, configuration: configuration, responder: responder),
-                connections: connections, handshake: handshake, quiet: quiet
+                connections: connections, handshake: handshake, firstRequest: firstRequest, quiet: quiet
             )
         }
     }

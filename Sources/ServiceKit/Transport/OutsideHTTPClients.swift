@@ -23,10 +23,18 @@ public final class OutsideHTTPClients: Sendable {
         var configuration = HTTPClient.Configuration()
         configuration.tlsConfiguration = tls
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
+        configuration.redirectConfiguration = Self.redirects
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         clients.withLock { $0.append(client) }
         return client
     }
+
+    /// No outside call follows a redirect (issue 57, F-5): AsyncHTTPClient follows five by default,
+    /// and the checks a caller makes of its URL (https only, a public address for a blocking
+    /// function) hold for the first hop only, so a 307 sent an event token over plain HTTP to
+    /// loopback. A redirect is answered to the caller as the 3xx it is, which each caller refuses as
+    /// any unexpected status. No client of ours needs one.
+    public static let redirects = HTTPClient.Configuration.RedirectConfiguration.disallow
 
     /// Shuts down every client made here (the host does at the end of a run; an in-process test at its end).
     public func shutdown() async {
