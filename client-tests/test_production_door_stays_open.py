@@ -10,12 +10,18 @@ import json
 import secrets
 import socket
 import ssl
+import tempfile
 import time
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 
 import pytest
 import requests
 
+from app_verification_servers import self_signed, serve
+from conftest import free_port
 from production_stack import running
+from test_outside_https import serve_tls
 
 IDENTITY = "/identitytoolkit.googleapis.com/v1"
 FIRST_REQUEST = 10  # http.firstRequestTimeoutSeconds, its default (and its maximum)
@@ -24,10 +30,67 @@ FLOOD = 4200  # beyond the listener's default cap of 4096
 LEGITIMATE = "127.0.0.2"
 
 
+class Stolen(BaseHTTPRequestHandler):
+    """Plain HTTP on loopback: where a redirect would send an outside call. Records what reaches it."""
+    received = []
+
+    def do_GET(self):
+        self.record()
+
+    def do_POST(self):
+        self.record()
+
+    def record(self):
+        length = int(self.headers.get("content-length", 0))
+        Stolen.received.append({"path": self.path, "body": self.rfile.read(length).decode(errors="replace")})
+        self.send_response(200)
+        self.send_header("content-length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+class Redirecting(BaseHTTPRequestHandler):
+    """An outside endpoint (HTTPS, trusted by the deployment) that answers every request with a 307 to
+    plain HTTP on loopback, as the reviewer's blocking function did."""
+    target = ""
+
+    def do_GET(self):
+        self.redirect()
+
+    def do_POST(self):
+        self.redirect()
+
+    def redirect(self):
+        self.rfile.read(int(self.headers.get("content-length", 0)))
+        self.send_response(307)
+        self.send_header("location", f"{Redirecting.target}{self.path}")
+        self.send_header("content-length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
 @pytest.fixture(scope="module")
 def door():
-    with running() as stack:
-        yield stack
+    with tempfile.TemporaryDirectory(prefix="mfa-py-door-") as work:
+        cert, key = self_signed(Path(work))
+        stolen_port, redirect_port = free_port(), free_port()
+        Redirecting.target = f"http://127.0.0.1:{stolen_port}"
+        servers = [serve(Stolen, stolen_port), serve_tls(Redirecting, redirect_port, cert, key)]
+        extra_env = {
+            "gateway": {"BLOCKING_FUNCTIONS_TRUST_ROOTS": str(cert), "BLOCKING_FUNCTIONS_ALLOW_PRIVATE_ADDRESSES": "true"},
+            "factor-registry": {"IDENTITY_PROVIDERS_TRUST_ROOTS": str(cert)},
+        }
+        try:
+            with running(extra_env=extra_env) as stack:
+                stack.redirecting = f"https://127.0.0.1:{redirect_port}"
+                yield stack
+        finally:
+            for server in servers:
+                server.shutdown()
 
 
 def tls_address(stack):
@@ -203,3 +266,128 @@ def closed(sock):
         return False
     except OSError:
         return True
+
+
+def test_f5_a_blocking_function_that_redirects_gets_no_event_token_elsewhere(door):
+    """F-5: the caller checked the scheme and address of the function's URL only; a 307 sent the event
+    token over plain HTTP to loopback. Now the redirect is the function's failure, and nothing follows it."""
+    admin = {"Authorization": f"Bearer {door.admin_token}"}
+    config = f"{door.gateway}/v2/projects/demo-project/config?updateMask=blockingFunctions"
+    stored = requests.patch(config, headers=admin, timeout=30, json={"blockingFunctions": {"triggers": {
+        "beforeCreate": {"functionUri": f"{door.redirecting}/before_created"}}}})
+    assert stored.status_code == 200, stored.text
+    Stolen.received.clear()
+    try:
+        refused = requests.post(f"{door.gateway}{IDENTITY}/accounts:signUp?key={door.api_key}", timeout=30,
+                                json={"email": f"redirected-{secrets.token_hex(4)}@example.com", "password": "secret-pw"})
+        assert refused.status_code in (400, 503), refused.text
+        assert "idToken" not in refused.text
+    finally:
+        requests.patch(config, headers=admin, timeout=30, json={"blockingFunctions": {}})
+    assert Stolen.received == []
+
+
+def test_f5_an_identity_providers_discovery_that_redirects_is_not_followed(door):
+    """F-5 for factor-registry's client: an issuer whose discovery document redirects to plain HTTP on
+    loopback. The fetch is refused where it stands; nothing reaches the redirect's target."""
+    admin = {"Authorization": f"Bearer {door.admin_token}"}
+    created = requests.post(f"{door.gateway}/v2/projects/demo-project/oauthIdpConfigs?oauthIdpConfigId=oidc.redirecting",
+                            headers=admin, timeout=30,
+                            json={"clientId": "app", "issuer": door.redirecting, "enabled": True})
+    assert created.status_code == 200, created.text
+    Stolen.received.clear()
+    answer = requests.post(f"{door.gateway}{IDENTITY}/accounts:createAuthUri?key={door.api_key}", timeout=30,
+                           json={"providerId": "oidc.redirecting", "continueUri": "http://localhost/finish",
+                                 "sessionId": secrets.token_urlsafe(12)})
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["error"]["message"].startswith("INVALID_IDP_RESPONSE")
+    assert Stolen.received == []
+
+
+def batch_create(stack, body):
+    admin = {"Authorization": f"Bearer {stack.admin_token}"}
+    answer = requests.post(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:batchCreate",
+                           headers=admin, json=body, timeout=120)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def b64(data: bytes) -> str:
+    import base64
+    return base64.urlsafe_b64encode(data).decode()
+
+
+def password_sign_in(stack, email, password):
+    started = time.monotonic()
+    answer = requests.post(f"{stack.gateway}{IDENTITY}/accounts:signInWithPassword?key={stack.api_key}", timeout=60,
+                           json={"email": email, "password": password})
+    return answer, time.monotonic() - started
+
+
+def test_f4_an_imported_hash_beyond_the_cost_bounds_is_refused_by_its_index(door):
+    """F-4: `$2a$31$` (about 39 hours a check) and STANDARD_SCRYPT with p = 16 were accepted at import."""
+    uid = "costly-" + secrets.token_hex(4)
+    costly = "$2a$31$" + "N" * 53
+    import bcrypt
+    fine = bcrypt.hashpw(b"fine-pw", bcrypt.gensalt(rounds=10))
+    answer = batch_create(door, {"hashAlgorithm": "BCRYPT", "users": [
+        {"localId": uid, "email": f"{uid}@example.com", "passwordHash": b64(costly.encode())},
+        {"localId": uid + "-fine", "email": f"{uid}-fine@example.com", "passwordHash": b64(fine)}]})
+    assert answer.get("error") == [{"index": 0, "message": "passwordHash is invalid: its bcrypt cost is above 12"}]
+    signed_in, _ = password_sign_in(door, f"{uid}-fine@example.com", "fine-pw")
+    assert signed_in.status_code == 200, signed_in.text
+    admin = {"Authorization": f"Bearer {door.admin_token}"}
+    scrypt = requests.post(f"{door.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:batchCreate",
+                           headers=admin, timeout=60, json={
+                               "hashAlgorithm": "STANDARD_SCRYPT", "cpuMemCost": 1 << 16, "blockSize": 8, "parallelization": 16,
+                               "dkLen": 32, "users": [{"localId": uid + "-scrypt", "passwordHash": b64(b"x" * 32)}]})
+    assert scrypt.status_code == 400 and scrypt.json()["error"]["message"].startswith("INVALID_HASH_PARAMETER")
+
+
+def test_f4_a_stored_hash_over_the_bound_fails_like_a_wrong_password_and_a_new_password_replaces_it(door):
+    """F-4: a row an older import left (cost 17) made every other sign-in answer 503 after two attempts."""
+    email = f"legacy-{secrets.token_hex(4)}@example.com"
+    created = batch_create(door, {"users": [{"localId": "legacy-" + secrets.token_hex(4), "email": email,
+                                             "rawPassword": "placeholder-pw"}]})
+    assert created.get("error") in (None, [])
+    legacy = "bcrypt$" + __import__("base64").b64encode(("$2a$17$" + "N" * 53).encode()).decode()
+    # As an import from before the bound left it.
+    door.query("factor-registry", f"""UPDATE "p_demo-project".accounts SET password_hash = '{legacy}'
+                                      WHERE email_normalized = '{email}'""")
+    answers = [password_sign_in(door, email, "whatever-pw") for _ in range(3)]
+    for answer, seconds in answers:
+        assert answer.status_code == 400 and answer.json()["error"]["message"] == "INVALID_LOGIN_CREDENTIALS"
+        assert seconds < 2
+    local_id = door.query("factor-registry", f"""SELECT local_id FROM "p_demo-project".accounts
+                                                WHERE email_normalized = '{email}'""")[0]
+    admin = {"Authorization": f"Bearer {door.admin_token}"}
+    reset = requests.post(f"{door.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
+                          headers=admin, json={"localId": local_id, "password": "brand-new-pw"}, timeout=30)
+    assert reset.status_code == 200, reset.text
+    assert password_sign_in(door, email, "brand-new-pw")[0].status_code == 200
+
+
+def test_f4_parallel_attempts_at_one_slow_imported_hash_leave_everyone_elses_sign_in_served(door):
+    """F-4: each attempt at an imported hash pinned one of the hashing pool's threads for its whole run.
+    Now imported checks take half the pool at most, one at a time per account."""
+    import bcrypt
+    uid = "slow-" + secrets.token_hex(4)
+    slow = bcrypt.hashpw(b"slow-pw", bcrypt.gensalt(rounds=12))
+    batch_create(door, {"hashAlgorithm": "BCRYPT", "users": [
+        {"localId": uid, "email": f"{uid}@example.com", "passwordHash": b64(slow)}]})
+    own = f"own-{secrets.token_hex(4)}@example.com"
+    assert requests.post(f"{door.gateway}{IDENTITY}/accounts:signUp?key={door.api_key}", timeout=30,
+                         json={"email": own, "password": "own-pw"}).status_code == 200
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(12) as pool:
+        attacks = [pool.submit(password_sign_in, door, f"{uid}@example.com", f"wrong-{n}") for n in range(6)]
+        time.sleep(0.1)
+        others = [pool.submit(password_sign_in, door, own, "own-pw") for _ in range(4)]
+        served = [future.result() for future in others]
+        refused = [future.result()[0].json()["error"]["message"] for future in attacks]
+    print(f"sign-ins beside six attempts at one cost-12 bcrypt hash: {[round(seconds, 2) for _, seconds in served]} s; "
+          f"the attempts: {refused}")
+    for answer, seconds in served:
+        assert answer.status_code == 200 and seconds < 2, answer.text
+    assert set(refused) <= {"INVALID_LOGIN_CREDENTIALS", "TOO_MANY_ATTEMPTS_TRY_LATER"}
+    assert "TOO_MANY_ATTEMPTS_TRY_LATER" in refused  # one at a time for that account

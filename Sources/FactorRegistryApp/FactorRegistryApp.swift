@@ -1,5 +1,6 @@
 import Contracts
 import JSONRPC
+import NIOCore
 import ServiceKit
 import ServiceLifecycle
 import TenantStore
@@ -29,12 +30,17 @@ public enum FactorRegistryApp {
         let sealer = SecretSealer(masterKey: try SecretSealer.masterKey(base64: settings.masterKeyBase64, file: settings.masterKeyFile))
         let hasher = PasswordHasher(
             rounds: settings.scrypt.rounds, blockSize: settings.scrypt.blockSize, parallelism: settings.scrypt.parallelism,
-            queue: HashingQueue(maximum: settings.maximumQueuedHashes)
+            queue: HashingQueue(maximum: settings.maximumQueuedHashes, deadline: host.settings.rpcTimeout)
         )
         let accounts = AccountService(
             accounts: AccountRepository(client: database, events: events, logger: logger), tenants: projects,
             hashers: try PasswordHashers(
-                standard: hasher, projectEntries: settings.scryptProjects, sealer: sealer
+                standard: hasher, projectEntries: settings.scryptProjects, sealer: sealer,
+                // Half of NIO's blocking pool (one thread per core) for imported hashes (issue 57, F-4).
+                importedLane: ImportedHashLane(
+                    poolThreads: NIOSingletons.blockingPoolThreadCountSuggestion, maximumWaiting: settings.maximumQueuedHashes,
+                    deadline: host.settings.rpcTimeout
+                )
             ),
             limits: FirstFactorLimits(
                 limiter: RateLimiter(client: database, logger: logger), reader: host.settings.reader,

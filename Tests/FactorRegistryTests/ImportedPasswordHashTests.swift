@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import JSONRPC
 import ServiceKit
+import Synchronization
 import Testing
 
 @testable import FactorRegistryApp
@@ -146,6 +147,11 @@ struct ImportedPasswordHashTests {
                 PasswordHashParameters(algorithm: "STANDARD_SCRYPT", cpuMemCost: 1 << 24, blockSize: 8, parallelization: 1, dkLen: 32),
                 "INVALID_HASH_PARAMETER"
             ),
+            // Issue 57, F-4: p = 16 with N·r = 2^19 is 8 million blocks of work per check.
+            (
+                PasswordHashParameters(algorithm: "STANDARD_SCRYPT", cpuMemCost: 1 << 16, blockSize: 8, parallelization: 16, dkLen: 32),
+                "INVALID_HASH_PARAMETER"
+            ),
             (PasswordHashParameters(algorithm: "PBKDF2_SHA256", rounds: 0), "INVALID_HASH_ROUNDS"),
             (PasswordHashParameters(algorithm: "SHA256", rounds: 0), "INVALID_HASH_ROUNDS"),
             (PasswordHashParameters(algorithm: "SHA256", rounds: 8193), "INVALID_HASH_ROUNDS"),
@@ -171,5 +177,75 @@ struct ImportedPasswordHashTests {
         #expect(hashers.needsRehash("bcrypt$JDJh", projectId: "demo-project"))
         #expect(!ImportedPasswordHash.matches("x", stored: "nonsense", sealer: Self.sealer, inner: Self.inner))
         #expect(!ImportedPasswordHash.matches("x", stored: "firebase-scrypt$99$8$AA==$AA==", sealer: Self.sealer, inner: Self.inner))
+    }
+
+    /// A bcrypt string of the given cost (a syntactically whole `$2a$` hash; its digest is nobody's).
+    static func bcrypt(cost: Int) -> String {
+        "$2a$\(String(format: "%02d", cost))$" + String(repeating: "N", count: 53)
+    }
+
+    @Test("issue 57, F-4: a bcrypt cost above 12 refuses that user at the import, by its index")
+    func bcryptCostBoundAtImport() async throws {
+        let scheme = try ImportedHashScheme(PasswordHashParameters(algorithm: "BCRYPT"))
+        let twelve = try await scheme.stored(hash: Data(Self.bcrypt(cost: 12).utf8), salt: Data(), sealedKey: nil, inner: Self.inner)
+        #expect(twelve.hasPrefix("bcrypt$"))
+        for cost in [13, 17, 31] {
+            await #expect(throws: ImportFailure.self) {
+                _ = try await scheme.stored(hash: Data(Self.bcrypt(cost: cost).utf8), salt: Data(), sealedKey: nil, inner: Self.inner)
+            }
+        }
+        #expect(ImportedHashCost.bcryptCost("$2b$10$abc") == 10 && ImportedHashCost.bcryptCost("$2a$x$abc") == nil)
+    }
+
+    @Test("issue 57, F-4: a stored hash over the bounds fails like a wrong password, without being hashed")
+    func overTheBoundsFailsAtOnce() async throws {
+        let hashers = try PasswordHashers(standard: Self.inner, projectEntries: [], sealer: Self.sealer)
+        let stored = "bcrypt$" + Data(Self.bcrypt(cost: 31).utf8).base64EncodedString()
+        let started = ContinuousClock.now
+        #expect(try await !hashers.verify("anything", against: stored, account: "u1", projectId: "demo-project"))
+        // Cost 31 would take about 39 hours; a decoy's scrypt is what this costs.
+        #expect(ContinuousClock.now - started < .seconds(5))
+        let heavy = "scrypt$524288$8$16$" + Data("salt".utf8).base64EncodedString() + "$" + Data(count: 32).base64EncodedString()
+        #expect(!ImportedHashCost.isCheckable(heavy, ownWork: hashers.strongestOwnWork))
+        #expect(try await !hashers.verify("anything", against: heavy, account: "u1", projectId: "demo-project"))
+        // The deployment's own parameters stay checkable, however strong the operator made them.
+        #expect(ImportedHashCost.isCheckable("scrypt$524288$8$16$AA==$AA==", ownWork: 524_288 * 8 * 16))
+    }
+
+    @Test("issue 57, F-4: imported checks take half the pool at most, and one account one slot at a time")
+    func importedLane() async throws {
+        let lane = ImportedHashLane(width: 2, maximumWaiting: 8, deadline: .seconds(30))
+        let counts = Concurrency()
+        let release = AsyncStream<Void>.makeStream()
+        // The same account while its check runs: refused at once.
+        let first = Task {
+            try await lane.run(account: "slow") {
+                for await _ in release.stream { break }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        await #expect(throws: JSONRPC.RPCError.self) { try await lane.run(account: "slow") {} }
+        release.continuation.yield()
+        try await first.value
+        // Eight accounts at once: never more than two run together, and every one runs.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    try await lane.run(account: "user-\(index)") {
+                        let now = counts.running.add(1, ordering: .relaxed).newValue
+                        _ = counts.most.max(now, ordering: .relaxed)
+                        try await Task.sleep(for: .milliseconds(20))
+                        counts.running.subtract(1, ordering: .relaxed)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(counts.most.load(ordering: .relaxed) == 2)
+    }
+
+    final class Concurrency: Sendable {
+        let running = Atomic<Int>(0)
+        let most = Atomic<Int>(0)
     }
 }

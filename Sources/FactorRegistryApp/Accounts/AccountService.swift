@@ -62,7 +62,7 @@ struct AccountService: Sendable {
         let localId = stored.account.localId
         let right: Bool
         if let hash = stored.passwordHash {
-            right = try await hashers.verify(params.password, against: hash)
+            right = try await hashers.verify(params.password, against: hash, account: localId, projectId: params.projectId)
         } else {
             _ = try await hashers.standard.verify(params.password, against: hashers.decoy(for: params.projectId))
             right = false

@@ -11,10 +11,15 @@ import Synchronization
 /// sign-in waiting behind it.
 final class HashingQueue: Sendable {
     let maximum: Int
+    /// A hash that waited longer than this for a thread is dropped unhashed (issue 57, F-4): its
+    /// caller (whose deadline is `rpc.timeoutMs`) has given up, and hashing it would only delay
+    /// everyone behind it. `nil`: no limit.
+    let deadline: Duration?
     private let pending = Atomic<Int>(0)
 
-    init(maximum: Int) {
+    init(maximum: Int, deadline: Duration? = nil) {
         self.maximum = max(1, maximum)
+        self.deadline = deadline
     }
 
     /// No bound (tests, and the start-up decoys).
@@ -24,7 +29,11 @@ final class HashingQueue: Sendable {
         let queued = pending.add(1, ordering: .relaxed).newValue
         defer { pending.subtract(1, ordering: .relaxed) }
         guard queued <= maximum else { throw Self.full }
-        return try await BlockingWork.run(body)
+        let (enqueued, deadline) = (ContinuousClock.now, self.deadline)
+        return try await BlockingWork.run {
+            if let deadline, ContinuousClock.now - enqueued > deadline { throw Self.full }
+            return try body()
+        }
     }
 
     static let full = RPCError(code: .accountRejected, business: IdentityToolkitError(.tooManyAttemptsTryLater))

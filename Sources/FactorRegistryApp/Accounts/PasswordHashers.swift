@@ -11,6 +11,8 @@ struct PasswordHashers: Sendable {
     let byProject: [String: PasswordHasher]
     /// Opens imported HMAC keys (factor-registry's master key).
     let sealer: SecretSealer
+    /// Where imported hashes are checked (half the pool, one at a time per account).
+    let importedLane: ImportedHashLane
     /// A hash of a random password per parameter set, checked when an email is unknown so the
     /// answer takes as long as for a known one.
     private let decoys: [String: String]
@@ -22,8 +24,11 @@ struct PasswordHashers: Sendable {
         }
     }
 
-    init(standard: PasswordHasher, projectEntries: [String], sealer: SecretSealer) throws {
+    init(standard: PasswordHasher, projectEntries: [String], sealer: SecretSealer, importedLane: ImportedHashLane? = nil) throws {
         self.sealer = sealer
+        self.importedLane =
+            importedLane
+            ?? ImportedHashLane(width: 1, maximumWaiting: min(standard.queue.maximum, 1024), deadline: .seconds(10))
         guard
             PasswordHasher.acceptable(
                 rounds: standard.rounds, blockSize: standard.blockSize, parallelism: standard.parallelism,
@@ -60,13 +65,32 @@ struct PasswordHashers: Sendable {
 
     /// Whether `password` matches `stored`, in any form this server keeps (its own scrypt, or an
     /// imported algorithm's), compared in constant time. Throws `TOO_MANY_ATTEMPTS_TRY_LATER` when
-    /// the hashing queue is full.
-    func verify(_ password: String, against stored: String) async throws -> Bool {
-        if stored.hasPrefix("scrypt$") || stored.hasPrefix(FirebaseScrypt.tag + "$") {
+    /// the hashing queue is full, or `account` has a check of an imported hash running already.
+    /// A hash whose cost is over the bounds (``ImportedHashCost``) fails like a wrong password,
+    /// after a decoy's hash so that it answers in the same time; one in a form other than the
+    /// project's own runs in the imported lane.
+    func verify(_ password: String, against stored: String, account: String? = nil, projectId: String = "") async throws -> Bool {
+        guard ImportedHashCost.isCheckable(stored, ownWork: strongestOwnWork) else {
+            _ = try await standard.verify(password, against: decoy(for: projectId))
+            return false
+        }
+        if hasher(for: projectId).isCurrent(stored) || standard.isCurrent(stored) {
             return try await standard.verify(password, against: stored)
         }
-        let (sealer, inner) = (self.sealer, standard)
-        return try await standard.queue.run { ImportedPasswordHash.matches(password, stored: stored, sealer: sealer, inner: inner) }
+        let (sealer, inner, queue) = (self.sealer, standard, standard.queue)
+        return try await importedLane.run(account: account) {
+            try await queue.run {
+                if stored.hasPrefix("scrypt$") || stored.hasPrefix(FirebaseScrypt.tag + "$") {
+                    return inner.verifyBlocking(password, against: stored)
+                }
+                return ImportedPasswordHash.matches(password, stored: stored, sealer: sealer, inner: inner)
+            }
+        }
+    }
+
+    /// N·r·p of the strongest parameters this deployment hashes with itself.
+    var strongestOwnWork: Int {
+        ([standard] + Array(byProject.values)).map { $0.rounds * $0.blockSize * $0.parallelism }.max() ?? 0
     }
 
     /// Whether a hash that just matched should be replaced by the project's own: an imported

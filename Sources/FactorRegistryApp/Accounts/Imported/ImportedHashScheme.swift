@@ -22,6 +22,8 @@ import ServiceKit
 /// - `MD5`: x = MD5(salt ‖ password), then `rounds` times (0–8192) x = MD5(x ‖ password); the hash
 ///   is x in lower-case hex.
 /// Ranges as Identity Platform's: SCRYPT rounds 1–8 and memoryCost 1–14; PBKDF rounds 1–120,000.
+/// Beyond them, what one check may cost is bounded (``ImportedHashCost``): bcrypt cost 12 at most,
+/// per user; STANDARD_SCRYPT's N·r·p at most 2^20.
 enum ImportedHashScheme: Sendable {
     case standardScrypt(rounds: Int, blockSize: Int, parallelism: Int, keyLength: Int)
     case firebaseScrypt(signerKey: Data, saltSeparator: Data, rounds: Int, memoryCost: Int)
@@ -74,11 +76,12 @@ enum ImportedHashScheme: Sendable {
         case "STANDARD_SCRYPT":
             let keyLength = parameters.dkLen ?? 32
             guard let rounds = parameters.cpuMemCost, let blockSize = parameters.blockSize, let parallelism = parameters.parallelization,
-                PasswordHasher.acceptable(rounds: rounds, blockSize: blockSize, parallelism: parallelism, keyLength: keyLength)
+                PasswordHasher.acceptable(rounds: rounds, blockSize: blockSize, parallelism: parallelism, keyLength: keyLength),
+                rounds * blockSize * parallelism <= ImportedHashCost.scryptMaximumWork
             else {
                 throw parameter(
                     "cpuMemCost (a power of two), blockSize, parallelization and dkLen within this server's limits "
-                        + "(memory 128·N·r at most 64 MiB, p at most 16, 16 to 64 bytes)"
+                        + "(memory 128·N·r at most 64 MiB, N·r·p at most 2^20, 16 to 64 bytes)"
                 )
             }
             self = .standardScrypt(rounds: rounds, blockSize: blockSize, parallelism: parallelism, keyLength: keyLength)
@@ -115,8 +118,12 @@ enum ImportedHashScheme: Sendable {
             let keystream = Data(zip(hash, signerKey).map { $0 ^ $1 })
             return FirebaseScrypt.stored(memoryCost: memoryCost, rounds: rounds, salt: salt + separator, keystream: keystream)
         case .bcrypt:
-            guard let text = String(data: hash, encoding: .ascii), text.utf8.count == 60, text.hasPrefix("$2") else {
-                throw ImportFailure.invalidHash
+            guard let text = String(data: hash, encoding: .ascii), text.utf8.count == 60, text.hasPrefix("$2"),
+                let cost = ImportedHashCost.bcryptCost(text)
+            else { throw ImportFailure.invalidHash }
+            // The cost is the hash's own: one over the bound refuses this user only (decision 23).
+            guard cost <= ImportedHashCost.bcryptMaximumCost else {
+                throw ImportFailure(message: "passwordHash is invalid: its bcrypt cost is above \(ImportedHashCost.bcryptMaximumCost)")
             }
             return "bcrypt$\(hash.base64EncodedString())"
         case .pbkdf2(let digest, let rounds):
