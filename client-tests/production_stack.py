@@ -60,14 +60,12 @@ class ProductionStack(Stack):
         self.service_account = make_service_account()
         self.ports = {service: (free_port(), free_port()) for service in SERVICES}
         public_port, tls_port = free_port(), free_port()
-        self.public_ports = {"MFA_PUBLIC_PORT": public_port, "MFA_PUBLIC_TLS_PORT": tls_port}
+        self.public_ports = {"MFA_PUBLIC_PORT": public_port, "MFA_PUBLIC_TLS_PORT": tls_port,
+                             "MFA_ADMIN_LISTENER_PORT": free_port()}
         self.gateway = f"http://127.0.0.1:{public_port}"
         self.gateway_host = f"127.0.0.1:{public_port}"
         self.gateway_tls = f"https://127.0.0.1:{tls_port}"
-        # Where admin calls go: the admin listener when one is configured (then the only place an
-        # admin token counts; TLS with the gateway's internal identity), else the public listener.
-        admin_port = (extra_env or {}).get("gateway", {}).get("ADMIN_LISTENER_PORT")
-        self.admin_url = f"https://localhost:{admin_port}" if admin_port else self.gateway
+        self.admin_url = self.gateway
         # This run's names, dropped by close() even when the start fails half-way.
         self.databases = {service: f"py_{self.suffix}_{database}" for service, database in DATABASES.items()}
         self.database_urls = {}
@@ -82,6 +80,13 @@ class ProductionStack(Stack):
             self.cert_dirs = {service: Path(self.environments[self.process_of(service)]["MFA_TLS_DIRECTORY"])
                               for service in SERVICES}
             self.certs = self.cert_dirs["gateway"]
+            # Where admin calls go: the admin listener the compose file configures (the only place an
+            # admin token counts; TLS with the gateway's internal identity, whose CA the operator's
+            # machine trusts: here, requests' bundle), else the public listener.
+            admin_port = self.environments[self.process_of("gateway")].get("MFA_ADMIN_LISTENER_PORT", "0")
+            if admin_port not in ("", "0"):
+                self.admin_url = f"https://localhost:{admin_port}"
+                trust(self.certs / "ca.pem")
             for process in self.environments:
                 self.start(process)
             self.wait_ready()
@@ -272,3 +277,18 @@ def running(extra_env: dict[str, dict[str, str]] | None = None, processes: str =
     finally:
         if not keep:
             shutil.rmtree(work, ignore_errors=True)
+
+
+_BUNDLE = Path(tempfile.gettempdir()) / f"mfa-py-trusted-{os.getpid()}.pem"
+
+
+def trust(ca: Path):
+    """Adds a deployment's CA to the CA bundle requests verifies with (REQUESTS_CA_BUNDLE, public CAs
+    included), as an operator adds it on the machine they administer from."""
+    if not _BUNDLE.exists():
+        import certifi
+        _BUNDLE.write_bytes(Path(certifi.where()).read_bytes())
+    with _BUNDLE.open("ab") as bundle:
+        bundle.write(b"\n" + ca.read_bytes())
+    os.environ["REQUESTS_CA_BUNDLE"] = str(_BUNDLE)
+

@@ -27,8 +27,10 @@ def test_the_compose_files_publish_https_beyond_the_host_and_plain_http_on_its_l
         services = yaml.safe_load((ROOT / name).read_text())["services"]
         gateway = next(s for s in services.values()
                        if (s.get("build") or {}).get("args", {}).get("PRODUCT") in ("gateway", "mfa-all-in-one"))
-        assert sorted(gateway["ports"]) == ["127.0.0.1:8080:8080", "443:8443"], name
+        # The admin listener too, on the host's loopback only (issue 57, F-8).
+        assert sorted(gateway["ports"]) == ["127.0.0.1:8080:8080", "127.0.0.1:8444:8444", "443:8443"], name
         environment = gateway["environment"]
+        assert environment["MFA_ADMIN_LISTENER_PORT"] == "8444", name
         assert environment["MFA_PUBLIC_TLS_CERTIFICATE"] == "/public-tls/fullchain.pem", name
         assert any(volume.endswith(":/public-tls:ro") for volume in gateway["volumes"]), name
 
@@ -37,10 +39,12 @@ def test_the_compose_check_refuses_plain_http_beyond_loopback_and_the_internal_c
     sys.path.insert(0, str(ROOT / "scripts"))
     import check_compose
 
-    def gateway(ports, certificate):
+    def gateway(ports, certificate, admin_port="8444"):
         environment = {"MFA_MODE": "production", "MFA_PUBLIC_TLS_PORT": "8443"}
         if certificate:
             environment["MFA_PUBLIC_TLS_CERTIFICATE"] = certificate
+        if admin_port:
+            environment["MFA_ADMIN_LISTENER_PORT"] = admin_port
         return {"services": {"gateway": {"build": {"args": {"PRODUCT": "gateway"}}, "ports": ports,
                                          "environment": environment}}}
 
@@ -51,6 +55,24 @@ def test_the_compose_check_refuses_plain_http_beyond_loopback_and_the_internal_c
     assert any("plain HTTP" in p for p in problems(gateway(["8080:8080", "443:8443"], "/public-tls/fullchain.pem")))
     assert any("operator's certificate" in p for p in problems(gateway(["443:8443"], None)))
     assert any("operator's certificate" in p for p in problems(gateway(["443:8443"], "/certs/gateway.pem")))
+    # Issue 57, F-8: without an admin listener the admin token counted on port 443; and one published
+    # beyond the host's loopback is refused.
+    assert any("no admin listener" in p for p in problems(gateway(["443:8443"], "/public-tls/fullchain.pem", admin_port=None)))
+    assert any("no admin listener" in p for p in problems(gateway(["443:8443"], "/public-tls/fullchain.pem", admin_port="0")))
+    assert problems(gateway(["443:8443", "127.0.0.1:8444:8444"], "/public-tls/fullchain.pem")) == []
+    assert any("admin listener" in p for p in problems(gateway(["443:8443", "8444:8444"], "/public-tls/fullchain.pem")))
+
+
+def test_compose_takes_no_admin_token_on_its_public_ports(production):
+    """Issue 57, F-8: docker-compose.yml accepted the admin token on the internet-facing port 443. The
+    stack runs as compose configures it: the token opens the admin listener only."""
+    bearer = {"Authorization": f"Bearer {production.admin_token}"}
+    for public in (production.gateway, production.gateway_tls):
+        refused = requests.get(public + CONFIG, headers=bearer, timeout=30, verify=False)
+        assert refused.status_code == 401, refused.text
+    assert production.admin_url.startswith("https://localhost:")
+    assert requests.get(production.admin_url + CONFIG, headers=bearer, timeout=30,
+                        verify=str(production.certs / "ca.pem")).status_code == 200
 
 
 def test_the_public_tls_listener_presents_the_operators_certificate(production):

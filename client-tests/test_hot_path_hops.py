@@ -187,7 +187,7 @@ def test_in_production_a_projects_own_api_key_costs_no_call_once_known(productio
 
     email, password = f"hops-{os.urandom(5).hex()}@example.com", "Correct-horse-9"
     local_id = call("v1", "signUp", email=email, password=password).json()["localId"]
-    assert requests.post(f"{stack.gateway}/v1/projects/demo-project/accounts:update", headers=admin, timeout=30,
+    assert requests.post(f"{stack.admin_url}/v1/projects/demo-project/accounts:update", headers=admin, timeout=30,
                          json={"localId": local_id, "emailVerified": True}).status_code == 200
     id_token = call("v1", "signInWithPassword", email=email, password=password).json()["idToken"]
     info = call("v2", "mfaEnrollment:start", idToken=id_token, totpEnrollmentInfo={}).json()["totpSessionInfo"]

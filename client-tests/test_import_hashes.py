@@ -185,7 +185,7 @@ def test_in_production_an_imported_firebase_user_signs_in_and_keeps_no_foreign_h
         admin = {"Authorization": f"Bearer {stack.admin_token}"}
         uid, salt = f"prod-{secrets.token_hex(4)}", secrets.token_bytes(12)
         email = f"{uid}@example.com"
-        answer = requests.post(f"{stack.gateway}{V1}/projects/demo-project/accounts:batchCreate", headers=admin, timeout=60, json={
+        answer = requests.post(f"{stack.admin_url}{V1}/projects/demo-project/accounts:batchCreate", headers=admin, timeout=60, json={
             "hashAlgorithm": "SCRYPT", "signerKey": base64.urlsafe_b64encode(KEY).decode(), "rounds": 8, "memoryCost": 14,
             "saltSeparator": base64.urlsafe_b64encode(SEPARATOR).decode(),
             "users": [{"localId": uid, "email": email, "emailVerified": True, "displayName": "Moved In",

@@ -85,7 +85,7 @@ def verified_user(stack):
     email = f"outside-{secrets.token_hex(5)}@example.com"
     signed_up = requests.post(f"{stack.gateway}{V1}signUp?key={stack.api_key}", json={
         "email": email, "password": "secret-pw", "returnSecureToken": True}, timeout=30).json()
-    marked = requests.post(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
+    marked = requests.post(f"{stack.admin_url}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
                            json={"localId": signed_up["localId"], "emailVerified": True},
                            headers={"Authorization": f"Bearer {stack.admin_token}"}, timeout=30)
     assert marked.status_code == 200, marked.text

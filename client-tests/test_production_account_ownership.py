@@ -62,7 +62,7 @@ def owned():
                      "gateway": {"RECENT_LOGIN_WINDOW_SECONDS": str(WINDOW)}}
         try:
             with running(extra_env=extra_env) as stack:
-                base = f"{stack.gateway}/v2/projects/demo-project"
+                base = f"{stack.admin_url}/v2/projects/demo-project"
                 for url, body in ((f"{base}/oauthIdpConfigs?oauthIdpConfigId=oidc.other",
                                    {"clientId": OTHER_CLIENT, "issuer": provider.issuer, "enabled": True}),
                                   (f"{base}/defaultSupportedIdpConfigs?idpId=google.com",
@@ -104,14 +104,14 @@ def address(prefix, domain="example.com"):
 
 
 def looked_up(stack, local_id):
-    answer = requests.post(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:lookup",
+    answer = requests.post(f"{stack.admin_url}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:lookup",
                            headers=admin(stack), json={"localId": [local_id]}, timeout=30)
     return ok(answer)["users"][0]
 
 
 def claimed(stack, local_id):
     """The details of the account's `account.claimed` audit records, newest first."""
-    answer = requests.get(f"{stack.gateway}/v2/projects/demo-project/securityEvents", headers=admin(stack), timeout=30,
+    answer = requests.get(f"{stack.admin_url}/v2/projects/demo-project/securityEvents", headers=admin(stack), timeout=30,
                           params={"localId": local_id, "eventTypes": "account.claimed"})
     return [event["details"] for event in ok(answer)["events"]]
 
@@ -189,7 +189,7 @@ def test_f1_a_pre_hijackers_link_number_and_email_change_die_with_the_owners_pas
     pre_hijacker = ok(call(stack, "signUp", email=victim, password="planted-pw", returnSecureToken=True))
     sub, number, change = plant(stack, inbox, provider, pre_hijacker, attackers)
     # The app's backend made the pre-hijacker a session cookie (the Admin SDKs' create_session_cookie).
-    cookie = ok(requests.post(f"{stack.gateway}/v1/projects/demo-project:createSessionCookie", headers=admin(stack),
+    cookie = ok(requests.post(f"{stack.admin_url}/v1/projects/demo-project:createSessionCookie", headers=admin(stack),
                               json={"idToken": pre_hijacker["idToken"], "validDuration": "3600"}, timeout=30))["sessionCookie"]
 
     ok(call(stack, "sendOobCode", requestType="PASSWORD_RESET", email=victim))
@@ -207,7 +207,7 @@ def test_f1_a_pre_hijackers_link_number_and_email_change_die_with_the_owners_pas
     # An export shows the account as the proof left it.
     exported, token = [], None
     while True:
-        page = ok(requests.get(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:batchGet",
+        page = ok(requests.get(f"{stack.admin_url}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:batchGet",
                                headers=admin(stack), params={"maxResults": 1000, **({"nextPageToken": token} if token else {})},
                                timeout=30))
         exported += [user for user in page.get("users", []) if user["localId"] == pre_hijacker["localId"]]
@@ -329,9 +329,9 @@ def test_f10_an_id_token_with_a_nonce_signs_in_once_in_the_whole_deployment(owne
     """F-10: the used-nonce store was per schema, so a "once" token signed in once more in every tenant
     that shares the provider's client id."""
     stack, _, provider = owned
-    tenant = ok(requests.post(f"{stack.gateway}/v2/projects/demo-project/tenants", headers=admin(stack), timeout=30,
+    tenant = ok(requests.post(f"{stack.admin_url}/v2/projects/demo-project/tenants", headers=admin(stack), timeout=30,
                               json={"displayName": "Nonce"}))["name"].rsplit("/", 1)[1]
-    ok(requests.post(f"{stack.gateway}/v2/projects/demo-project/tenants/{tenant}/defaultSupportedIdpConfigs?idpId=google.com",
+    ok(requests.post(f"{stack.admin_url}/v2/projects/demo-project/tenants/{tenant}/defaultSupportedIdpConfigs?idpId=google.com",
                      headers=admin(stack), json={"clientId": GOOGLE_CLIENT, "enabled": True}, timeout=30))
     sub, raw = "nonce-" + secrets.token_hex(5), secrets.token_urlsafe(16)
     provider.set_user(sub, email=address("nonce", "gmail.com"), email_verified=True)
@@ -434,7 +434,7 @@ def test_f7_a_recovery_to_an_address_never_proved_is_its_first_proof(owned):
     assert ok(phone(stack, number))["localId"] != pre_hijacker["localId"]
     account = looked_up(stack, pre_hijacker["localId"])
     assert account["email"] == victim and account["emailVerified"] is True and "phoneNumber" not in account
-    events = requests.get(f"{stack.gateway}/v2/projects/demo-project/securityEvents", headers=admin(stack), timeout=30,
+    events = requests.get(f"{stack.admin_url}/v2/projects/demo-project/securityEvents", headers=admin(stack), timeout=30,
                           params={"localId": pre_hijacker["localId"], "eventTypes": "email.changed"})
     recovered = [event["details"] for event in ok(events)["events"] if event["details"].get("via") == "RECOVER_EMAIL"]
     assert recovered and recovered[0]["firstProof"] == "true" and recovered[0]["providers"] == "oidc.other"
@@ -447,7 +447,7 @@ def test_an_imported_unproven_account_is_claimed_by_its_first_proof(owned):
     uid, email, sub = "imported-" + secrets.token_hex(5), address("imported"), "imported-" + secrets.token_hex(5)
     number = new_number()
     answer = ok(requests.post(
-        f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:batchCreate", headers=admin(stack),
+        f"{stack.admin_url}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:batchCreate", headers=admin(stack),
         timeout=60, json={"users": [
             {"localId": uid, "email": email, "emailVerified": False, "phoneNumber": number,
              "providerUserInfo": [{"providerId": "oidc.other", "rawId": sub}]},

@@ -38,7 +38,7 @@ def test_blocking_functions_over_https_with_event_tokens_signed_by_the_published
         with running(extra_env={"gateway": gateway_env}) as stack, blocking_functions.running(
                 Path(directory), tls=True, jwks=f"{stack.gateway}/.well-known/jwks.json") as functions:
             admin = {"Authorization": f"Bearer {stack.admin_token}"}
-            config = f"{stack.gateway}/v2/projects/demo-project/config"
+            config = f"{stack.admin_url}/v2/projects/demo-project/config"
             # Plain HTTP is refused when stored.
             plain = requests.patch(f"{config}?updateMask=blockingFunctions", headers=admin, timeout=30, json={
                 "blockingFunctions": {"triggers": {"beforeCreate": {"functionUri": "http://127.0.0.1:1/before_created"}}}})
@@ -63,7 +63,7 @@ def test_blocking_functions_over_https_with_event_tokens_signed_by_the_published
 
             # After a TOTP second factor: the session's claims name it.
             local_id = signed_up.json()["localId"]
-            marked = requests.post(f"{stack.gateway}/v1/projects/demo-project/accounts:update", headers=admin, timeout=30,
+            marked = requests.post(f"{stack.admin_url}/v1/projects/demo-project/accounts:update", headers=admin, timeout=30,
                                    json={"localId": local_id, "emailVerified": True})
             assert marked.status_code == 200, marked.text
             signed_in = call(stack, V1, "signInWithPassword", email=email, password=password).json()

@@ -272,7 +272,7 @@ def test_f5_a_blocking_function_that_redirects_gets_no_event_token_elsewhere(doo
     """F-5: the caller checked the scheme and address of the function's URL only; a 307 sent the event
     token over plain HTTP to loopback. Now the redirect is the function's failure, and nothing follows it."""
     admin = {"Authorization": f"Bearer {door.admin_token}"}
-    config = f"{door.gateway}/v2/projects/demo-project/config?updateMask=blockingFunctions"
+    config = f"{door.admin_url}/v2/projects/demo-project/config?updateMask=blockingFunctions"
     stored = requests.patch(config, headers=admin, timeout=30, json={"blockingFunctions": {"triggers": {
         "beforeCreate": {"functionUri": f"{door.redirecting}/before_created"}}}})
     assert stored.status_code == 200, stored.text
@@ -291,7 +291,7 @@ def test_f5_an_identity_providers_discovery_that_redirects_is_not_followed(door)
     """F-5 for factor-registry's client: an issuer whose discovery document redirects to plain HTTP on
     loopback. The fetch is refused where it stands; nothing reaches the redirect's target."""
     admin = {"Authorization": f"Bearer {door.admin_token}"}
-    created = requests.post(f"{door.gateway}/v2/projects/demo-project/oauthIdpConfigs?oauthIdpConfigId=oidc.redirecting",
+    created = requests.post(f"{door.admin_url}/v2/projects/demo-project/oauthIdpConfigs?oauthIdpConfigId=oidc.redirecting",
                             headers=admin, timeout=30,
                             json={"clientId": "app", "issuer": door.redirecting, "enabled": True})
     assert created.status_code == 200, created.text
@@ -306,7 +306,7 @@ def test_f5_an_identity_providers_discovery_that_redirects_is_not_followed(door)
 
 def batch_create(stack, body):
     admin = {"Authorization": f"Bearer {stack.admin_token}"}
-    answer = requests.post(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:batchCreate",
+    answer = requests.post(f"{stack.admin_url}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:batchCreate",
                            headers=admin, json=body, timeout=120)
     assert answer.status_code == 200, answer.text
     return answer.json()
@@ -337,7 +337,7 @@ def test_f4_an_imported_hash_beyond_the_cost_bounds_is_refused_by_its_index(door
     signed_in, _ = password_sign_in(door, f"{uid}-fine@example.com", "fine-pw")
     assert signed_in.status_code == 200, signed_in.text
     admin = {"Authorization": f"Bearer {door.admin_token}"}
-    scrypt = requests.post(f"{door.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:batchCreate",
+    scrypt = requests.post(f"{door.admin_url}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:batchCreate",
                            headers=admin, timeout=60, json={
                                "hashAlgorithm": "STANDARD_SCRYPT", "cpuMemCost": 1 << 16, "blockSize": 8, "parallelization": 16,
                                "dkLen": 32, "users": [{"localId": uid + "-scrypt", "passwordHash": b64(b"x" * 32)}]})
@@ -361,7 +361,7 @@ def test_f4_a_stored_hash_over_the_bound_fails_like_a_wrong_password_and_a_new_p
     local_id = door.query("factor-registry", f"""SELECT local_id FROM "p_demo-project".accounts
                                                 WHERE email_normalized = '{email}'""")[0]
     admin = {"Authorization": f"Bearer {door.admin_token}"}
-    reset = requests.post(f"{door.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
+    reset = requests.post(f"{door.admin_url}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
                           headers=admin, json={"localId": local_id, "password": "brand-new-pw"}, timeout=30)
     assert reset.status_code == 200, reset.text
     assert password_sign_in(door, email, "brand-new-pw")[0].status_code == 200

@@ -52,7 +52,7 @@ def short_windows():
 
 
 def test_a_project_token_cannot_open_a_tenants_account(production):
-    created = requests.post(f"{production.gateway}/v2/projects/demo-project/tenants", headers=admin(production),
+    created = requests.post(f"{production.admin_url}/v2/projects/demo-project/tenants", headers=admin(production),
                             json={"displayName": "Bound"}, timeout=30)
     assert created.status_code == 200, created.text
     tenant = created.json()["name"].rsplit("/", 1)[1]
@@ -118,7 +118,7 @@ def test_a_request_trickled_a_byte_at_a_time_is_cut_off(short_windows):
 
 def test_sign_in_failures_do_not_tell_which_emails_exist(production):
     """Decision 19: email enumeration protection, on by default in production."""
-    config = f"{production.gateway}/v2/projects/demo-project/config"
+    config = f"{production.admin_url}/v2/projects/demo-project/config"
     assert requests.get(config, headers=admin(production), timeout=30).json()["emailPrivacyConfig"] == \
         {"enableImprovedEmailPrivacy": True}
     user = signed_up(production)
@@ -145,7 +145,7 @@ def test_a_password_guesser_is_stopped_after_ten_failures_by_default(production)
 
 def test_a_production_project_starts_without_anonymous_sign_up(production):
     """Issue 39, L-6: anonymous sign-up minted accounts and sessions for anyone with the public key."""
-    config = requests.get(f"{production.gateway}/v2/projects/demo-project/config", headers=admin(production), timeout=30)
+    config = requests.get(f"{production.admin_url}/v2/projects/demo-project/config", headers=admin(production), timeout=30)
     assert config.json()["signIn"]["anonymous"]["enabled"] is False
     refused = call(production, "signUp", returnSecureToken=True)
     assert refused.status_code == 400 and error(refused).startswith("ADMIN_ONLY_OPERATION"), refused.text

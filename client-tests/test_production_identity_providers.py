@@ -26,7 +26,7 @@ def production_idp():
                            "IDENTITY_PROVIDERS_GOOGLE_ISSUER": provider.issuer}
         with running(extra_env={"factor-registry": factor_registry}) as stack:
             admin = {"Authorization": f"Bearer {stack.admin_token}"}
-            base = f"{stack.gateway}/v2/projects/demo-project"
+            base = f"{stack.admin_url}/v2/projects/demo-project"
             for url, body in ((f"{base}/oauthIdpConfigs?oauthIdpConfigId=oidc.corp",
                                # The company's own provider, which the operator trusts to verify its
                                # users' addresses (issue 56, F-3): its accounts may enroll a factor.
@@ -80,7 +80,7 @@ def test_a_google_user_signs_in_with_a_verified_token_and_gets_signed_tokens(pro
 def test_the_web_code_flow_and_the_second_factor_in_production(production_idp):
     stack, provider = production_idp
     admin = {"Authorization": f"Bearer {stack.admin_token}"}
-    config = requests.patch(f"{stack.gateway}/v2/projects/demo-project/config?updateMask=mfa", headers=admin, timeout=30,
+    config = requests.patch(f"{stack.admin_url}/v2/projects/demo-project/config?updateMask=mfa", headers=admin, timeout=30,
                             json={"mfa": {"state": "ENABLED", "providerConfigs": [
                                 {"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 1}}]}})
     assert config.status_code == 200, config.text

@@ -27,7 +27,7 @@ def test_mandatory_step_up_and_recovery_codes_in_production(production):
     admin = {"Authorization": f"Bearer {stack.admin_token}"}
     mfa = {"state": "MANDATORY", "enabledProviders": [], "enrollmentGracePeriod": "600s", "stepUpMaxAge": "120s",
            "providerConfigs": [{"state": "ENABLED", "totpProviderConfig": {"adjacentIntervals": 1}}]}
-    created = requests.post(f"{stack.gateway}/v2/projects/demo-project/tenants", headers=admin, timeout=30,
+    created = requests.post(f"{stack.admin_url}/v2/projects/demo-project/tenants", headers=admin, timeout=30,
                             json={"displayName": "Policy", "allowPasswordSignup": True, "mfaConfig": mfa})
     assert created.status_code == 200, created.text
     tenant_id = created.json()["tenantId"]
@@ -35,7 +35,7 @@ def test_mandatory_step_up_and_recovery_codes_in_production(production):
     signed_up = call(stack, V1, "signUp", email=email, password=password, tenantId=tenant_id)
     assert signed_up.status_code == 200, signed_up.text
     local_id = signed_up.json()["localId"]
-    marked = requests.post(f"{stack.gateway}/v1/projects/demo-project/tenants/{tenant_id}/accounts:update",
+    marked = requests.post(f"{stack.admin_url}/v1/projects/demo-project/tenants/{tenant_id}/accounts:update",
                            json={"localId": local_id, "emailVerified": True}, headers=admin, timeout=30)
     assert marked.status_code == 200, marked.text
     signed_in = call(stack, V1, "signInWithPassword", email=email, password=password, tenantId=tenant_id).json()
@@ -70,7 +70,7 @@ def test_mandatory_step_up_and_recovery_codes_in_production(production):
     reused = call(stack, V2, "mfaSignIn:finalize", **{**finish, "mfaPendingCredential": again["mfaPendingCredential"]})
     assert reused.status_code == 400 and reused.json()["error"]["message"] == "INVALID_CODE", reused.text
     # The operator sees how many are left; the database holds no code.
-    counted = requests.post(f"{stack.gateway}/v2/projects/demo-project/tenants/{tenant_id}/accounts/mfaRecoveryCodes:lookup",
+    counted = requests.post(f"{stack.admin_url}/v2/projects/demo-project/tenants/{tenant_id}/accounts/mfaRecoveryCodes:lookup",
                             json={"localId": local_id}, headers=admin, timeout=30)
     assert counted.status_code == 200 and counted.json()["remaining"] == 9, counted.text
     stored = "\n".join(stack.query("challenge-issuer", "SELECT encode(code_hash, 'escape') FROM "

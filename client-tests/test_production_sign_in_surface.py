@@ -66,7 +66,7 @@ def admin(stack):
 
 
 def set_phone_sign_in(stack, enabled):
-    config = f"{stack.gateway}/v2/projects/demo-project/config?updateMask=signIn.phoneNumber.enabled"
+    config = f"{stack.admin_url}/v2/projects/demo-project/config?updateMask=signIn.phoneNumber.enabled"
     answer = requests.patch(config, headers=admin(stack), json={"signIn": {"phoneNumber": {"enabled": enabled}}}, timeout=30)
     assert answer.status_code == 200, answer.text
     return answer.json()
@@ -194,7 +194,7 @@ def test_email_link_sign_in_works_once_the_project_enables_it(production_surface
     email = f"link-{free_port()}@example.com"
     body = dict(requestType="EMAIL_SIGNIN", email=email, continueUrl="http://localhost/finish", canHandleCodeInApp=True)
     assert call(stack, "sendOobCode", **body).json()["error"]["message"] == "OPERATION_NOT_ALLOWED"
-    config = f"{stack.gateway}/v2/projects/demo-project/config?updateMask=signIn.email.passwordRequired"
+    config = f"{stack.admin_url}/v2/projects/demo-project/config?updateMask=signIn.email.passwordRequired"
     enabled = requests.patch(config, headers=admin(stack), json={"signIn": {"email": {"passwordRequired": False}}}, timeout=30)
     assert enabled.status_code == 200, enabled.text
     try:
@@ -211,7 +211,7 @@ def test_a_signed_in_email_link_never_replaces_the_accounts_address(production_s
     stack, inbox = production_surface
     victim_email, attacker_email = f"victim-{free_port()}@example.com", f"attacker-{free_port()}@example.com"
     victim = call(stack, "signUp", email=victim_email, password="secret-pw", returnSecureToken=True).json()
-    config = f"{stack.gateway}/v2/projects/demo-project/config?updateMask=signIn.email.passwordRequired"
+    config = f"{stack.admin_url}/v2/projects/demo-project/config?updateMask=signIn.email.passwordRequired"
     enabled = requests.patch(config, headers=admin(stack), json={"signIn": {"email": {"passwordRequired": False}}}, timeout=30)
     assert enabled.status_code == 200, enabled.text
     try:
@@ -220,7 +220,7 @@ def test_a_signed_in_email_link_never_replaces_the_accounts_address(production_s
         code = mailed_code(inbox, attacker_email, "signIn")
         taken = call(stack, "signInWithEmailLink", idToken=victim["idToken"], email=attacker_email, oobCode=code)
         assert taken.status_code == 400 and taken.json()["error"]["message"] == "PROVIDER_ALREADY_LINKED"
-        looked_up = requests.post(f"{stack.gateway}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:lookup",
+        looked_up = requests.post(f"{stack.admin_url}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:lookup",
                                   headers=admin(stack), json={"localId": [victim["localId"]]}, timeout=30)
         assert looked_up.json()["users"][0]["email"] == victim_email
     finally:
@@ -277,7 +277,7 @@ def test_messages_go_out_in_the_client_language_with_the_project_templates(produ
     """Spanish mail over SMTP, an operator's HTML template for Brazilian Portuguese, and a Traditional
     Chinese SMS (UCS-2) that reaches the provider intact over HTTPS."""
     stack, inbox = production_surface
-    config = f"{stack.gateway}/v2/projects/demo-project/config?updateMask=notification"
+    config = f"{stack.admin_url}/v2/projects/demo-project/config?updateMask=notification"
     template = {"subject": "Nova senha: {{appName}}", "bodyFormat": "HTML",
                 "body": "<p>{{email}}: <a href=\"{{link}}\">redefinir</a></p>"}
     changed = requests.patch(config, headers=admin(stack), timeout=30, json={"notification": {

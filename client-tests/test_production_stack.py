@@ -45,7 +45,7 @@ def test_the_emulator_routes_are_not_served(production):
 
 
 def test_only_the_configured_admin_token_opens_the_admin_apis(production):
-    config = f"{production.gateway}/v2/projects/demo-project/config"
+    config = f"{production.admin_url}/v2/projects/demo-project/config"
     assert admin_get(config, "owner").status_code == 401
     assert admin_get(config, production.admin_token + "x").status_code == 401
     assert admin_get(config, production.admin_token).status_code == 200

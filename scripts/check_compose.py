@@ -1,6 +1,8 @@
 """What a compose file must keep, beyond compose's own schema: production mode, each service with only
 its own key material, nothing published but the gateway's public API (TLS with the operator's
-certificate beyond the host; plain HTTP on the host's loopback at most), no private key made readable.
+certificate beyond the host; plain HTTP on the host's loopback at most) and its admin listener (on the
+host's loopback only, and present, so that no admin credential counts on the public port), no private
+key made readable.
 
     python3 scripts/check_compose.py CONFIG_YAML [NAME]
 
@@ -22,6 +24,8 @@ ALL_IN_ONE = "mfa-all-in-one"
 # admin token in clear, so it may be published on the host's loopback only (issue 40, M-8).
 PUBLIC_PORTS = {8080, 8443}
 PLAIN_PORT = 8080
+# The admin listener (TLS): where admin credentials count, on the host's loopback only (issue 57, F-8).
+ADMIN_PORT = 8444
 
 
 def product(service: dict) -> str | None:
@@ -127,9 +131,13 @@ def check(config: dict) -> list[str]:
                 problems.append(f"{name}: publishes {exposed} beyond 127.0.0.1; monitoring stays on loopback")
             continue
         extra = [port for port in container_ports(service)
-                 if product(service) not in ("gateway", ALL_IN_ONE) or port not in PUBLIC_PORTS]
+                 if product(service) not in ("gateway", ALL_IN_ONE) or port not in PUBLIC_PORTS | {ADMIN_PORT}]
         if extra:
             problems.append(f"{name}: publishes {extra}; only the gateway's {sorted(PUBLIC_PORTS)} may be")
+        admin = [port for port in service.get("ports") or []
+                 if container_port(port) == ADMIN_PORT and host_ip(port) not in ("127.0.0.1", "::1")]
+        if admin:
+            problems.append(f"{name}: publishes the admin listener {admin} beyond the host's loopback")
         plain = [port for port in service.get("ports") or []
                  if container_port(port) == PLAIN_PORT and host_ip(port) not in ("127.0.0.1", "::1")]
         if plain:
@@ -141,6 +149,10 @@ def check(config: dict) -> list[str]:
         if environment.get("MFA_PUBLIC_TLS_PORT") and (not certificate or certificate.startswith("/certs/")):
             problems.append(f"{name}: the public TLS listener must serve the operator's certificate "
                             f"(MFA_PUBLIC_TLS_CERTIFICATE, not the internal identity under /certs)")
+        # Without an admin listener, admin credentials count on the public listeners, port 443 among them.
+        if product(service) in ("gateway", ALL_IN_ONE) and str(environment.get("MFA_ADMIN_LISTENER_PORT") or "0") in ("", "0"):
+            problems.append(f"{name}: no admin listener (MFA_ADMIN_LISTENER_PORT): admin credentials would count on "
+                            "the public port")
 
     for job_name, job in jobs.items():
         command = command_text(job)

@@ -24,7 +24,11 @@ public enum DevelopmentCertificates {
                 privateKeyPEM: String(contentsOf: caKeyURL, encoding: .utf8)
             )
         } else {
-            authority = try CertificateAuthority(commonName: "mfa-backend development CA")
+            // A name of its own per deployment: a machine that trusts several deployments' CAs (an
+            // operator's, reaching each admin listener) finds each certificate's issuer by name, and
+            // two CAs of one name would shadow each other.
+            let id = (0..<4).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            authority = try CertificateAuthority(commonName: "mfa-backend development CA \(id)")
             try write(try authority.certificatePEM, to: caURL, secret: false)
             try write(authority.privateKeyPEM, to: caKeyURL, secret: true)
             written += ["ca.pem", "ca-key.pem"]
