@@ -8,24 +8,18 @@ project's own API key."""
 
 import re
 import secrets
-import ssl
-import tempfile
 import time
 import urllib.parse
-from pathlib import Path
 
 import jwt
 import pytest
 import requests
-from aiosmtpd.controller import Controller
 
 import oidc_provider
-from app_verification_servers import Siteverify, self_signed
+import outside_stand_ins
 from conftest import free_port
 from production_stack import running
-from test_email_over_smtp import Inbox
 from test_mfa_sms import ProviderAPI
-from test_outside_https import serve_tls
 from test_production_sign_in_surface import confirm, mailed_code, mailed_link
 
 V1 = "/identitytoolkit.googleapis.com/v1/accounts:"
@@ -36,49 +30,27 @@ GOOGLE_CLIENT, OTHER_CLIENT = "google-web-client", "other-app"
 
 @pytest.fixture(scope="module")
 def owned():
-    with tempfile.TemporaryDirectory(prefix="mfa-py-ownership-") as work, oidc_provider.running() as provider:
-        cert, key = self_signed(Path(work))
-        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        tls.load_cert_chain(str(cert), str(key))
-        inbox, smtp_port = Inbox(), free_port()
-        relay = Controller(inbox, hostname="127.0.0.1", port=smtp_port, tls_context=tls, require_starttls=True)
-        relay.start()
-        sms_port, siteverify_port = free_port(), free_port()
-        servers = [serve_tls(ProviderAPI, sms_port, cert, key), serve_tls(Siteverify, siteverify_port, cert, key)]
-        challenge_issuer = {
-            "EMAIL_SMTP_HOST": "127.0.0.1", "EMAIL_SMTP_PORT": str(smtp_port), "EMAIL_SMTP_SECURITY": "startTLS",
-            "EMAIL_SMTP_FROM": "accounts@example.com", "EMAIL_SMTP_TRUST_ROOTS": str(cert), "EMAIL_APP_NAME": "Demo App",
-            "SMS_SENDER": "http", "SMS_HTTP_BASE_URL": f"https://127.0.0.1:{sms_port}", "SMS_HTTP_ACCOUNT_ID": "AC1",
-            "SMS_HTTP_AUTH_TOKEN": "provider-secret", "SMS_HTTP_FROM": "+15550001111", "SMS_HTTP_TRUST_ROOTS": str(cert),
-            "APP_VERIFICATION_RECAPTCHA_SECRET": "recaptcha-secret", "APP_VERIFICATION_RECAPTCHA_ACTION": "sms",
-            "APP_VERIFICATION_RECAPTCHA_ENDPOINT": f"https://127.0.0.1:{siteverify_port}/recaptcha/api/siteverify",
-            "APP_VERIFICATION_RECAPTCHA_TRUST_ROOTS": str(cert),
-            # Every client here is 127.0.0.1: production's per-address SMS budget (10) would end the file early.
-            "SMS_RATE_LIMIT_PER_ADDRESS_BURST": "500", "SMS_RATE_LIMIT_PER_ADDRESS_PER_HOUR": "5000",
-        }
+    with outside_stand_ins.running("mfa-py-ownership-") as (challenge_issuer, inbox), oidc_provider.running() as provider:
+        # Every client here is 127.0.0.1: production's per-address SMS budget (10) would end the file early.
+        challenge_issuer |= {"SMS_RATE_LIMIT_PER_ADDRESS_BURST": "500", "SMS_RATE_LIMIT_PER_ADDRESS_PER_HOUR": "5000"}
         factor_registry = {"IDENTITY_PROVIDERS_TRUST_ROOTS": str(provider.ca), "IDENTITY_PROVIDERS_GOOGLE_ISSUER": provider.issuer,
                            "FIRST_FACTOR_PER_ADDRESS_BURST": "500", "FIRST_FACTOR_PER_ADDRESS_PER_HOUR": "5000"}
         extra_env = {"challenge-issuer": challenge_issuer, "factor-registry": factor_registry,
                      "gateway": {"RECENT_LOGIN_WINDOW_SECONDS": str(WINDOW)}}
-        try:
-            with running(extra_env=extra_env) as stack:
-                base = f"{stack.admin_url}/v2/projects/demo-project"
-                for url, body in ((f"{base}/oauthIdpConfigs?oauthIdpConfigId=oidc.other",
-                                   {"clientId": OTHER_CLIENT, "issuer": provider.issuer, "enabled": True}),
-                                  (f"{base}/defaultSupportedIdpConfigs?idpId=google.com",
-                                   {"clientId": GOOGLE_CLIENT, "enabled": True})):
-                    answer = requests.post(url, json=body, headers=admin(stack), timeout=30)
-                    assert answer.status_code == 200, answer.text
-                # Phone sign-in (off by default in production) and email links on.
-                answer = requests.patch(f"{base}/config?updateMask=signIn.phoneNumber.enabled,signIn.email.passwordRequired",
-                                        headers=admin(stack), timeout=30,
-                                        json={"signIn": {"phoneNumber": {"enabled": True}, "email": {"passwordRequired": False}}})
+        with running(extra_env=extra_env) as stack:
+            base = f"{stack.admin_url}/v2/projects/demo-project"
+            for url, body in ((f"{base}/oauthIdpConfigs?oauthIdpConfigId=oidc.other",
+                               {"clientId": OTHER_CLIENT, "issuer": provider.issuer, "enabled": True}),
+                              (f"{base}/defaultSupportedIdpConfigs?idpId=google.com",
+                               {"clientId": GOOGLE_CLIENT, "enabled": True})):
+                answer = requests.post(url, json=body, headers=admin(stack), timeout=30)
                 assert answer.status_code == 200, answer.text
-                yield stack, inbox, provider
-        finally:
-            relay.stop()
-            for server in servers:
-                server.shutdown()
+            # Phone sign-in (off by default in production) and email links on.
+            answer = requests.patch(f"{base}/config?updateMask=signIn.phoneNumber.enabled,signIn.email.passwordRequired",
+                                    headers=admin(stack), timeout=30,
+                                    json={"signIn": {"phoneNumber": {"enabled": True}, "email": {"passwordRequired": False}}})
+            assert answer.status_code == 200, answer.text
+            yield stack, inbox, provider
 
 
 def call(stack, operation, **body):

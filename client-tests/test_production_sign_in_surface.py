@@ -6,55 +6,27 @@ is there: every code is read from the message that was delivered."""
 
 import html
 import re
-import ssl
-import tempfile
 import time
 import urllib.parse
-from pathlib import Path
 
 import pytest
 import requests
-from aiosmtpd.controller import Controller
 
-from app_verification_servers import Siteverify, self_signed
+import outside_stand_ins
 from conftest import free_port
 from production_stack import running
-from test_email_over_smtp import Inbox
 from test_mfa_sms import ProviderAPI
-from test_outside_https import serve_tls
 
 V1 = "/identitytoolkit.googleapis.com/v1/accounts:"
 
 
 @pytest.fixture(scope="module")
 def production_surface():
-    with tempfile.TemporaryDirectory(prefix="mfa-py-surface-") as work:
-        cert, key = self_signed(Path(work))
-        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        tls.load_cert_chain(str(cert), str(key))
-        inbox, smtp_port = Inbox(), free_port()
-        relay = Controller(inbox, hostname="127.0.0.1", port=smtp_port, tls_context=tls, require_starttls=True)
-        relay.start()
-        sms_port, siteverify_port = free_port(), free_port()
-        servers = [serve_tls(ProviderAPI, sms_port, cert, key), serve_tls(Siteverify, siteverify_port, cert, key)]
-        challenge_issuer = {
-            "EMAIL_SMTP_HOST": "127.0.0.1", "EMAIL_SMTP_PORT": str(smtp_port), "EMAIL_SMTP_SECURITY": "startTLS",
-            "EMAIL_SMTP_FROM": "accounts@example.com", "EMAIL_SMTP_TRUST_ROOTS": str(cert), "EMAIL_APP_NAME": "Demo App",
-            "SMS_SENDER": "http", "SMS_HTTP_BASE_URL": f"https://127.0.0.1:{sms_port}", "SMS_HTTP_ACCOUNT_ID": "AC1",
-            "SMS_HTTP_AUTH_TOKEN": "provider-secret", "SMS_HTTP_FROM": "+15550001111", "SMS_HTTP_TRUST_ROOTS": str(cert),
-            "APP_VERIFICATION_RECAPTCHA_SECRET": "recaptcha-secret", "APP_VERIFICATION_RECAPTCHA_ACTION": "sms",
-            "APP_VERIFICATION_RECAPTCHA_ENDPOINT": f"https://127.0.0.1:{siteverify_port}/recaptcha/api/siteverify",
-            "APP_VERIFICATION_RECAPTCHA_TRUST_ROOTS": str(cert),
-        }
-        try:
-            with running(extra_env={"challenge-issuer": challenge_issuer}) as stack:
-                # Phone sign-in is off in production until an operator turns it on (issue 39, M-3).
-                assert set_phone_sign_in(stack, True)["signIn"]["phoneNumber"]["enabled"] is True
-                yield stack, inbox
-        finally:
-            relay.stop()
-            for server in servers:
-                server.shutdown()
+    with outside_stand_ins.running("mfa-py-surface-") as (challenge_issuer, inbox), \
+            running(extra_env={"challenge-issuer": challenge_issuer}) as stack:
+        # Phone sign-in is off in production until an operator turns it on (issue 39, M-3).
+        assert set_phone_sign_in(stack, True)["signIn"]["phoneNumber"]["enabled"] is True
+        yield stack, inbox
 
 
 def call(stack, operation, **body):

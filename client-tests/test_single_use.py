@@ -203,7 +203,8 @@ def test_a_spent_credential_is_refused_in_production_mode(production):
     email = f"single-use-{time.time_ns()}@example.com"
     signed_up = requests.post(f"{v1_url}/accounts:signUp?key={key}", json={"email": email, "password": "secret-pw"},
                               timeout=30).json()
-    assert requests.post(f"{v1_url}/projects/demo-project/accounts:update", headers=admin, timeout=30,
+    assert requests.post(f"{stack.admin_url}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
+                         headers=admin, timeout=30,
                          json={"localId": signed_up["localId"], "emailVerified": True}).status_code == 200
     user = requests.post(f"{v1_url}/accounts:signInWithPassword?key={key}", json={"email": email, "password": "secret-pw"},
                          timeout=30).json()
