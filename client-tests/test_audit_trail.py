@@ -117,6 +117,11 @@ def test_an_sms_refusal_and_an_admins_changes_are_recorded_in_the_tenant_alone(s
     before, after = json.loads(change[0]["details"]["before"]), json.loads(change[0]["details"]["after"])
     assert before["enableAnonymousUser"] is False and after["enableAnonymousUser"] is True
     assert "654321" not in change[0]["details"]["before"] + change[0]["details"]["after"]
+    # The same PATCH again changes nothing, and nothing is recorded (issue 58).
+    again = requests.patch(f"{stack.gateway}{TENANTS}/{tenant}?updateMask=enableAnonymousUser", headers=ADMIN, timeout=30,
+                           json={"enableAnonymousUser": True})
+    assert again.status_code == 200, again.text
+    assert len(all_events(stack, tenant, eventTypes="config.changed")) == 1
 
     user = verified_user(stack, tenant=tenant)
     number = "+1650555" + str(secrets.randbelow(10**4)).zfill(4)

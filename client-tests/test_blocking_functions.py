@@ -5,6 +5,7 @@ the apps' calls go through Google's generated REST client. Development mode: pla
 functions, the SDK's emulator switch in place of its signature check (the production suite checks the
 signature against the gateway's keys)."""
 
+import secrets
 import threading
 import time
 from http.server import ThreadingHTTPServer
@@ -322,12 +323,13 @@ def test_each_call_is_audited_and_metered(fstack, configured):
     assert 'mfa_blocking_function_calls_total{event="beforeSignIn",outcome="allowed"}' in metrics
 
 
-def test_a_function_on_a_private_address_is_refused_unless_the_operator_allows_it(stack, functions):
+def test_in_development_a_function_on_the_developers_machine_is_called(stack, functions):
+    """Issue 58: development mode allows functions on loopback and private addresses by default, as the
+    Functions emulator does; production refuses them (test_production_hardening.py)."""
     tenant = requests.post(f"{stack.gateway}/v2/projects/demo-project/tenants",
                            json={"displayName": "private-fn", "allowPasswordSignup": True}, headers=ADMIN, timeout=30).json()
     configure(stack, blocking_functions.triggers(functions, beforeCreate="before_created"), tenant=tenant["tenantId"])
-    status, message = failure(sign_up(stack, unique_email("private"), tenantId=tenant["tenantId"]))
-    assert status == 400
-    assert message == ("BLOCKING_FUNCTION_ERROR_RESPONSE : HTTP Cloud Function URL is not allowed: its host has a private "
-                       "address (blockingFunctions.allowPrivateAddresses is off)")
+    status, message = failure(sign_up(stack, f"eve-{secrets.token_hex(4)}@blocked.example", tenantId=tenant["tenantId"]))
+    assert status == 400 and "Sign-ups from blocked.example are closed" in message
+    assert sign_up(stack, unique_email("private"), tenantId=tenant["tenantId"]).execute()["localId"]
     requests.delete(f"{stack.gateway}/v2/projects/demo-project/tenants/{tenant['tenantId']}", headers=ADMIN, timeout=30)

@@ -149,3 +149,22 @@ def test_a_production_project_starts_without_anonymous_sign_up(production):
     assert config.json()["signIn"]["anonymous"]["enabled"] is False
     refused = call(production, "signUp", returnSecureToken=True)
     assert refused.status_code == 400 and error(refused).startswith("ADMIN_ONLY_OPERATION"), refused.text
+
+
+def test_a_blocking_function_on_a_private_address_is_refused_in_production(production):
+    """Development calls functions on the developer's own machine (issue 58); production never posts to
+    a loopback or private address unless the operator allows it (blockingFunctions.allowPrivateAddresses),
+    so an admin's URL cannot make the gateway post to the deployment's own ports."""
+    created = requests.post(f"{production.admin_url}/v2/projects/demo-project/tenants", headers=admin(production),
+                            json={"displayName": "Private function", "allowPasswordSignup": True}, timeout=30)
+    assert created.status_code == 200, created.text
+    tenant = created.json()["name"].rsplit("/", 1)[1]
+    stored = requests.patch(f"{production.admin_url}/v2/projects/demo-project/tenants/{tenant}?updateMask=blockingFunctions",
+                            headers=admin(production), timeout=30, json={"blockingFunctions": {"triggers": {
+                                "beforeCreate": {"functionUri": "https://127.0.0.1:9/before_created"}}}})
+    assert stored.status_code == 200, stored.text
+    refused = call(production, "signUp", email=f"private-{secrets.token_hex(4)}@example.com", password="secret-pw",
+                   tenantId=tenant)
+    assert refused.status_code == 400
+    assert error(refused) == ("BLOCKING_FUNCTION_ERROR_RESPONSE : HTTP Cloud Function URL is not allowed: its host has a "
+                              "private address (blockingFunctions.allowPrivateAddresses is off)")

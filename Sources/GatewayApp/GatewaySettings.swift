@@ -31,7 +31,8 @@ struct GatewaySettings: Sendable {
     /// blocking functions (a function behind a private CA, or a test's local one).
     let blockingFunctionTrustRoots: String?
     /// `blockingFunctions.allowPrivateAddresses`: functions may be on private, loopback or
-    /// link-local addresses (off by default: docs/blocking-functions.md).
+    /// link-local addresses. Off by default in production (docs/blocking-functions.md); on in
+    /// development, where teams run their functions locally, as the Functions emulator does (issue 58).
     let blockingFunctionsAllowPrivateAddresses: Bool
     /// Improved email privacy (decision 19) when a scope has not set it: on in production.
     var emailPrivacyByDefault: Bool { modeDefaults.improvedEmailPrivacy }
@@ -77,6 +78,7 @@ struct GatewaySettings: Sendable {
         clientAddress = try ClientAddress(reader: reader)
         modeDefaults = ModeDefaults(mode: host.settings.mode)
         blockingFunctionTrustRoots = reader.string(forKey: "blockingFunctions.trustRoots")
-        blockingFunctionsAllowPrivateAddresses = reader.bool(forKey: "blockingFunctions.allowPrivateAddresses", default: false)
+        blockingFunctionsAllowPrivateAddresses = reader.bool(
+            forKey: "blockingFunctions.allowPrivateAddresses", default: host.settings.mode == .development)
     }
 }

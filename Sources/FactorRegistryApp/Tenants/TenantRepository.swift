@@ -221,10 +221,13 @@ struct TenantRepository: Sendable {
             var updated: Tenant?
             for try await row in rows.decode(Row.self) { updated = Self.tenant(from: row) }
             guard let updated else { return nil }
-            try await events.record(
-                .configChanged, localId: nil, details: Self.change(from: previous, to: settings),
-                in: try ScopeSchema.of(projectId, tenantId), on: connection
-            )
+            // A PATCH that changes nothing is no change to record (issue 58).
+            let change = Self.change(from: previous, to: settings)
+            if change["before"] != change["after"] {
+                try await events.record(
+                    .configChanged, localId: nil, details: change, in: try ScopeSchema.of(projectId, tenantId), on: connection
+                )
+            }
             return updated
         }
     }
@@ -283,10 +286,9 @@ struct TenantRepository: Sendable {
             // A project still being provisioned has no schema yet, and no trail to write to.
             let schema = try ScopeSchema.of(projectId, nil)
             let exists = try await connection.query("SELECT 1 FROM pg_namespace WHERE nspname = \(schema.name)", logger: logger)
-            for try await _ in exists.decode(Int.self) {
-                try await events.record(
-                    .configChanged, localId: nil, details: Self.change(from: previous, to: settings), in: schema, on: connection
-                )
+            let change = Self.change(from: previous, to: settings)
+            for try await _ in exists.decode(Int.self) where change["before"] != change["after"] {
+                try await events.record(.configChanged, localId: nil, details: change, in: schema, on: connection)
             }
             return updated
         }
