@@ -1,9 +1,11 @@
 """The outside services a production stack's sign-in surface talks to, as local programs with a CA of
 their own (trusted through each service's `trustRoots`, as a deployment trusts a public one): an SMTP
 relay with STARTTLS (aiosmtpd), a Twilio-style Messages API and a reCAPTCHA siteverify endpoint over
-HTTPS. `running()` yields challenge-issuer's settings for them and the relay's inbox."""
+HTTPS. `running()` yields them (``StandIns``): challenge-issuer's settings, the relay's inbox, their CA
+and the work directory it sits in."""
 
 import contextlib
+from dataclasses import dataclass
 import ssl
 import tempfile
 from pathlib import Path
@@ -15,6 +17,14 @@ from conftest import free_port
 from test_email_over_smtp import Inbox
 from test_mfa_sms import ProviderAPI
 from test_outside_https import serve_tls
+
+
+@dataclass
+class StandIns:
+    challenge_issuer: dict
+    inbox: Inbox
+    ca: Path
+    work: Path
 
 
 @contextlib.contextmanager
@@ -38,7 +48,7 @@ def running(prefix="mfa-py-outside-"):
             "APP_VERIFICATION_RECAPTCHA_TRUST_ROOTS": str(cert),
         }
         try:
-            yield challenge_issuer, inbox
+            yield StandIns(challenge_issuer, inbox, cert, Path(work))
         finally:
             relay.stop()
             for server in servers:

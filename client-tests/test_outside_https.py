@@ -8,7 +8,6 @@ issued is not trusted outside the deployment."""
 import datetime
 import ipaddress
 import ssl
-import tempfile
 import threading
 from http.server import ThreadingHTTPServer
 from pathlib import Path
@@ -20,7 +19,6 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from app_verification_servers import Siteverify, self_signed
 from conftest import free_port
 from production_stack import running
 from test_mfa_sms import ProviderAPI
@@ -58,26 +56,13 @@ def issued_by(ca_cert_path: Path, ca_key_path: Path, directory: Path):
 @pytest.fixture(scope="module")
 def outside():
     """A production stack whose SMS provider and reCAPTCHA are HTTPS stand-ins with their own CA."""
-    with tempfile.TemporaryDirectory(prefix="mfa-py-outside-") as work:
-        work = Path(work)
-        cert, key = self_signed(work)
-        sms_port, siteverify_port = free_port(), free_port()
-        servers = [serve_tls(ProviderAPI, sms_port, cert, key), serve_tls(Siteverify, siteverify_port, cert, key)]
-        challenge_issuer = {
-            "SMS_SENDER": "http", "SMS_HTTP_BASE_URL": f"https://127.0.0.1:{sms_port}", "SMS_HTTP_ACCOUNT_ID": "AC1",
-            "SMS_HTTP_AUTH_TOKEN": "provider-secret", "SMS_HTTP_FROM": "+15550001111", "SMS_HTTP_TRUST_ROOTS": str(cert),
-            "APP_VERIFICATION_RECAPTCHA_SECRET": "recaptcha-secret", "APP_VERIFICATION_RECAPTCHA_ACTION": "sms",
-            "APP_VERIFICATION_RECAPTCHA_ENDPOINT": f"https://127.0.0.1:{siteverify_port}/recaptcha/api/siteverify",
-            "APP_VERIFICATION_RECAPTCHA_TRUST_ROOTS": str(cert),
-        }
-        try:
-            with running(extra_env={"challenge-issuer": challenge_issuer}) as stack:
-                stack.work_dir, stack.stand_in_ca = work, cert
-                stack.siteverify = challenge_issuer["APP_VERIFICATION_RECAPTCHA_ENDPOINT"]
-                yield stack
-        finally:
-            for server in servers:
-                server.shutdown()
+    import outside_stand_ins  # here: it takes serve_tls from this module
+
+    with outside_stand_ins.running() as stand_ins, \
+            running(extra_env={"challenge-issuer": stand_ins.challenge_issuer}) as stack:
+        stack.work_dir, stack.stand_in_ca = stand_ins.work, stand_ins.ca
+        stack.siteverify = stand_ins.challenge_issuer["APP_VERIFICATION_RECAPTCHA_ENDPOINT"]
+        yield stack
 
 
 def verified_user(stack):

@@ -30,9 +30,9 @@ GOOGLE_CLIENT, OTHER_CLIENT = "google-web-client", "other-app"
 
 @pytest.fixture(scope="module")
 def owned():
-    with outside_stand_ins.running("mfa-py-ownership-") as (challenge_issuer, inbox), oidc_provider.running() as provider:
+    with outside_stand_ins.running("mfa-py-ownership-") as stand_ins, oidc_provider.running() as provider:
         # Every client here is 127.0.0.1: production's per-address SMS budget (10) would end the file early.
-        challenge_issuer |= {"SMS_RATE_LIMIT_PER_ADDRESS_BURST": "500", "SMS_RATE_LIMIT_PER_ADDRESS_PER_HOUR": "5000"}
+        challenge_issuer = stand_ins.challenge_issuer | {"SMS_RATE_LIMIT_PER_ADDRESS_BURST": "500", "SMS_RATE_LIMIT_PER_ADDRESS_PER_HOUR": "5000"}
         factor_registry = {"IDENTITY_PROVIDERS_TRUST_ROOTS": str(provider.ca), "IDENTITY_PROVIDERS_GOOGLE_ISSUER": provider.issuer,
                            "FIRST_FACTOR_PER_ADDRESS_BURST": "500", "FIRST_FACTOR_PER_ADDRESS_PER_HOUR": "5000"}
         extra_env = {"challenge-issuer": challenge_issuer, "factor-registry": factor_registry,
@@ -50,7 +50,7 @@ def owned():
                                     headers=admin(stack), timeout=30,
                                     json={"signIn": {"phoneNumber": {"enabled": True}, "email": {"passwordRequired": False}}})
             assert answer.status_code == 200, answer.text
-            yield stack, inbox, provider
+            yield stack, stand_ins.inbox, provider
 
 
 def call(stack, operation, **body):

@@ -22,11 +22,11 @@ V1 = "/identitytoolkit.googleapis.com/v1/accounts:"
 
 @pytest.fixture(scope="module")
 def production_surface():
-    with outside_stand_ins.running("mfa-py-surface-") as (challenge_issuer, inbox), \
-            running(extra_env={"challenge-issuer": challenge_issuer}) as stack:
+    with outside_stand_ins.running("mfa-py-surface-") as stand_ins, \
+            running(extra_env={"challenge-issuer": stand_ins.challenge_issuer}) as stack:
         # Phone sign-in is off in production until an operator turns it on (issue 39, M-3).
         assert set_phone_sign_in(stack, True)["signIn"]["phoneNumber"]["enabled"] is True
-        yield stack, inbox
+        yield stack, stand_ins.inbox
 
 
 def call(stack, operation, **body):
