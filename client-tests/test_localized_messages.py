@@ -127,7 +127,8 @@ def test_a_tenant_template_wins_in_its_language_and_its_default_language_catches
     assert requests.get(f"{stack.gateway}{TENANTS}/{tenant_id}", headers=ADMIN, timeout=30).json() == tenant
     user = verified_user(stack, tenant=tenant_id)
     custom = enrollment_sms(stack, user, "pt-BR")
-    assert custom["text"] == f"your app: PIN {custom['code']} (10 min)" and custom["locale"] == "pt-BR"
+    # No app name is configured: the project's id names the app.
+    assert custom["text"] == f"demo-project: PIN {custom['code']} (10 min)" and custom["locale"] == "pt-BR"
     assert enrollment_sms(stack, user, "fr")["locale"] == "id"
     assert enrollment_sms(stack, user, None)["locale"] == "id"
     assert enrollment_sms(stack, user, "zh-TW")["locale"] == "zh-Hant"
@@ -199,8 +200,8 @@ def test_the_documented_sms_lengths_are_those_sent(stack):
     measured = {}
     for locale in ["en", "zh-Hans", "zh-Hant", "id", "pt-BR", "pt-PT", "es", "es-419"]:
         text = enrollment_sms(stack, verified_user(stack), locale)["text"]
-        assert "your app" in text
+        assert "demo-project" in text  # no app name configured: the project's id
         encoding, units = sms_units(text)
-        fixed = units - len("your app")
+        fixed = units - len("demo-project")
         measured[locale] = (encoding, fixed, (160 if encoding == "GSM-7" else 70) - fixed)
     assert table == measured

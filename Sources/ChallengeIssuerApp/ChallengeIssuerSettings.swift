@@ -6,8 +6,9 @@ struct ChallengeIssuerSettings: Sendable {
     let development: Bool
     let masterKeyBase64: String?
     let masterKeyFile: String
-    let appName: String
-    let smsAppName: String
+    /// `email.appName`; when unset, each message names the app by its project id (``AppName``).
+    let appName: String?
+    let smsAppName: String?
     let totpEnrollmentLifetime: Duration
     let totpMaximumFailures: Int
     let totpFailureWindow: Duration
@@ -37,8 +38,8 @@ struct ChallengeIssuerSettings: Sendable {
             forKey: "secrets.masterKeyFile",
             default: "\(reader.string(forKey: "tls.directory", default: ".stack/certs"))/challenge-issuer-master.key"
         )
-        appName = reader.string(forKey: "email.appName", default: "your app")
-        smsAppName = reader.string(forKey: "sms.appName", default: appName)
+        appName = reader.string(forKey: "email.appName")
+        smsAppName = reader.string(forKey: "sms.appName") ?? appName
         totpEnrollmentLifetime = .seconds(reader.int(forKey: "totp.enrollmentLifetimeSeconds", default: 300))
         totpMaximumFailures = reader.int(forKey: "totp.maximumFailures", default: 5)
         totpFailureWindow = .seconds(reader.int(forKey: "totp.failureWindowSeconds", default: 300))

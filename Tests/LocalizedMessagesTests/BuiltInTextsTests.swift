@@ -45,4 +45,45 @@ struct BuiltInTextsTests {
             #expect(NotificationValidation.mentions("appName", in: email.body), "\(locale) \(kind)")
         }
     }
+
+    /// The same word twice in a row ("your your app account"), case-insensitively.
+    static func doubledWord(in text: String) -> String? {
+        let words = text.split(whereSeparator: { !$0.isLetter }).map { $0.lowercased() }
+        return zip(words, words.dropFirst()).first(where: { $0 == $1 }).map(\.0)
+    }
+
+    @Test(
+        "every SMS and email reads right with the operator's app name and without one (the project id), in every language",
+        arguments: BuiltInTexts.all.map(\.locale)
+    )
+    func appNames(locale: String) throws {
+        for configured in ["Acme Notes", nil] {
+            let name = AppName.shown(configured: configured, projectId: "demo-project")
+            let sms = MessageCatalog(nil).sms(locale: locale, code: "123456", appName: name, lifetime: .seconds(600))
+            var texts = [("sms", sms.text)]
+            for kind in OOBRequestType.allCases {
+                let email = MessageCatalog(nil).email(
+                    kind, locale: locale,
+                    values: EmailValues(
+                        appName: name, email: "ana@example.com", link: "https://example.com/l", newEmail: "new@example.com",
+                        secondFactor: .phone(ending: "4567"), linkedPhoneEnding: "4567"
+                    )
+                )
+                texts += [("\(kind) subject", email.subject), ("\(kind) body", email.text)]
+            }
+            for (what, text) in texts {
+                #expect(text.contains(name), "\(locale) \(what) does not name the app")
+                #expect(Self.doubledWord(in: text) == nil, "\(locale) \(what): \(text)")
+                #expect(!text.contains("{{"), "\(locale) \(what) left a placeholder")
+                #expect(!text.lowercased().contains("your app"), "\(locale) \(what) names the app with a phrase")
+            }
+        }
+    }
+
+    @Test("the app's name is the operator's when set, else the project's id")
+    func appNameFallback() {
+        #expect(AppName.shown(configured: "Acme", projectId: "p-1") == "Acme")
+        #expect(AppName.shown(configured: nil, projectId: "p-1") == "p-1")
+        #expect(AppName.shown(configured: "  ", projectId: "p-1") == "p-1")
+    }
 }

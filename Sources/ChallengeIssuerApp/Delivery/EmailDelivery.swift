@@ -13,7 +13,8 @@ struct EmailDelivery: Sendable {
     let sender: any EmailSender
     /// Present in development mode only.
     let outbox: DevelopmentOutbox?
-    let appName: String
+    /// The configured name; the project's id when none (``AppName``).
+    let appName: String?
     let logger: Logger
 
     func send(_ params: SendEmail.Params) async throws -> SendEmail.Result {
@@ -22,7 +23,7 @@ struct EmailDelivery: Sendable {
         let message = MessageCatalog(params.notification).email(
             kind, locale: params.locale,
             values: EmailValues(
-                appName: appName, email: params.email, link: params.oobLink,
+                appName: AppName.shown(configured: appName, projectId: params.projectId), email: params.email, link: params.oobLink,
                 newEmail: params.newEmail ?? (kind == .verifyAndChangeEmail ? params.email : nil), secondFactor: params.secondFactor,
                 linkedPhoneEnding: params.linkedPhoneEnding
             )

@@ -40,7 +40,8 @@ struct PhoneVerifications: Sendable {
     let outbox: DevelopmentOutbox?
     let lifetime: Duration
     let maximumAttempts: Int
-    let appName: String
+    /// The configured name; the project's id when none (``AppName``).
+    let appName: String?
     let logger: Logger
 
     /// `enroll` and `signIn` are a second factor's, for the session's user; `phoneSignIn` is the
@@ -86,7 +87,9 @@ struct PhoneVerifications: Sendable {
         // A test number's fixed code is sent nowhere: no text, no cost, nothing counted.
         let message =
             params.testCode == nil
-            ? MessageCatalog(params.notification).sms(locale: params.locale, code: issued.deliverable, appName: appName, lifetime: lifetime)
+            ? MessageCatalog(params.notification).sms(
+                locale: params.locale, code: issued.deliverable,
+                appName: AppName.shown(configured: appName, projectId: params.projectId), lifetime: lifetime)
             : nil
         if let message {
             try await defense.admit(
