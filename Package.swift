@@ -94,7 +94,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "VerifierRecaptcha",
+            name: "VerifierCaptcha",
             dependencies: ["PluginKit", "PluginHTTP", .product(name: "AsyncHTTPClient", package: "async-http-client")],
             swiftSettings: swiftSettings
         ),
@@ -226,7 +226,7 @@ let package = Package(
                 "FactorTOTP",
                 "FactorSMS",
                 "SMSHTTP", "LocalizedMessages", "PluginHTTP",
-                "VerifierRecaptcha", "VerifierPlayIntegrity", "APNsPush",
+                "VerifierCaptcha", "VerifierPlayIntegrity", "APNsPush",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -391,7 +391,8 @@ let package = Package(
         .testTarget(
             name: "ChallengeIssuerAppTests",
             dependencies: [
-                "ChallengeIssuerApp", "Contracts", "JSONRPC", "PluginKit", "ServiceKit", "ServiceTesting", "FactorTOTP",
+                "ChallengeIssuerApp", "Contracts", "JSONRPC", "PluginKit", "ServiceKit", "ServiceTesting", "FactorTOTP", "VerifierCaptcha",
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -36,7 +36,8 @@ def verified_stack(stack):
         apns = APNs(work, apns_port, team_key.public_key(), KEY_ID, TEAM_ID)
         bin_dir = Path(os.environ.get("MFA_TEST_BIN_DIR", Path(__file__).resolve().parents[1] / ".build" / "debug"))
         running = Stack(work / "stack", bin_dir, stack.postgres, extra_env={
-            "APP_VERIFICATION_TEST_TOKEN_ENABLED": "false",
+            # Development mode checks no proof unless told to (decision 14): this stack checks them all.
+            "APP_VERIFICATION_EMULATOR": "false",
             "APP_VERIFICATION_RECAPTCHA_ENDPOINT": f"http://127.0.0.1:{siteverify_port}/recaptcha/api/siteverify",
             "APP_VERIFICATION_RECAPTCHA_SECRET": "recaptcha-secret", "APP_VERIFICATION_RECAPTCHA_ACTION": "sms",
             "APP_VERIFICATION_RECAPTCHA_TIMEOUT_MS": "1000",
@@ -70,6 +71,25 @@ def start(stack, user, proof, number=None):
 def codes_sent(stack):
     return len(requests.get(f"{stack.gateway}/emulator/v1/projects/demo-project/verificationCodes",
                             timeout=30).json()["verificationCodes"])
+
+
+def test_missing_and_unverifiable_proofs_are_refused_in_contract_order(verified_stack):
+    stack = verified_stack
+    user = verified_user(stack)
+    before = codes_sent(stack)
+    assert error(start(stack, user, {})) == "MISSING_APP_CREDENTIAL"
+    assert error(start(stack, user, {"recaptchaToken": "forged"})) == "CAPTCHA_CHECK_FAILED"
+    assert error(start(stack, user, {"playIntegrityToken": "unverifiable"})) == "INVALID_APP_CREDENTIAL"
+    assert error(v1(stack, "sendVerificationCode", phoneNumber=unique_phone())) == "MISSING_APP_CREDENTIAL"
+    assert codes_sent(stack) == before
+    session = start(stack, user, {"recaptchaToken": "good"}).json()["phoneSessionInfo"]["sessionInfo"]
+    enrolled = v2(stack, "mfaEnrollment:finalize", idToken=user["idToken"],
+                  phoneVerificationInfo={"sessionInfo": session, "code": sms_code(stack, session)}).json()
+    assert "idToken" in enrolled
+    pending = v1(stack, "signInWithPassword", email=user["email"], password=user["password"]).json()
+    assert error(v2(stack, "mfaSignIn:start", mfaPendingCredential=pending["mfaPendingCredential"],
+                    mfaEnrollmentId=pending["mfaInfo"][0]["mfaEnrollmentId"])) == "MISSING_APP_CREDENTIAL"
+    assert codes_sent(stack) == before
 
 
 def test_recaptcha_tokens_are_checked_by_siteverify(verified_stack):

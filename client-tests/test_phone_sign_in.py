@@ -141,13 +141,12 @@ def test_a_malformed_number_is_an_invalid_format(stack, number):
     assert failure(accounts(stack).sendVerificationCode(body=body)) == "INVALID_PHONE_NUMBER : Invalid format."
 
 
-def test_tenants_and_missing_app_verification_are_refused(stack):
+def test_tenants_are_refused(stack):
     from test_tenants import create_tenant
     tenant = create_tenant(stack, "PhoneFirst")
     assert failure(send_code(stack, unique_phone(), tenantId=tenant)) == "UNSUPPORTED_TENANT_OPERATION"
     assert failure(accounts(stack).signInWithPhoneNumber(
         body={"sessionInfo": "x", "code": "123456", "tenantId": tenant})) == "UNSUPPORTED_TENANT_OPERATION"
-    assert failure(accounts(stack).sendVerificationCode(body={"phoneNumber": unique_phone()})) == "MISSING_APP_CREDENTIAL"
 
 
 @pytest.fixture(scope="module")

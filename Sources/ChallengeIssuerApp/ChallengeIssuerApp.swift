@@ -40,7 +40,7 @@ public enum ChallengeIssuerApp {
                     reader, mode: host.settings.mode, outside: host.outside, database: database, logger: logger),
                 attestations: .once(
                     within: AppVerifiers.playIntegrityMaximumAge(reader), limiter: limiter),
-                logger: logger
+                logger: logger, emulator: try AppVerifiers.emulator(reader, mode: host.settings.mode)
             ),
             limiter: limiter, perNumber: settings.smsPerNumber, perAddress: settings.smsPerAddress,
             budget: budget,

@@ -21,7 +21,9 @@ struct GatewaySettings: Sendable {
     let projectNumber: String
     let apiKeys: [String]
     /// `appVerification.recaptcha.siteKey`: the reCAPTCHA site key web apps render the widget with
-    /// (`GET v1/recaptchaParams`), the public half of the secret challenge-issuer verifies with.
+    /// (`GET v1/recaptchaParams`), the public half of the secret challenge-issuer verifies with. In
+    /// development mode the Auth emulator's made-up key unless one is set: the web SDK's
+    /// `RecaptchaVerifier` will not start without a key, even in emulator mode where it renders none.
     let recaptchaSiteKey: String?
     let recentLogin: RecentLogin
     let clientAddress: ClientAddress
@@ -73,7 +75,9 @@ struct GatewaySettings: Sendable {
         oobLinkAPIKey = reader.string(forKey: "oob.linkApiKey", default: "fake-api-key")
         projectNumber = reader.string(forKey: "project.number", default: "12345")
         apiKeys = reader.stringArray(forKey: "api.keys", isSecret: true, default: [])
-        recaptchaSiteKey = reader.string(forKey: "appVerification.recaptcha.siteKey")
+        recaptchaSiteKey =
+            reader.string(forKey: "appVerification.recaptcha.siteKey")
+            ?? (host.settings.mode == .development ? ClientConfigOperations.developmentSiteKey : nil)
         recentLogin = try RecentLogin(reader: reader)
         clientAddress = try ClientAddress(reader: reader)
         modeDefaults = ModeDefaults(mode: host.settings.mode)

@@ -38,8 +38,10 @@ struct AppProofCheckTests {
     static let recaptcha = AppProof(recaptchaToken: "token")
 
     /// The Identity Toolkit error `check` refuses with; `nil` when it passes; the RPC code otherwise.
-    func outcome(_ verifiers: [any AppVerifier], _ proof: AppProof, spent: SpentTokens = SpentTokens()) async -> String? {
-        let check = AppProofCheck(verifiers: verifiers, attestations: spent.uses, logger: Logger(label: "test"))
+    func outcome(
+        _ verifiers: [any AppVerifier], _ proof: AppProof, spent: SpentTokens = SpentTokens(), emulator: Bool = false
+    ) async -> String? {
+        let check = AppProofCheck(verifiers: verifiers, attestations: spent.uses, logger: Logger(label: "test"), emulator: emulator)
         do {
             try await check.check(proof, context: Self.context)
             return nil
@@ -92,5 +94,16 @@ struct AppProofCheckTests {
         let recaptcha: [any AppVerifier] = [ScriptedVerifier("recaptcha", .verified)]
         #expect(await outcome(recaptcha, Self.recaptcha, spent: spent) == nil)
         #expect(await outcome(recaptcha, Self.recaptcha, spent: spent) == nil)
+    }
+
+    /// Development mode as the Auth emulator: the iOS SDK in emulator mode sends no proof at all
+    /// (firebase-ios-sdk `PhoneAuthProvider.swift`, `verifyInTestMode`), the web SDK a made-up token.
+    @Test("in the emulator's development mode no proof is checked, and no verifier is asked")
+    func emulatorChecksNothing() async {
+        let refusing = ScriptedVerifier("recaptcha", .rejected(captcha: true))
+        #expect(await outcome([refusing], AppProof(), emulator: true) == nil)
+        #expect(await outcome([refusing], AppProof(recaptchaToken: String(repeating: "a", count: 50)), emulator: true) == nil)
+        #expect(refusing.calls.load(ordering: .relaxed) == 0)
+        #expect(await outcome([refusing], AppProof(recaptchaToken: "x")) == "CAPTCHA_CHECK_FAILED")
     }
 }

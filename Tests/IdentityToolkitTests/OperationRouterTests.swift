@@ -21,6 +21,23 @@ struct OperationRouterTests {
         #expect(operationId("POST", "/v1/token") == "securetoken.token")
     }
 
+    /// The iOS SDK sends these to `http://host:port/www.googleapis.com/identitytoolkit/v3/relyingparty/<name>`
+    /// (firebase-ios-sdk `FirebaseAuth/Sources/Swift/Backend/IdentityToolkitRequest.swift`, lines 76-101).
+    @Test("the iOS and Android SDKs' legacy v3 paths are their v1 operations, as in the Auth emulator")
+    func legacyPaths() {
+        let prefix = "/www.googleapis.com/identitytoolkit/v3/relyingparty/"
+        #expect(operationId("POST", prefix + "signupNewUser?key=k") == "identitytoolkit.accounts.signUp")
+        #expect(operationId("POST", prefix + "verifyPassword") == "identitytoolkit.accounts.signInWithPassword")
+        #expect(operationId("POST", prefix + "sendVerificationCode") == "identitytoolkit.accounts.sendVerificationCode")
+        #expect(operationId("POST", prefix + "verifyPhoneNumber") == "identitytoolkit.accounts.signInWithPhoneNumber")
+        #expect(operationId("POST", prefix + "getAccountInfo") == "identitytoolkit.accounts.lookup")
+        #expect(operationId("POST", prefix + "setAccountInfo") == "identitytoolkit.accounts.update")
+        #expect(operationId("GET", prefix + "getProjectConfig") == "identitytoolkit.getProjects")
+        #expect(operationId("POST", "/identitytoolkit/v3/relyingparty/deleteAccount") == "identitytoolkit.accounts.delete")
+        #expect(operationId("POST", prefix + "signOutUser") == nil)
+        #expect(operationId("POST", "/www.googleapis.com/v1/accounts:signUp") == nil)
+    }
+
     @Test("a parameter that starts a segment (`projects/{p}:verb`) binds without the verb, and no id takes a verb")
     func parameterWithVerb() throws {
         guard case .matched(let cookie) = router.route(method: "POST", path: "/v1/projects/demo-project:createSessionCookie") else {

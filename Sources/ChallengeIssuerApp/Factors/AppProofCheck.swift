@@ -11,6 +11,10 @@ struct AppProofCheck: Sendable {
     let verifiers: [any AppVerifier]
     let attestations: AttestationUses
     let logger: Logger
+    /// Development mode as the Auth emulator (decision 14, `appVerification.emulator`): no proof is
+    /// checked, because no stock SDK in emulator mode sends one that could be (the web SDK's mock
+    /// reCAPTCHA makes up a token, iOS sends none). Never in production (`AppVerifiers.emulator`).
+    var emulator = false
 
     /// Spends an Android attestation's one use: `false` when the same token was used already.
     struct AttestationUses: Sendable {
@@ -26,6 +30,7 @@ struct AppProofCheck: Sendable {
 
     /// `MISSING_APP_CREDENTIAL` without proof; then the first verifier that handles the proof decides.
     func check(_ proof: AppProof, context: AppVerificationContext) async throws {
+        if emulator { return }
         guard !proof.isEmpty else { throw ChallengeRejection.error(.missingAppCredential) }
         for verifier in verifiers {
             switch await verifier.verify(proof, context: context) {

@@ -8,14 +8,24 @@ import PostgresNIO
 import ServiceKit
 import TenantStore
 import VerifierPlayIntegrity
-import VerifierRecaptcha
+import VerifierCaptcha
 
 /// The one list of app verifiers, in the order they are asked, each present when configured:
-/// the development test token (development mode unless `appVerification.testToken.enabled` says
-/// otherwise), reCAPTCHA (`appVerification.recaptcha.*`), Play Integrity
-/// (`appVerification.playIntegrity.*`), iOS receipts (always: they only pass with a push the
-/// APNs sender delivered).
+/// the test token (`appVerification.testToken.enabled`), the captcha services (reCAPTCHA, hCaptcha,
+/// Turnstile: `appVerification.<service>.*`), Play Integrity (`appVerification.playIntegrity.*`),
+/// iOS receipts (always: they only pass with a push the APNs sender delivered).
 enum AppVerifiers {
+    /// `appVerification.emulator`: whether development mode checks no app proof, as the Auth
+    /// emulator (the default there, so that every stock SDK's emulator mode can send an SMS). A
+    /// production service refuses to start with it rather than ignore it.
+    static func emulator(_ reader: ConfigReader, mode: DeploymentMode) throws -> Bool {
+        let configured = reader.bool(forKey: "appVerification.emulator")
+        if mode == .production, configured == true {
+            throw InvalidSetting(key: "appVerification.emulator", reason: "development mode only: production checks every app proof")
+        }
+        return mode == .development && configured ?? true
+    }
+
     /// `appVerification.playIntegrity.maximumAgeSeconds`: how old a verdict may be; also how long
     /// a used token is remembered (it is refused as stale after that).
     static func playIntegrityMaximumAge(_ reader: ConfigReader) -> Duration {
@@ -26,29 +36,13 @@ enum AppVerifiers {
         _ reader: ConfigReader, mode: DeploymentMode, outside: OutsideHTTPClients, database: Database, logger: Logger
     ) throws -> [any AppVerifier] {
         var verifiers: [any AppVerifier] = []
-        if reader.bool(forKey: "appVerification.testToken.enabled", default: mode == .development) {
+        if reader.bool(forKey: "appVerification.testToken.enabled", default: false) {
             verifiers.append(
-                DevelopmentAppVerifier(testToken: reader.string(forKey: "appVerification.testToken", default: "test-recaptcha-token"))
+                TestTokenVerifier(testToken: reader.string(forKey: "appVerification.testToken", default: "test-recaptcha-token"))
             )
         }
-        let projectSecrets = perProject(reader.stringArray(forKey: "appVerification.recaptcha.projects", isSecret: true, default: []))
-        let defaultSecret = reader.string(forKey: "appVerification.recaptcha.secret", isSecret: true)
-        if defaultSecret != nil || !projectSecrets.isEmpty {
-            verifiers.append(
-                RecaptchaVerifier(
-                    configuration: .init(
-                        endpoint: reader.string(
-                            forKey: "appVerification.recaptcha.endpoint", default: "https://www.google.com/recaptcha/api/siteverify"
-                        ),
-                        secrets: projectSecrets, defaultSecret: defaultSecret,
-                        action: reader.string(forKey: "appVerification.recaptcha.action"),
-                        minimumScore: reader.double(forKey: "appVerification.recaptcha.minimumScore", default: 0.5),
-                        timeout: .milliseconds(reader.int(forKey: "appVerification.recaptcha.timeoutMs", default: 5000))
-                    ),
-                    client: try outside.client(extraTrustRootsFile: reader.string(forKey: "appVerification.recaptcha.trustRoots"))
-                )
-            )
-        }
+        let captchas = try captchaServices(reader, outside: outside)
+        if !captchas.isEmpty { verifiers.append(CaptchaVerifier(services: captchas)) }
         let packages = perProject(reader.stringArray(forKey: "appVerification.playIntegrity.projects", default: []))
         if let credential = reader.string(forKey: "appVerification.playIntegrity.credential", isSecret: true),
             let package = reader.string(forKey: "appVerification.playIntegrity.packageName")
@@ -70,6 +64,52 @@ enum AppVerifiers {
         }
         verifiers.append(IosReceiptVerifier(client: database, logger: logger))
         return verifiers
+    }
+
+    /// The captcha services with a secret configured, in this order on a tie (``CaptchaVerifier``):
+    /// reCAPTCHA (`appVerification.recaptcha.*`), hCaptcha (`….hcaptcha.*`), Turnstile (`….turnstile.*`).
+    static func captchaServices(_ reader: ConfigReader, outside: OutsideHTTPClients) throws -> [any CaptchaService] {
+        func secrets(_ service: String) -> CaptchaSecrets {
+            CaptchaSecrets(
+                scoped: perProject(reader.stringArray(forKey: ConfigKey("appVerification.\(service).projects"), isSecret: true, default: [])),
+                defaultSecret: reader.string(forKey: ConfigKey("appVerification.\(service).secret"), isSecret: true)
+            )
+        }
+        func siteverify(_ service: String, endpoint: String) throws -> Siteverify {
+            Siteverify(
+                endpoint: reader.string(forKey: ConfigKey("appVerification.\(service).endpoint"), default: endpoint),
+                timeout: .milliseconds(reader.int(forKey: ConfigKey("appVerification.\(service).timeoutMs"), default: 5000)),
+                client: try outside.client(extraTrustRootsFile: reader.string(forKey: ConfigKey("appVerification.\(service).trustRoots")))
+            )
+        }
+        var services: [any CaptchaService] = []
+        if case let recaptcha = secrets("recaptcha"), !recaptcha.isEmpty {
+            services.append(
+                Recaptcha(
+                    secrets: recaptcha, siteverify: try siteverify("recaptcha", endpoint: Recaptcha.endpoint),
+                    action: reader.string(forKey: "appVerification.recaptcha.action"),
+                    minimumScore: reader.double(forKey: "appVerification.recaptcha.minimumScore", default: 0.5)
+                )
+            )
+        }
+        if case let hcaptcha = secrets("hcaptcha"), !hcaptcha.isEmpty {
+            services.append(
+                HCaptcha(
+                    secrets: hcaptcha, siteverify: try siteverify("hcaptcha", endpoint: HCaptcha.endpoint),
+                    siteKey: reader.string(forKey: "appVerification.hcaptcha.siteKey"),
+                    maximumScore: reader.double(forKey: "appVerification.hcaptcha.maximumScore")
+                )
+            )
+        }
+        if case let turnstile = secrets("turnstile"), !turnstile.isEmpty {
+            services.append(
+                Turnstile(
+                    secrets: turnstile, siteverify: try siteverify("turnstile", endpoint: Turnstile.endpoint),
+                    action: reader.string(forKey: "appVerification.turnstile.action")
+                )
+            )
+        }
+        return services
     }
 
     /// `projectId=value` entries as a map (the first entry of a project wins).

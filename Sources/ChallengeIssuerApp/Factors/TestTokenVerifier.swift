@@ -1,12 +1,12 @@
 import PluginKit
 
-/// The development app verifier (decision 14): a reCAPTCHA token equal to the configured test token
-/// (`test-recaptcha-token` by default) passes; any other token is left to the next verifier (a real
-/// reCAPTCHA verifier, if one is configured). On by default in development mode only.
-struct DevelopmentAppVerifier: AppVerifier {
+/// The test token (`appVerification.testToken.enabled`, off by default): a reCAPTCHA token equal to
+/// the configured one (`test-recaptcha-token` by default) passes; any other token is left to the next
+/// verifier. For load tests of a production-mode stack, whose SMS requests cannot solve a captcha.
+struct TestTokenVerifier: AppVerifier {
     let testToken: String
 
-    var name: String { "development" }
+    var name: String { "test-token" }
 
     func verify(_ proof: AppProof, context: AppVerificationContext) async -> AppVerdict {
         guard let token = proof.recaptchaToken, !token.isEmpty else { return .notApplicable }
