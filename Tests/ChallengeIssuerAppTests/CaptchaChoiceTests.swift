@@ -57,12 +57,16 @@ struct CaptchaChoiceTests {
         #expect(await verifier.verify(AppProof(iosReceipt: "r", iosSecret: "s"), context: Self.context("p1")) == .notApplicable)
         let scoped = CaptchaVerifier(services: [turnstile])
         #expect(await scoped.verify(AppProof(recaptchaToken: "token"), context: Self.context("p9")) == .notApplicable)
-        #expect(await scoped.verify(AppProof(recaptchaToken: String(repeating: "x", count: 9000)), context: Self.context("p1")) == .rejected(captcha: true))
+        #expect(
+            await scoped.verify(AppProof(recaptchaToken: String(repeating: "x", count: 9000)), context: Self.context("p1"))
+                == .rejected(captcha: true))
     }
 
     @Test("the emulator's acceptance is development mode's default, can be turned off there, and stops a production start")
     func emulatorSetting() throws {
-        func reader(_ values: [AbsoluteConfigKey: ConfigValue]) -> ConfigReader { ConfigReader(providers: [InMemoryProvider(values: values)]) }
+        func reader(_ values: [AbsoluteConfigKey: ConfigValue]) -> ConfigReader {
+            ConfigReader(providers: [InMemoryProvider(values: values)])
+        }
         let on: [AbsoluteConfigKey: ConfigValue] = ["appVerification.emulator": true]
         let off: [AbsoluteConfigKey: ConfigValue] = ["appVerification.emulator": false]
         #expect(try AppVerifiers.emulator(reader([:]), mode: .development))

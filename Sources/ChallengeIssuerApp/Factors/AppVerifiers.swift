@@ -7,8 +7,8 @@ import PluginKit
 import PostgresNIO
 import ServiceKit
 import TenantStore
-import VerifierPlayIntegrity
 import VerifierCaptcha
+import VerifierPlayIntegrity
 
 /// The one list of app verifiers, in the order they are asked, each present when configured:
 /// the test token (`appVerification.testToken.enabled`), the captcha services (reCAPTCHA, hCaptcha,
@@ -71,7 +71,8 @@ enum AppVerifiers {
     static func captchaServices(_ reader: ConfigReader, outside: OutsideHTTPClients) throws -> [any CaptchaService] {
         func secrets(_ service: String) -> CaptchaSecrets {
             CaptchaSecrets(
-                scoped: perProject(reader.stringArray(forKey: ConfigKey("appVerification.\(service).projects"), isSecret: true, default: [])),
+                scoped: perProject(
+                    reader.stringArray(forKey: ConfigKey("appVerification.\(service).projects"), isSecret: true, default: [])),
                 defaultSecret: reader.string(forKey: ConfigKey("appVerification.\(service).secret"), isSecret: true)
             )
         }
