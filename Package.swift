@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "mfa-admin", targets: ["mfa-admin"]),
         // For the fuzz targets (Fuzz/Package.swift), which build it with libFuzzer's instrumentation.
         .library(name: "JSONRPC", targets: ["JSONRPC"]),
+        .library(name: "WebAuthn", targets: ["WebAuthn"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
@@ -91,6 +92,15 @@ let package = Package(
         ),
         .target(
             name: "FactorSMS", dependencies: ["PluginKit", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        // WebAuthn's parsing and checks (passkeys, issue 59): CBOR, COSE keys, authenticator and client
+        // data, the two ceremonies. A kit with no service knowledge.
+        .target(
+            name: "WebAuthn",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -346,6 +356,7 @@ let package = Package(
             name: "JSONRPCTests", dependencies: ["JSONRPC", .product(name: "Logging", package: "swift-log")], swiftSettings: swiftSettings),
         .testTarget(name: "IdentityToolkitTests", dependencies: ["IdentityToolkit", "JSONRPC"], swiftSettings: swiftSettings),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], swiftSettings: swiftSettings),
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn"], swiftSettings: swiftSettings),
         .testTarget(
             name: "LocalizedMessagesTests", dependencies: ["AuthVocabulary", "LocalizedMessages", "Contracts"], swiftSettings: swiftSettings
         ),

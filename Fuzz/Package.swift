@@ -1,8 +1,8 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// libFuzzer targets for what reads bytes from the network first: the public API's body parser and
-// the JSON-RPC envelope. Built apart from the product (the whole build is instrumented), by
+// libFuzzer targets for what reads bytes from the network first: the public API's body parser, the
+// JSON-RPC envelope, and what authenticators send (WebAuthn's CBOR, authenticator data, attestation). Built apart from the product (the whole build is instrumented), by
 // scripts/fuzz.sh:
 //   swift build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
 //     -Xswiftc -use-ld=lld
@@ -17,6 +17,9 @@ let package = Package(
         .target(name: "FuzzerDriver"),
         .executableTarget(
             name: "FuzzPublicBody", dependencies: ["FuzzerDriver", .product(name: "JSONRPC", package: "mfa-backend")]
+        ),
+        .executableTarget(
+            name: "FuzzWebAuthn", dependencies: ["FuzzerDriver", .product(name: "WebAuthn", package: "mfa-backend")]
         ),
         .executableTarget(
             name: "FuzzRPCEnvelope",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes what reads the network's bytes first, with libFuzzer (the Swift toolchain's
-# `-sanitize=fuzzer`, and AddressSanitizer): the public API's body parser (FuzzPublicBody) and the
-# JSON-RPC envelope (FuzzRPCEnvelope). Each runs for SECONDS (default 60) from the seeds in
+# `-sanitize=fuzzer`, and AddressSanitizer): the public API's body parser (FuzzPublicBody), the
+# JSON-RPC envelope (FuzzRPCEnvelope) and WebAuthn's parsers (FuzzWebAuthn). Each runs for SECONDS (default 40) from the seeds in
 # Fuzz/Corpus/<target>; what it finds new stays in a scratch corpus, never in the repository. A
 # crash, a failed check, a hang over 10 s or a leak fails the run and leaves the input in the
 # scratch directory, named by libFuzzer, with the command to replay it.
@@ -10,7 +10,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-SECONDS_EACH="${1:-60}"
+SECONDS_EACH="${1:-40}"
 # Its own build directory: the instrumentation applies to every module it compiles.
 SCRATCH="${MFA_FUZZ_BUILD:-$ROOT/.build-fuzz}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/mfa-fuzz.XXXXXX")"
@@ -24,7 +24,7 @@ BIN="$(swift build --package-path "$ROOT/Fuzz" --scratch-path "$SCRATCH" -c rele
 # libFuzzer reports a crash itself; Swift's backtracer on top of AddressSanitizer can hang instead.
 export SWIFT_BACKTRACE=enable=no
 status=0
-for target in public-body:FuzzPublicBody rpc-envelope:FuzzRPCEnvelope; do
+for target in public-body:FuzzPublicBody rpc-envelope:FuzzRPCEnvelope webauthn:FuzzWebAuthn; do
   corpus="${target%%:*}"
   binary="${target##*:}"
   mkdir -p "$WORK/$corpus"

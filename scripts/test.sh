@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test, the way CI does: starts a private PostgreSQL, builds, runs the Swift test suites
 # (unit, PostgreSQL, and system tests that start the real service processes), fuzzes the parsers
-# for a minute each (scripts/fuzz.sh), then checks docker-compose.yml, then runs the Python client
+# for 40 seconds each (scripts/fuzz.sh), then checks docker-compose.yml, then runs the Python client
 # tests against the four processes and, for what differs in it, against mfa-all-in-one. Exits
 # non-zero on any failure.
 set -euo pipefail
@@ -83,8 +83,8 @@ export MFA_TEST_PYTHON="$VENV/bin/python"
 echo "== swift test"
 swift test --skip-build
 
-echo "== fuzz (libFuzzer: the public body parser and the JSON-RPC envelope, a bounded time each)"
-bash scripts/fuzz.sh "${MFA_FUZZ_SECONDS:-60}"
+echo "== fuzz (libFuzzer: the public body parser, the JSON-RPC envelope and WebAuthn's parsers, a bounded time each)"
+bash scripts/fuzz.sh "${MFA_FUZZ_SECONDS:-40}"
 
 echo "== docker-compose.yml"
 bash scripts/validate-compose.sh
