@@ -81,13 +81,17 @@ public enum ChallengeIssuerApp {
         )
         ChallengeIssuerMethods.registerAccounts(&parts.methods, challenges: AccountChallenges(client: database, logger: logger))
         ChallengeIssuerMethods.registerSMSDefense(&parts.methods, defense: phone.defense)
+        ChallengeIssuerMethods.registerPasskeys(
+            &parts.methods, challenges: PasskeyChallenges(client: database, lifetime: settings.passkeyChallengeLifetime, logger: logger)
+        )
         parts.methods.registerAudit(events) { try ScopeSchema.of($0.projectId, $0.tenantId) }
 
         let sweeper = RetentionSweeper(
             client: database, tenants: catalog.tenantMigrator,
             rules: [
                 ChallengeRetention.expiredSessions(settings.expiredSessionRetention), ChallengeRetention.expiredReceipts,
-                RateLimiter.fullBuckets, ChallengeRetention.smsSends, ChallengeRetention.smsDays, SecurityEventLog.retentionDays(reader),
+                ChallengeRetention.expiredPasskeyChallenges(settings.expiredSessionRetention), RateLimiter.fullBuckets,
+                ChallengeRetention.smsSends, ChallengeRetention.smsDays, SecurityEventLog.retentionDays(reader),
                 FinishedSignIns.retention,
             ] + (settings.development ? [ChallengeRetention.developmentOutbox(settings.developmentOutboxRetention)] : []),
             logger: logger

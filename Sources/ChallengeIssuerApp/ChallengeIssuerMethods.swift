@@ -7,6 +7,15 @@ import ServiceKit
 enum ChallengeIssuerMethods {
     static let gatewayOnly = RPCCallerPolicy.only([ServiceName.gateway.rawValue])
 
+    /// WebAuthn challenges for passkey enrollment and sign-in.
+    static func registerPasskeys(_ methods: inout RPCMethodTable, challenges: PasskeyChallenges) {
+        methods.register(IssuePasskeyChallenge.self, callers: gatewayOnly) { params, _ in try await challenges.issue(params) }
+        methods.register(RedeemPasskeyChallenge.self, callers: gatewayOnly) { params, _ in
+            try await challenges.redeem(params)
+            return RPCEmpty()
+        }
+    }
+
     static func registerEmail(_ methods: inout RPCMethodTable, email: EmailDelivery) {
         methods.register(SendEmail.self, callers: gatewayOnly) { params, _ in try await email.send(params) }
         methods.register(ListOutboxOOBCodes.self, callers: gatewayOnly) { params, _ in try await email.oobCodes(params) }

@@ -22,6 +22,8 @@ struct ChallengeIssuerSettings: Sendable {
     let iosReceiptLifetime: Duration
     let iosSuggestedTimeoutSeconds: Int
     let expiredSessionRetention: Duration
+    /// `passkeys.challengeLifetimeSeconds`: how long a WebAuthn ceremony may take.
+    let passkeyChallengeLifetime: Duration
     let developmentOutboxRetention: Duration
     let sweepInterval: Duration
     /// The deployment's SMS pumping defaults and price table (`sms.defense.*`, `sms.prices.*`).
@@ -54,6 +56,7 @@ struct ChallengeIssuerSettings: Sendable {
         iosReceiptLifetime = .seconds(reader.int(forKey: "appVerification.ios.receiptLifetimeSeconds", default: 300))
         iosSuggestedTimeoutSeconds = reader.int(forKey: "appVerification.ios.suggestedTimeoutSeconds", default: 5)
         expiredSessionRetention = .seconds(reader.int(forKey: "verification.expiredRetentionSeconds", default: 24 * 3600))
+        passkeyChallengeLifetime = .seconds(min(max(reader.int(forKey: "passkeys.challengeLifetimeSeconds", default: 300), 10), 3600))
         developmentOutboxRetention = .seconds(reader.int(forKey: "developmentOutbox.retentionSeconds", default: 3 * 24 * 3600))
         sweepInterval = .seconds(reader.int(forKey: "verification.sweepSeconds", default: 60))
         let defaultPrice = reader.double(forKey: "sms.prices.defaultUsd", default: 0.05)

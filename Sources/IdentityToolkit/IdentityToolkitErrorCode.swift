@@ -37,6 +37,7 @@ extension IdentityToolkitError {
         public static let forbiddenClaim = Code(.forbiddenClaim)
         public static let insufficientPermission = Code(.insufficientPermission)
         public static let invalidAppCredential = Code(.invalidAppCredential)
+        public static let invalidAuthenticatorResponse = Code(.invalidAuthenticatorResponse)
         public static let invalidArgument = Code(.invalidArgument)
         public static let invalidClaims = Code(.invalidClaims)
         public static let invalidCode = Code(.invalidCode)
@@ -104,6 +105,11 @@ extension IdentityToolkitError {
         public static let missingUserAccount = Code(.missingUserAccount)
         public static let notDisabled = Code(.notDisabled)
         public static let operationNotAllowed = Code(.operationNotAllowed)
+        public static let passkeyChallengeTimeout = Code(.passkeyChallengeTimeout)
+        public static let passkeyEnrollmentNotFound = Code(.passkeyEnrollmentNotFound)
+        public static let passkeyExists = Code(.passkeyExists)
+        public static let passkeyLimitExceeded = Code(.passkeyLimitExceeded)
+        public static let passkeyNotEnabled = Code(.passkeyNotEnabled)
         public static let passwordDoesNotMeetRequirements = Code(.passwordDoesNotMeetRequirements)
         public static let passwordLoginDisabled = Code(.passwordLoginDisabled)
         public static let phoneNumberExists = Code(.phoneNumberExists)
@@ -147,6 +153,7 @@ extension IdentityToolkitError {
             case forbiddenClaim = "FORBIDDEN_CLAIM"
             case insufficientPermission = "INSUFFICIENT_PERMISSION"
             case invalidAppCredential = "INVALID_APP_CREDENTIAL"
+            case invalidAuthenticatorResponse = "INVALID_AUTHENTICATOR_RESPONSE"
             case invalidArgument = "INVALID_ARGUMENT"
             case invalidClaims = "INVALID_CLAIMS"
             case invalidCode = "INVALID_CODE"
@@ -214,6 +221,11 @@ extension IdentityToolkitError {
             case missingUserAccount = "MISSING_USER_ACCOUNT"
             case notDisabled = "NOT_DISABLED"
             case operationNotAllowed = "OPERATION_NOT_ALLOWED"
+            case passkeyChallengeTimeout = "PASSKEY_CHALLENGE_TIMEOUT"
+            case passkeyEnrollmentNotFound = "PASSKEY_ENROLLMENT_NOT_FOUND"
+            case passkeyExists = "PASSKEY_EXISTS"
+            case passkeyLimitExceeded = "PASSKEY_LIMIT_EXCEEDED"
+            case passkeyNotEnabled = "PASSKEY_NOT_ENABLED"
             case passwordDoesNotMeetRequirements = "PASSWORD_DOES_NOT_MEET_REQUIREMENTS"
             case passwordLoginDisabled = "PASSWORD_LOGIN_DISABLED"
             case phoneNumberExists = "PHONE_NUMBER_EXISTS"

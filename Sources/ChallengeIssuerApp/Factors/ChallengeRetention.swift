@@ -13,6 +13,14 @@ enum ChallengeRetention {
         )
     }
 
+    /// An expired passkey challenge answers `PASSKEY_CHALLENGE_TIMEOUT` for `retention`, then it is unknown.
+    static func expiredPasskeyChallenges(_ retention: Duration) -> RetentionRule {
+        RetentionRule(
+            "expired passkey challenges", table: "passkey_challenges", key: "challenge_hash", column: "expires_at",
+            retention: retention, indexed: true
+        )
+    }
+
     /// An expired or used iOS receipt is refused like an unknown one, so it goes at expiry.
     static let expiredReceipts = RetentionRule(
         "expired iOS receipts", table: "ios_receipts", key: "receipt_hash", column: "expires_at", retention: .zero, indexed: true

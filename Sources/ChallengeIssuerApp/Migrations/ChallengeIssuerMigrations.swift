@@ -193,5 +193,20 @@ enum ChallengeIssuerMigrations {
                 "CREATE INDEX recovery_codes_by_account ON recovery_codes (local_id)",
             ]
         ),
+        // WebAuthn challenges (issue 59): SHA-256 of the bytes, what they are for, until when.
+        TenantMigration(
+            "CreatePasskeyChallenges",
+            [
+                """
+                CREATE TABLE passkey_challenges (
+                    challenge_hash bytea PRIMARY KEY,
+                    purpose text NOT NULL CHECK (purpose IN ('enroll', 'signIn')),
+                    local_id text NOT NULL,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX passkey_challenges_expiry ON passkey_challenges (expires_at)",
+            ]
+        ),
     ]
 }

@@ -10,6 +10,6 @@ public enum ChallengeIssuerAPI {
         DeleteTOTPFactor.self, ListStoredTOTPFactors.self, StartPhoneVerification.self, DeliverPhoneVerification.self, VerifyPhoneCode.self,
         ListOutboxVerificationCodes.self, IssueIosReceipt.self, ForgetAccountChallenges.self, GetSMSDefenseStatus.self,
         ResumeSMSRegion.self, ListSecurityEvents.self, ImportTOTPSecrets.self, GenerateRecoveryCodes.self, RedeemRecoveryCode.self,
-        CountRecoveryCodes.self,
+        CountRecoveryCodes.self, IssuePasskeyChallenge.self, RedeemPasskeyChallenge.self,
     ]
 }

@@ -1,0 +1,65 @@
+import Contracts
+import Crypto
+import Foundation
+import IdentityToolkit
+import Logging
+import PostgresNIO
+import ServiceKit
+import TenantStore
+
+/// WebAuthn challenges (issue 59): 32 random bytes handed to the browser, stored as their SHA-256
+/// in the scope's `passkey_challenges` with what they are for. Redeeming one deletes its row in the
+/// statement that reads it, so of two redemptions at once exactly one finds it; an expired row is
+/// kept past its expiry (`verification.expiredRetentionSeconds`) only to answer
+/// `PASSKEY_CHALLENGE_TIMEOUT` instead of an unknown challenge's refusal.
+struct PasskeyChallenges: Sendable {
+    let client: Database
+    let lifetime: Duration
+    let logger: Logger
+
+    static let table: SQLText = "passkey_challenges"
+
+    func issue(_ params: IssuePasskeyChallenge.Params) async throws -> IssuePasskeyChallenge.Result {
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let seconds = Int(lifetime.components.seconds)
+        let rows = try await client.query(
+            """
+            INSERT INTO \(sql: schema.qualified(Self.table)) (challenge_hash, purpose, local_id, expires_at)
+            VALUES (\(ByteBuffer(bytes: Self.digest(bytes))), \(params.purpose.rawValue), \(params.localId ?? ""),
+                    now() + make_interval(secs => \(seconds)))
+            RETURNING to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+            """,
+            logger: logger
+        )
+        var expiresAt = ""
+        for try await value in rows.decode(String.self) { expiresAt = value }
+        return .init(challenge: Base64URL.encode(bytes), expiresAt: expiresAt, timeoutMs: seconds * 1000)
+    }
+
+    func redeem(_ params: RedeemPasskeyChallenge.Params) async throws {
+        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
+        guard params.challenge.utf8.count <= 128, let bytes = Base64URL.decode(params.challenge).map(Array.init), bytes.count == 32 else {
+            throw Self.refused
+        }
+        let rows = try await client.query(
+            """
+            DELETE FROM \(sql: schema.qualified(Self.table)) WHERE challenge_hash = \(ByteBuffer(bytes: Self.digest(bytes)))
+            RETURNING purpose, local_id, expires_at > now()
+            """,
+            logger: logger
+        )
+        for try await (purpose, localId, live) in rows.decode((String, String, Bool).self) {
+            // Another user's or another ceremony's challenge is used up all the same: it was shown once.
+            guard purpose == params.purpose.rawValue, localId == (params.localId ?? "") else { throw Self.refused }
+            guard live else { throw ChallengeRejection.error(.passkeyChallengeTimeout) }
+            return
+        }
+        throw Self.refused
+    }
+
+    static let refused = ChallengeRejection.error(.invalidAuthenticatorResponse)
+
+    static func digest(_ bytes: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
+}
