@@ -77,6 +77,10 @@ public enum FactorRegistryApp {
             )
         )
         FactorRegistryMethods.registerOobCodes(&parts.methods, codes: oobCodes)
+        FactorRegistryMethods.registerPasskeys(
+            &parts.methods,
+            passkeys: PasskeyService(passkeys: PasskeyRepository(client: database, events: events, logger: logger), accounts: accounts)
+        )
         parts.methods.registerAudit(events) { try await accounts.activeSchema(projectId: $0.projectId, tenantId: $0.tenantId) }
 
         let defaultProject = host.settings.defaultProjectId

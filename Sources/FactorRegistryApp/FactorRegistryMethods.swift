@@ -37,6 +37,15 @@ enum FactorRegistryMethods {
         }
     }
 
+    /// Passkeys: the credentials the gateway verified (issue 59).
+    static func registerPasskeys(_ methods: inout RPCMethodTable, passkeys: PasskeyService) {
+        methods.register(AddPasskey.self, callers: gatewayOnly) { params, _ in try await passkeys.add(params) }
+        methods.register(FindPasskey.self, callers: gatewayOnly) { params, _ in try await passkeys.find(params) }
+        methods.register(RecordPasskeyUse.self, callers: gatewayOnly) { params, _ in try await passkeys.recordUse(params) }
+        methods.register(RemovePasskeys.self, callers: gatewayOnly) { params, _ in try await passkeys.remove(params) }
+        methods.register(ListPasskeys.self, callers: gatewayOnly) { params, _ in try await passkeys.list(params) }
+    }
+
     /// Accounts: sign-up, password and phone sign-in, reads, updates, deletion, import.
     static func registerAccounts(
         _ methods: inout RPCMethodTable, accounts: AccountService, importer: AccountImporter, export: PasswordExport

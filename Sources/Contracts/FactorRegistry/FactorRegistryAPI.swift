@@ -16,7 +16,7 @@ public enum FactorRegistryAPI {
         ResolveSettings.self, WatchSettings.self, AddEnrollment.self, RemoveEnrollment.self, ReplaceEnrollments.self, ResolveAPIKey.self,
         ListSecurityEvents.self, PutIdentityProviderConfig.self, GetIdentityProviderConfig.self, ListIdentityProviderConfigs.self,
         DeleteIdentityProviderConfig.self, SignInWithIdp.self, CreateAuthorizationUri.self, QueryAccounts.self,
-        RevokeProviderToken.self,
+        RevokeProviderToken.self, AddPasskey.self, FindPasskey.self, RecordPasskeyUse.self, RemovePasskeys.self, ListPasskeys.self,
     ]
 }
 

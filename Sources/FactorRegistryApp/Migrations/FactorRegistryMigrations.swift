@@ -276,5 +276,28 @@ enum FactorRegistryMigrations {
         // Whether the address a code is about had been proved when it was made: a `VERIFY_AND_CHANGE_EMAIL`
         // code's old address, a `RECOVER_EMAIL` code's restored one (issue 56). NULL: not known.
         TenantMigration("AddEmailProvedToOobCodes", ["ALTER TABLE oob_codes ADD COLUMN email_proved boolean"]),
+        // Passkeys (issue 59): WebAuthn credentials by their id (unique in the scope), with the COSE
+        // public key as the authenticator gave it and the signature counter; gone with their account.
+        TenantMigration(
+            "CreatePasskeys",
+            [
+                """
+                CREATE TABLE passkeys (
+                    credential_id bytea PRIMARY KEY CHECK (octet_length(credential_id) BETWEEN 1 AND 1023),
+                    local_id text NOT NULL REFERENCES accounts (local_id) ON DELETE CASCADE,
+                    public_key bytea NOT NULL,
+                    algorithm integer NOT NULL,
+                    sign_count bigint NOT NULL,
+                    name text NOT NULL,
+                    aaguid bytea NOT NULL,
+                    backup_eligible boolean NOT NULL,
+                    backed_up boolean NOT NULL,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    last_used_at timestamptz
+                )
+                """,
+                "CREATE INDEX passkeys_by_account ON passkeys (local_id)",
+            ]
+        ),
     ]
 }

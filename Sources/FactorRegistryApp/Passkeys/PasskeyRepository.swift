@@ -1,0 +1,178 @@
+import Contracts
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceKit
+import TenantStore
+
+/// The only room that names `passkeys` (each tenant's schema): an account's WebAuthn credentials,
+/// keyed by credential id (unique in the scope), deleted with their account. Each statement decodes
+/// into a `Row` of its own.
+struct PasskeyRepository: Sendable {
+    let client: Database
+    let events: SecurityEventLog
+    let logger: Logger
+
+    static let table: SQLText = "passkeys"
+
+    enum AddOutcome: Sendable, Equatable {
+        case added
+        case accountMissing
+        case exists
+        case overLimit
+    }
+
+    /// Inserts the credential if the account exists and has fewer than `maximum` passkeys, its row
+    /// locked meanwhile; audited in the same transaction.
+    func add(_ credential: Stored, localId: String, maximum: Int, in schema: TenantSchema) async throws -> AddOutcome {
+        let (accounts, passkeys) = (schema.qualified("accounts"), schema.qualified(Self.table))
+        let (events, logger) = (self.events, self.logger)
+        return try await client.withTransaction(logger: logger) { connection -> AddOutcome in
+            // The lock first, the count after it in a statement of its own: a count read in the
+            // locking statement would see the snapshot from before the wait, without the passkey the
+            // enrollment that held the lock just added.
+            let locked = try await connection.query(
+                "SELECT local_id FROM \(sql: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
+            )
+            var exists = false
+            for try await _ in locked.decode(String.self) { exists = true }
+            guard exists else { return .accountMissing }
+            struct CountRow { let count: Int64 }
+            let counted = try await connection.query("SELECT count(*) FROM \(sql: passkeys) WHERE local_id = \(localId)", logger: logger)
+            var row = CountRow(count: 0)
+            for try await count in counted.decode(Int64.self) { row = CountRow(count: count) }
+            guard row.count < Int64(maximum) else { return .overLimit }
+            do {
+                try await connection.query(
+                    """
+                    INSERT INTO \(sql: passkeys)
+                        (credential_id, local_id, public_key, algorithm, sign_count, name, aaguid, backup_eligible, backed_up)
+                    VALUES (\(ByteBuffer(bytes: credential.credentialId)), \(localId), \(ByteBuffer(bytes: credential.publicKey)),
+                            \(credential.algorithm), \(credential.signCount), \(credential.name), \(ByteBuffer(bytes: credential.aaguid)),
+                            \(credential.backupEligible), \(credential.backedUp))
+                    """,
+                    logger: logger
+                )
+            } catch let error as PSQLError where error.serverInfo?[.constraintName] == "passkeys_pkey" {
+                return .exists
+            }
+            try await events.record(
+                .factorEnrolled, localId: localId, details: ["kind": "passkey", "credentialId": Base64URL.encode(credential.credentialId)],
+                in: schema, on: connection
+            )
+            return .added
+        }
+    }
+
+    /// A passkey as stored.
+    struct Stored: Sendable, Equatable {
+        var credentialId: [UInt8]
+        var publicKey: [UInt8]
+        var algorithm: Int32
+        var signCount: Int64
+        var name: String
+        var aaguid: [UInt8]
+        var backupEligible: Bool
+        var backedUp: Bool
+    }
+
+    struct FoundRow: Sendable {
+        let localId: String
+        let stored: Stored
+
+        init(_ columns: (String, ByteBuffer, Int32, Int64, String, ByteBuffer, Bool, Bool), credentialId: [UInt8]) {
+            localId = columns.0
+            stored = Stored(
+                credentialId: credentialId, publicKey: Array(columns.1.readableBytesView), algorithm: columns.2, signCount: columns.3,
+                name: columns.4, aaguid: Array(columns.5.readableBytesView), backupEligible: columns.6, backedUp: columns.7
+            )
+        }
+    }
+
+    func find(credentialId: [UInt8], in schema: TenantSchema) async throws -> FoundRow? {
+        let rows = try await client.query(
+            """
+            SELECT local_id, public_key, algorithm, sign_count, name, aaguid, backup_eligible, backed_up
+            FROM \(sql: schema.qualified(Self.table)) WHERE credential_id = \(ByteBuffer(bytes: credentialId))
+            """,
+            logger: logger
+        )
+        for try await columns in rows.decode((String, ByteBuffer, Int32, Int64, String, ByteBuffer, Bool, Bool).self) {
+            return FoundRow(columns, credentialId: credentialId)
+        }
+        return nil
+    }
+
+    enum UseOutcome: Sendable, Equatable {
+        case recorded
+        case moved
+        case gone
+    }
+
+    /// Sets the counter only from the value the sign-in was checked against.
+    func recordUse(credentialId: [UInt8], from previous: Int64, to next: Int64, in schema: TenantSchema) async throws -> UseOutcome {
+        let table = schema.qualified(Self.table)
+        let rows = try await client.query(
+            """
+            WITH found AS (SELECT credential_id, sign_count FROM \(sql: table) WHERE credential_id = \(ByteBuffer(bytes: credentialId))),
+                 moved AS (
+                     UPDATE \(sql: table) p SET sign_count = \(next), last_used_at = now()
+                     FROM found WHERE p.credential_id = found.credential_id AND found.sign_count = \(previous)
+                     RETURNING p.credential_id)
+            SELECT (SELECT count(*) FROM found), (SELECT count(*) FROM moved)
+            """,
+            logger: logger
+        )
+        for try await (found, moved) in rows.decode((Int64, Int64).self) {
+            return found == 0 ? .gone : moved == 1 ? .recorded : .moved
+        }
+        return .gone
+    }
+
+    /// Deletes the account's passkeys among `credentialIds`, each audited; returns those that went.
+    func remove(credentialIds: [[UInt8]], localId: String, in schema: TenantSchema) async throws -> [[UInt8]] {
+        let table = schema.qualified(Self.table)
+        let hex = credentialIds.map { $0.map { String(format: "%02x", $0) }.joined() }
+        let (events, logger) = (self.events, self.logger)
+        return try await client.withTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                DELETE FROM \(sql: table) WHERE local_id = \(localId)
+                AND credential_id IN (SELECT decode(id, 'hex') FROM unnest(\(hex)::text[]) AS id)
+                RETURNING credential_id
+                """,
+                logger: logger
+            )
+            var removed: [[UInt8]] = []
+            for try await id in rows.decode(ByteBuffer.self) { removed.append(Array(id.readableBytesView)) }
+            for id in removed {
+                try await events.record(
+                    .factorWithdrawn, localId: localId, details: ["kind": "passkey", "credentialId": Base64URL.encode(id)], in: schema,
+                    on: connection
+                )
+            }
+            return removed
+        }
+    }
+
+    struct ListedRow: Sendable {
+        let localId: String
+        let credentialId: [UInt8]
+        let name: String
+    }
+
+    func list(localIds: [String], in schema: TenantSchema) async throws -> [ListedRow] {
+        let rows = try await client.query(
+            """
+            SELECT local_id, credential_id, name FROM \(sql: schema.qualified(Self.table))
+            WHERE local_id = ANY(\(localIds)) ORDER BY created_at, credential_id
+            """,
+            logger: logger
+        )
+        var listed: [ListedRow] = []
+        for try await (localId, id, name) in rows.decode((String, ByteBuffer, String).self) {
+            listed.append(ListedRow(localId: localId, credentialId: Array(id.readableBytesView), name: name))
+        }
+        return listed
+    }
+}
