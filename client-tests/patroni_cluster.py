@@ -145,26 +145,11 @@ class Member:
         """The whole member at once: its Patroni and its PostgreSQL, as when its machine dies."""
         pid = self.postmaster_pid()
         group = os.getpgid(pid) if pid else None
-        self.process.kill()
+        # Patroni's own group: Patroni and whatever it runs at the moment (pg_basebackup, pg_rewind).
+        os.killpg(self.process.pid, signal.SIGKILL)
         if group:
             os.killpg(group, signal.SIGKILL)
         self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        """Patroni's own shutdown (it stops its PostgreSQL), then whatever is left, by force."""
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-        pid = self.postmaster_pid()
-        if pid:
-            try:
-                os.killpg(os.getpgid(pid), signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
     def sql(self, statement: str, timeout: float = 10) -> str:
         """As the superuser over the member's Unix socket (peer authentication, as Patroni connects)."""
@@ -225,10 +210,20 @@ class PatroniCluster:
             time.sleep(0.1)
 
     def close(self) -> None:
+        # Killed, not stopped: the data is thrown away, and a graceful stop of each member waits for
+        # the others (a synchronous standby asks its leader to let it go first), 10-20 s for nothing.
         for member in self.members:
             try:
-                member.stop()
-            except Exception:
+                if member.process and member.process.poll() is None:
+                    member.kill()
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        # And any PostgreSQL left without its Patroni (one a test killed and did not start again).
+        for member in self.members:
+            try:
+                if (pid := member.postmaster_pid()) is not None:
+                    os.killpg(os.getpgid(pid), signal.SIGKILL)
+            except OSError:
                 pass
         if self.etcd and self.etcd.poll() is None:
             self.etcd.terminate()

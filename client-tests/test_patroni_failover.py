@@ -15,16 +15,20 @@ services' roles and databases. Each data service's `postgres.url` names the thre
 (b) only the leader's PostgreSQL dies (SIGKILL to the postmaster and its backends); its Patroni sees
     it within loop_wait and, with primary_start_timeout 0, hands over instead of restarting it in
     place, then restarts it itself as a replica.
+(c) the synchronous standby dies whole: commits wait (strict synchronous mode) until Patroni names the
+    other replica; the lead stays where it is.
 
-Each case: a new leader with no human step; every acknowledged write there afterwards (each sign-up
-signs in, each enrolled factor is listed, each TOTP sign-in's refresh token refreshes, the last TOTP
-codes used before the crash are refused again); clients see only the API's 503, and only between the
-crash and a moment after writes are acknowledged again; the old leader streams from the new one on
-its timeline with everything the new one has. The switch time (seconds without an acknowledged
-write) and the error count are printed (`pytest -s`); docs/operations.md states the measured figures.
+In (a) and (b): a new leader with no human step; every acknowledged write there afterwards (each
+sign-up signs in, each enrolled factor is listed, each TOTP sign-in's refresh token refreshes, the
+last TOTP codes used before the crash are refused again); clients see only the API's 503, and only
+between the crash and a moment after writes are acknowledged again; the old leader streams from the
+new one on its timeline with everything the new one has. The switch time (seconds without an
+acknowledged write) and the error count are printed (`pytest -s`); docs/operations.md states the
+measured figures.
 
-The two cases share one cluster and one stack (in file order, each starting from a healthy cluster
-whatever the other left), which keeps the file near two minutes."""
+The cases share one cluster and one stack (in file order, each starting from a healthy cluster
+whatever the one before left), which keeps the file under two minutes. MFA_TEST_PATRONI_TIMELINE=1
+also prints every call around each crash; MFA_TEST_KEEP_LOGS=1 keeps the members' logs."""
 
 import os
 import secrets
@@ -160,7 +164,7 @@ class Load:
         password = "secret-pw"
         user = {"email": email, "password": password}
         signed_up = self.call("sign-up", f"{V1}signUp?key=k", user, record=user)
-        self.call("email verified", f"/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
+        self.call("email verified", "/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update",
                   {"localId": signed_up["localId"], "emailVerified": True}, headers=ADMIN, record=user)
         signed_in = self.call("password sign-in", f"{V1}signInWithPassword?key=k", user, record=user)
         started = self.call("enrollment start", f"{V2}mfaEnrollment:start?key=k",
@@ -171,8 +175,6 @@ class Load:
             "totpVerificationInfo": {"sessionInfo": started["totpSessionInfo"]["sessionInfo"],
                                      "verificationCode": totp.now()}}, record=user)
         pending = self.call("password sign-in", f"{V1}signInWithPassword?key=k", user, record=user)
-        if self.stop.is_set():
-            return
         # The next step's code: the current one was spent on the enrollment (adjacent steps count).
         code = totp.at(time.time() + 30)
         self.call("totp sign-in", f"{V2}mfaSignIn:finalize?key=k", {
@@ -199,6 +201,14 @@ def logs(cluster, services):
                      + [f"--- {service}\n{services.log_tail(service, 8)}" for service in services.databases])
 
 
+def print_timeline(load, crashed, until):
+    """MFA_TEST_PATRONI_TIMELINE=1: every call around the crash, sent and answered (seconds from it)."""
+    if os.environ.get("MFA_TEST_PATRONI_TIMELINE"):
+        for sent, answered, step, status in sorted(load.durations):
+            if crashed - 2 <= answered and sent <= until + 4:
+                print(f"  {sent - crashed:+6.1f} .. {answered - crashed:+6.1f}  {status}  {step}")
+
+
 def fail_over(cluster, services, case, crash, restart=None):
     """Load, the crash, the switch measured, the old leader back as a replica, everything checked.
     `restart`, if any, brings the crashed member's Patroni back once another member leads."""
@@ -207,6 +217,7 @@ def fail_over(cluster, services, case, crash, restart=None):
         wait_for(lambda: len(load.acknowledged_since(time.monotonic() - 1)) >= 5, 30,
                  lambda: f"no load before the crash: {load.failures[-3:]}")
         time.sleep(2.0)
+        log_before = old.log_path.stat().st_size
         crashed = time.monotonic()
         crash(old)
         new = wait_for(lambda: (leader := cluster.leader()) not in (None, old) and leader, SWITCH_BOUND[case] + 30,
@@ -218,10 +229,7 @@ def fail_over(cluster, services, case, crash, restart=None):
                  lambda: f"no write acknowledged after the crash: {load.failures[-3:]}\n{logs(cluster, services)}")
         time.sleep(SETTLE_SECONDS + 2.0)  # steady again: flows succeed on the new leader
     first_after = min(at for at, _, _ in load.acknowledged_since(crashed))
-    if os.environ.get("MFA_TEST_PATRONI_TIMELINE"):
-        for sent, answered, step, status in sorted(load.durations):
-            if crashed - 2 <= answered and sent <= first_after + 4:
-                print(f"  {sent - crashed:+6.1f} .. {answered - crashed:+6.1f}  {status}  {step}")
+    print_timeline(load, crashed, first_after)
     last_before = max(at for at, _, _ in load.acknowledged if at <= crashed)
     failures = load.failures
     statuses = sorted({status for _, _, status, _ in failures})
@@ -260,7 +268,9 @@ def fail_over(cluster, services, case, crash, restart=None):
     position = new.sql("SELECT pg_current_wal_lsn()")
     wait_for(lambda: old.sql(f"SELECT pg_last_wal_replay_lsn() >= '{position}'::pg_lsn") == "t", 30,
              lambda: f"{old.name} never replayed up to {position}")
-    rewound = "pg_rewind" in old.log_path.read_text(errors="replace")
+    with open(old.log_path, "rb") as log:
+        log.seek(log_before)
+        rewound = b"running pg_rewind" in log.read()
     print(f"{case}: {old.name} streams from {new.name} on its timeline"
           + (" after pg_rewind" if rewound else " (nothing to rewind)"))
 
@@ -295,3 +305,37 @@ def test_the_leader_member_dies_whole_and_the_synchronous_standby_takes_over(pat
 def test_the_leaders_postgres_dies_and_patroni_hands_over_instead_of_restarting_it(patroni):
     cluster, services = patroni
     fail_over(cluster, services, "postgres only", lambda leader: leader.kill_postgres())
+
+
+def test_without_its_synchronous_standby_the_leader_waits_until_patroni_names_the_other_replica(patroni):
+    """Strict synchronous mode's cost when the synchronous standby's machine dies: commits wait (none
+    is acknowledged by the leader alone) until Patroni names the other replica, within loop_wait of
+    PostgreSQL seeing the standby gone (at once here, where the kernel closes the connection; within
+    wal_sender_timeout, 10 s, when a machine vanishes without a word)."""
+    cluster, services = patroni
+    leader = cluster.wait_healthy(timeout=120)
+    standby = next(member for member in cluster.members if member is not leader
+                   and leader.sql(f"SELECT sync_state FROM pg_stat_replication WHERE application_name = '{member.name}'") == "sync")
+    with Load(services, "standby") as load:
+        wait_for(lambda: len(load.acknowledged_since(time.monotonic() - 1)) >= 5, 30,
+                 lambda: f"no load before the crash: {load.failures[-3:]}")
+        time.sleep(2.0)
+        crashed = time.monotonic()
+        standby.kill()
+        wait_for(lambda: load.acknowledged_since(crashed + 2.0), 40,
+                 lambda: f"no write acknowledged without the standby: {load.failures[-3:]}\n{logs(cluster, services)}")
+        time.sleep(3.0)
+    times = sorted(at for at, _, _ in load.acknowledged)
+    around = [at for at in times if at >= crashed - 5]
+    longest = max(later - earlier for earlier, later in zip(around, around[1:]))
+    slowest = max(answered - sent for sent, answered, _, _ in load.durations if sent <= crashed + 5 and answered >= crashed)
+    print_timeline(load, crashed, crashed + longest)
+    print(f"\nsynchronous standby lost: {standby.name}; the longest time without an acknowledged write "
+          f"{longest:.1f} s, the slowest call across the loss {slowest:.1f} s; {len(load.failures)} failed calls; "
+          f"{cluster.leader().name} still leads")
+    assert cluster.leader() is leader, "a lost standby must not move the lead"
+    assert longest <= 15.0, f"{longest:.1f} s without a write"
+    assert all(status == 503 for _, _, status, _ in load.failures), load.failures[:3]
+    # Back, it streams again and the cluster has its two replicas.
+    standby.start()
+    cluster.wait_healthy(timeout=90)
