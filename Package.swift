@@ -266,7 +266,7 @@ let package = Package(
         .target(
             name: "GatewayApp",
             dependencies: [
-                "AuthVocabulary", "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "QRCode", "PluginHTTP",
+                "AuthVocabulary", "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "QRCode", "PluginHTTP", "WebAuthn",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Mustache", package: "swift-mustache"),

@@ -44,7 +44,10 @@ def fstack(stack):
             "SMS_ROUTE_EU_HTTP_BASE_URL": f"http://127.0.0.1:{port}", "SMS_ROUTE_EU_HTTP_ACCOUNT_ID": "AC-EU",
             "SMS_ROUTE_EU_HTTP_AUTH_TOKEN": "eu-secret", "SMS_ROUTE_EU_HTTP_FROM": "+445550001111",
             # Held accounts a crash left behind go after 8 s (past the function's 7 s deadline).
-            "ACCOUNTS_HELD_RETENTION_SECONDS": "8", "ACCOUNTS_HELD_SWEEP_SECONDS": "1"}) as running:
+            "ACCOUNTS_HELD_RETENTION_SECONDS": "8", "ACCOUNTS_HELD_SWEEP_SECONDS": "1",
+            # App proofs are checked (development mode checks none unless told to), the test token
+            # standing in for a solved captcha: the function must hear only of proved requests.
+            "APP_VERIFICATION_EMULATOR": "false", "APP_VERIFICATION_TEST_TOKEN_ENABLED": "true"}) as running:
         enable_project_totp(running)
         yield running
     provider.shutdown()

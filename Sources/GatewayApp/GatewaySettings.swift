@@ -26,6 +26,8 @@ struct GatewaySettings: Sendable {
     /// `RecaptchaVerifier` will not start without a key, even in emulator mode where it renders none.
     let recaptchaSiteKey: String?
     let recentLogin: RecentLogin
+    /// `passkeys.maximumPerAccount`: passkeys one account may have (`PASSKEY_LIMIT_EXCEEDED` beyond).
+    let maximumPasskeysPerAccount: Int
     let clientAddress: ClientAddress
     /// The scopes' switches while no operator has set them.
     let modeDefaults: ModeDefaults
@@ -79,6 +81,7 @@ struct GatewaySettings: Sendable {
             reader.string(forKey: "appVerification.recaptcha.siteKey")
             ?? (host.settings.mode == .development ? ClientConfigOperations.developmentSiteKey : nil)
         recentLogin = try RecentLogin(reader: reader)
+        maximumPasskeysPerAccount = min(max(reader.int(forKey: "passkeys.maximumPerAccount", default: 10), 1), 100)
         clientAddress = try ClientAddress(reader: reader)
         modeDefaults = ModeDefaults(mode: host.settings.mode)
         blockingFunctionTrustRoots = reader.string(forKey: "blockingFunctions.trustRoots")

@@ -52,6 +52,11 @@ struct PublicOperations: Sendable {
             registry: registry, scopeSettings: cachedSettings, sessions: sessions, recentLogin: settings.recentLogin, codes: codes,
             emailPrivacyByDefault: privacy
         )
+        let passkeys = PasskeyOperations(
+            registry: registry, sessions: sessions, challenges: challenges, scopeSettings: cachedSettings,
+            maximumPerAccount: settings.maximumPasskeysPerAccount, logger: host.logger
+        )
+        let passkeyConfig = PasskeyConfigOperations(registry: registry)
         let mfaSignIn = MFASignInOperations(
             registry: registry, sessions: sessions, challenges: challenges, phone: phone, keys: sealKeys,
             cachedSettings: cachedSettings, recoveryNotice: RecoveryCodeNotice(mail: mail, logger: host.logger)
@@ -113,6 +118,10 @@ struct PublicOperations: Sendable {
             "identitytoolkit.accounts.mfaEnrollment.withdraw": enrollment.withdraw,
             "identitytoolkit.accounts.mfaSignIn.start": mfaSignIn.start,
             "identitytoolkit.accounts.mfaSignIn.finalize": mfaSignIn.finalize,
+            "identitytoolkit.accounts.passkeyEnrollment.start": passkeys.startEnrollment,
+            "identitytoolkit.accounts.passkeyEnrollment.finalize": passkeys.finalizeEnrollment,
+            "identitytoolkit.accounts.passkeySignIn.start": passkeys.startSignIn,
+            "identitytoolkit.accounts.passkeySignIn.finalize": passkeys.finalizeSignIn,
             "identitytoolkit.accounts.sendOobCode": sendOobCode,
             "identitytoolkit.accounts.sendVerificationCode": phoneSignIn.sendVerificationCode,
             "identitytoolkit.accounts.signInWithPhoneNumber": phoneSignIn.signInWithPhoneNumber,
@@ -153,6 +162,10 @@ struct PublicOperations: Sendable {
             "identitytoolkit.projects.tenants.list": tenants.list,
             "identitytoolkit.projects.tenants.patch": clearingSettings(tenants.patch),
             "identitytoolkit.projects.tenants.delete": clearingSettings(tenants.delete),
+            "identitytoolkit.projects.getPasskeyConfig": passkeyConfig.get,
+            "identitytoolkit.projects.tenants.getPasskeyConfig": passkeyConfig.get,
+            "identitytoolkit.projects.updatePasskeyConfig": clearingSettings(passkeyConfig.patch),
+            "identitytoolkit.projects.tenants.updatePasskeyConfig": clearingSettings(passkeyConfig.patch),
             "identitytoolkit.projects.accounts.sendOobCode": sendOobCode,
             "identitytoolkit.projects.tenants.accounts.sendOobCode": sendOobCode,
             "identitytoolkit.projects.accounts": admin.create,

@@ -26,7 +26,10 @@ struct DiscoveryMessageTests {
         SignInWithCustomTokenResponse.self, SignInWithPhoneNumberResponse.self, DeleteAccountResponse.self,
         GetOOBCodeResponse.self, GetAccountInfoResponse.self, SetAccountInfoResponse.self, ResetPasswordResponse.self,
         DownloadAccountResponse.self, GrantTokenResponse.self, BatchDeleteAccountsResponse.self, BatchDeleteErrorInfo.self,
-        UploadAccountResponse.self, ErrorInfo.self,
+        UploadAccountResponse.self, ErrorInfo.self, PasskeyInfo.self, StartPasskeyEnrollmentRequest.self,
+        FinalizePasskeyEnrollmentRequest.self, AuthenticatorRegistrationResponse.self, AuthenticatorAttestationResponse.self,
+        StartPasskeySignInRequest.self, FinalizePasskeySignInRequest.self, AuthenticatorAuthenticationResponse.self,
+        AuthenticatorAssertionResponse.self,
     ]
 
     @Test("each type names a message of the discovery document", arguments: types.map { String(describing: $0) })

@@ -29,6 +29,8 @@ public struct AuthSettings: Codable, Sendable, Hashable {
     public var passwordPolicy: PasswordPolicy?
     /// `blockingFunctions`; `nil`: none (a tenant's: its project's apply).
     public var blockingFunctions: BlockingFunctionsConfig?
+    /// `passkeyConfig`; `nil`: passkeys are off (`PASSKEY_NOT_ENABLED`). A tenant's own, never its project's.
+    public var passkeyConfig: PasskeyConfig?
 
     public init(
         allowPasswordSignup: Bool, enableEmailLinkSignin: Bool, enableAnonymousUser: Bool, disableAuth: Bool,

@@ -28,6 +28,7 @@ enum SettingsValidator {
             result.blockingFunctions = functions.triggers.isEmpty && functions.forwardInboundCredentials == nil ? nil : functions
             try check(functions)
         }
+        if let passkeys = settings.passkeyConfig { result.passkeyConfig = try canonical(passkeys) }
         if let notification = settings.notification {
             do {
                 result.notification = try NotificationValidation.canonical(notification)
@@ -36,6 +37,33 @@ enum SettingsValidator {
             }
         }
         return result
+    }
+
+    /// An rp id is a host name (lower case); each expected origin is `https://host[:port]` (or
+    /// `http://` on `localhost`, a secure context too) on the rp id or a subdomain of it, as
+    /// WebAuthn requires of a ceremony's origin.
+    static func canonical(_ passkeys: PasskeyConfig) throws -> PasskeyConfig {
+        let rpId = passkeys.rpId.lowercased()
+        guard !rpId.isEmpty, rpId.utf8.count <= 253, rpId.allSatisfy(isDomainCharacter), !rpId.hasPrefix("."), !rpId.hasSuffix("."),
+            !rpId.contains(":")
+        else { throw invalid(.invalidConfig, detail: "passkeyConfig.rpId must be a host name") }
+        guard (1...20).contains(passkeys.expectedOrigins.count) else {
+            throw invalid(.invalidConfig, detail: "passkeyConfig.expectedOrigins must list 1 to 20 origins")
+        }
+        let origins = try passkeys.expectedOrigins.map { origin -> String in
+            guard let url = URLComponents(string: origin), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(),
+                url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil,
+                scheme == "https" || (scheme == "http" && (host == "localhost" || host.hasSuffix(".localhost"))),
+                host == rpId || host.hasSuffix("." + rpId)
+            else {
+                throw invalid(
+                    .invalidConfig,
+                    detail: "passkeyConfig.expectedOrigins must be https origins (http on localhost) on the rpId or below it"
+                )
+            }
+            return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+        }
+        return PasskeyConfig(rpId: rpId, expectedOrigins: unique(origins))
     }
 
     static func canonical(_ mfa: MultiFactorConfig) throws -> MultiFactorConfig {

@@ -52,6 +52,8 @@ enum SettingsDocument {
         settings.blockingFunctions = try BlockingFunctionsDocument.config(
             document["blockingFunctions"], previous: previous?.blockingFunctions, requireHTTPS: mode.blockingFunctionsNeedHTTPS
         )
+        // A resource of its own (`…/passkeyConfig`): a tenant's patch leaves it as it was.
+        settings.passkeyConfig = previous?.passkeyConfig
         return settings
     }
 

@@ -21,6 +21,8 @@ struct SetAccountInfoRequest: SignedInRequest {
     var deleteAttribute: [String]?
     /// `phone` unlinks the number.
     var deleteProvider: [String]?
+    /// Credential ids (as `passkeyInfo` shows them) of the user's passkeys to delete (issue 59).
+    var deletePasskey: [String]?
     /// The Admin SDKs' factor list, which replaces the account's.
     var mfa: MFAEnrollmentList?
 }

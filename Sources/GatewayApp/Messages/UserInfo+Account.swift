@@ -37,4 +37,13 @@ extension UserInfo {
 
     /// "REDACTED", base64: what production shows for every stored hash.
     static let redactedHash = "UkVEQUNURUQ="
+
+    /// The account's passkeys as `passkeyInfo`, and one `passkey` entry among its ways in: an
+    /// anonymous account with a passkey is anonymous no more (the SDKs decide that from
+    /// `providerUserInfo`).
+    mutating func adding(passkeys: [PasskeyEntry]) {
+        guard !passkeys.isEmpty else { return }
+        passkeyInfo = passkeys.map { PasskeyInfo(credentialId: $0.credentialId, name: $0.name) }
+        providerUserInfo = (providerUserInfo ?? []) + [ProviderUserInfo(providerId: "passkey", rawId: localId)]
+    }
 }

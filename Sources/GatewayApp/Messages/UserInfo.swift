@@ -21,6 +21,15 @@ struct UserInfo: DiscoveryMessage {
     var validSince: String?
     var providerUserInfo: [ProviderUserInfo]?
     var mfaInfo: [MFAEnrollment]?
+    /// The account's passkeys (issue 59), where its scope has them on.
+    var passkeyInfo: [PasskeyInfo]?
+}
+
+/// One passkey of a user record: the id the browser reports (base64url) and its name.
+struct PasskeyInfo: DiscoveryMessage {
+    static let schema = "GoogleCloudIdentitytoolkitV1PasskeyInfo"
+    var credentialId: String?
+    var name: String?
 }
 
 /// One way an account signs in (`password` with its email, `phone` with its number).

@@ -22,7 +22,17 @@ struct AccountOperations: Sendable {
         if request.caller == .admin, body.idToken == nil { return try await admin.lookup(body, request) }
         let user = try await SignedInUser.resolve(
             body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings, allowingEnrollmentOnly: true)
-        return try request.answer(GetAccountInfoResponse(users: [UserInfo(user.account, tenantId: user.token.tenantId)]))
+        var info = UserInfo(user.account, tenantId: user.token.tenantId)
+        // Passkeys are read only where the scope has them on: no extra call on anyone else's lookup.
+        if user.settings.passkeyConfig != nil {
+            let listed = try await PeerCall.call(
+                registry, ListPasskeys.self,
+                .init(projectId: user.token.projectId, tenantId: user.token.tenantId, localIds: [user.account.localId]),
+                requestID: request.requestID
+            )
+            info.adding(passkeys: listed.passkeys)
+        }
+        return try request.answer(GetAccountInfoResponse(users: [info]))
     }
 
     func delete(_ request: PublicRequest, admin: AdminAccountOperations) async throws -> JSONValue {
@@ -63,7 +73,8 @@ struct AccountOperations: Sendable {
         // Unlinking is as sensitive as linking (issue 56, F-12): a stolen refresh token must not
         // strip the owner's other ways in.
         let unlinked = body.deleteProvider ?? []
-        if email != nil || password != nil || !unlinked.isEmpty { try recentLogin.require(user) }
+        let passkeys = body.deletePasskey ?? []
+        if email != nil || password != nil || !unlinked.isEmpty || !passkeys.isEmpty { try recentLogin.require(user) }
         if let password { try user.settings.requirePasswordPolicy(password) }
         // With email enumeration protection a new address must be proved first
         // (`sendOobCode VERIFY_AND_CHANGE_EMAIL`), as Identity Platform requires.
@@ -84,6 +95,14 @@ struct AccountOperations: Sendable {
             ),
             requestID: request.requestID
         )
+        if !passkeys.isEmpty {
+            // Unknown ids are ignored, as in the Auth emulator; another account's are never touched.
+            _ = try await PeerCall.call(
+                registry, RemovePasskeys.self,
+                .init(projectId: user.token.projectId, tenantId: user.token.tenantId, localId: account.localId, credentialIds: passkeys),
+                requestID: request.requestID
+            )
+        }
         var answer = SetAccountInfoResponse(account)
         if let email, let previous = user.account.email, EmailAddressText.differ(previous, email) {
             try await codes.noticeEmailChange(
@@ -92,8 +111,9 @@ struct AccountOperations: Sendable {
                 requestID: request.requestID
             )
         }
-        if email != nil || password != nil {
-            // Every earlier session ended; this one begins after them.
+        if email != nil || password != nil || !passkeys.isEmpty {
+            // Every earlier session ended; this one begins after them. (A passkey's deletion ends
+            // none: its answer's tokens are the caller's session renewed, as the iOS SDK expects.)
             try await SessionBoundary.awaitStart(of: account.validSince)
             let tokens = try await PeerCall.call(
                 sessions, IssueSession.self,

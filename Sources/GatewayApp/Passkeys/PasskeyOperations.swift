@@ -1,0 +1,273 @@
+import Contracts
+import Crypto
+import Foundation
+import IdentityToolkit
+import JSONRPC
+import Logging
+import ServiceKit
+import WebAuthn
+
+/// Passkeys (issue 59) on Identity Platform's preview contract: `v2/accounts/passkeyEnrollment:start|finalize`
+/// for a signed-in user, `v2/accounts/passkeySignIn:start|finalize` for anyone holding one
+/// (discoverable credentials: the sign-in names nobody until the authenticator does).
+///
+/// Each ceremony's challenge is challenge-issuer's (single use, bound to purpose, user and scope);
+/// the checks of WebAuthn Level 2 §7.1 and §7.2 are the `WebAuthn` kit's; the credentials are
+/// factor-registry's. A challenge is redeemed before the response is checked, so a response that
+/// fails uses its challenge up all the same. Options carry bytes in padded standard base64, which
+/// both SDKs read (iOS reads no other); responses are read in either alphabet.
+struct PasskeyOperations: Sendable {
+    let registry: RPCClient
+    let sessions: RPCClient
+    let challenges: RPCClient
+    let scopeSettings: CachedSettings
+    /// `passkeys.maximumPerAccount`.
+    let maximumPerAccount: Int
+    let logger: Logger
+
+    /// The algorithms offered, in the order of preference.
+    static let algorithms: [COSEKey.Algorithm] = [.es256, .edDSA, .rs256]
+
+    /// The scope's relying party; `PASSKEY_NOT_ENABLED` until its `passkeyConfig` is set.
+    static func relyingParty(_ settings: AuthSettings) throws -> RelyingParty {
+        guard let config = settings.passkeyConfig else { throw IdentityToolkitError(.passkeyNotEnabled) }
+        return RelyingParty(id: config.rpId, origins: config.expectedOrigins)
+    }
+
+    /// The WebAuthn user handle of an account: derived, never stored, and no personal data (§14.6.1).
+    static func userHandle(_ localId: String) -> [UInt8] { Array(SHA256.hash(data: Array("passkey-user:\(localId)".utf8))) }
+
+    /// Every refused response reads the same to the client; the reason goes to the log.
+    static func refused(_ reason: String) -> IdentityToolkitError {
+        IdentityToolkitError(.invalidAuthenticatorResponse)
+    }
+
+    // MARK: enrollment
+
+    func startEnrollment(_ request: PublicRequest) async throws -> JSONValue {
+        let body = try request.decode(StartPasskeyEnrollmentRequest.self)
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings)
+        let party = try Self.relyingParty(user.settings)
+        let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
+        async let existing = PeerCall.call(
+            registry, ListPasskeys.self, .init(projectId: projectId, tenantId: tenantId, localIds: [localId]), requestID: request.requestID
+        )
+        let issued = try await PeerCall.call(
+            challenges, IssuePasskeyChallenge.self, .init(projectId: projectId, tenantId: tenantId, purpose: .enroll, localId: localId),
+            requestID: request.requestID
+        )
+        let name = user.account.email ?? user.account.phoneNumber ?? localId
+        let excluded: [JSONValue] = try await existing.passkeys.compactMap { entry in
+            Base64Bytes.decode(entry.credentialId).map { ["type": "public-key", "id": .string(Base64Bytes.standard($0))] }
+        }
+        return [
+            "credentialCreationOptions": [
+                "rp": ["id": .string(party.id), "name": .string(party.id)],
+                "user": [
+                    "id": .string(Base64Bytes.standard(Self.userHandle(localId))), "name": .string(name),
+                    "displayName": .string(user.account.displayName ?? name),
+                ],
+                "challenge": .string(try Self.standard(issued.challenge)),
+                "pubKeyCredParams": .array(Self.algorithms.map { ["type": "public-key", "alg": .int($0.rawValue)] }),
+                "timeout": .int(Int64(issued.timeoutMs)),
+                "attestation": "none",
+                "authenticatorSelection": ["residentKey": "required", "requireResidentKey": true, "userVerification": "required"],
+                "excludeCredentials": .array(excluded),
+            ]
+        ]
+    }
+
+    func finalizeEnrollment(_ request: PublicRequest) async throws -> JSONValue {
+        let body = try request.decode(FinalizePasskeyEnrollmentRequest.self)
+        let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings)
+        let party = try Self.relyingParty(user.settings)
+        let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
+        let sent = try Registration(body.authenticatorRegistrationResponse)
+        try await redeem(sent.clientData, purpose: .enroll, localId: localId, projectId: projectId, tenantId: tenantId, request: request)
+        let registration: RelyingParty.Registration
+        do {
+            registration = try party.register(
+                clientDataJSON: sent.clientData, attestationObject: sent.attestationObject, challenge: sent.challenge,
+                claimedCredentialId: sent.credentialId
+            )
+        } catch {
+            logger.info("passkey registration refused", metadata: ["reason": "\(error.reason)", "requestId": "\(request.requestID)"])
+            throw Self.refused(error.reason)
+        }
+        let name = (body.name.nonEmpty ?? body.displayName.nonEmpty).map { String($0.prefix(256)) } ?? "Unnamed passkey"
+        _ = try await PeerCall.call(
+            registry, AddPasskey.self,
+            .init(
+                projectId: projectId, tenantId: tenantId, localId: localId,
+                credential: PasskeyCredential(
+                    credentialId: Base64URL.encode(registration.credentialId), publicKey: Base64URL.encode(registration.publicKeyBytes),
+                    algorithm: Int(registration.publicKey.algorithm.rawValue), signCount: Int64(registration.signCount), name: name,
+                    aaguid: Base64URL.encode(registration.aaguid), backupEligible: registration.flags.contains(.backupEligible),
+                    backedUp: registration.flags.contains(.backedUp)
+                ),
+                maximumPerAccount: maximumPerAccount
+            ),
+            requestID: request.requestID
+        )
+        // The SDKs take the answer's tokens as the user's (iOS needs them): the same session, renewed.
+        let tokens = try await PeerCall.call(
+            sessions, IssueSession.self,
+            .init(
+                projectId: projectId, tenantId: tenantId, localId: localId, signInProvider: user.token.signInProvider,
+                secondFactor: user.token.secondFactor, secondFactorIdentifier: user.token.secondFactorIdentifier,
+                authTime: user.token.authTime, user: SessionUser(user.account), secondFactorAuthTime: user.token.secondFactorAuthTime
+            ),
+            requestID: request.requestID
+        )
+        return Self.signedIn(localId: localId, tokens)
+    }
+
+    // MARK: sign-in
+
+    func startSignIn(_ request: PublicRequest) async throws -> JSONValue {
+        let body = try request.decode(StartPasskeySignInRequest.self)
+        let projectId = request.callerProjectId
+        let settings = try await scopeSettings.enabled(projectId: projectId, tenantId: body.tenantId, requestID: request.requestID)
+        let party = try Self.relyingParty(settings)
+        let issued = try await PeerCall.call(
+            challenges, IssuePasskeyChallenge.self, .init(projectId: projectId, tenantId: body.tenantId, purpose: .signIn),
+            requestID: request.requestID
+        )
+        return [
+            "credentialRequestOptions": [
+                "challenge": .string(try Self.standard(issued.challenge)), "rpId": .string(party.id), "userVerification": "required",
+                "timeout": .int(Int64(issued.timeoutMs)),
+            ]
+        ]
+    }
+
+    func finalizeSignIn(_ request: PublicRequest) async throws -> JSONValue {
+        let body = try request.decode(FinalizePasskeySignInRequest.self)
+        let (projectId, tenantId) = (request.callerProjectId, body.tenantId)
+        let settings = try await scopeSettings.enabled(projectId: projectId, tenantId: tenantId, requestID: request.requestID)
+        let party = try Self.relyingParty(settings)
+        let sent = try Assertion(body.authenticatorAuthenticationResponse)
+        try await redeem(sent.clientData, purpose: .signIn, localId: nil, projectId: projectId, tenantId: tenantId, request: request)
+        let found = try await PeerCall.call(
+            registry, FindPasskey.self, .init(projectId: projectId, tenantId: tenantId, credentialId: Base64URL.encode(sent.credentialId)),
+            requestID: request.requestID
+        )
+        let account = try await PeerCall.call(
+            registry, GetAccount.self, .init(projectId: projectId, tenantId: tenantId, localId: found.localId), requestID: request.requestID
+        )
+        if account.disabled { throw IdentityToolkitError(.userDisabled) }
+        let stored = found.credential
+        guard let keyBytes = Base64Bytes.decode(stored.publicKey), let key = try? COSEKey(CBORDecoder.decode(keyBytes)) else {
+            logger.error("a stored passkey's key does not parse", metadata: ["requestId": "\(request.requestID)"])
+            throw Self.refused("the stored key does not parse")
+        }
+        let assertion: RelyingParty.Assertion
+        do {
+            assertion = try party.authenticate(
+                clientDataJSON: sent.clientData, authenticatorData: sent.authenticatorData, signature: sent.signature,
+                userHandle: sent.userHandle, challenge: sent.challenge, publicKey: key,
+                storedSignCount: UInt32(clamping: stored.signCount), storedUserHandle: Self.userHandle(found.localId)
+            )
+        } catch {
+            logger.info("passkey sign-in refused", metadata: ["reason": "\(error.reason)", "requestId": "\(request.requestID)"])
+            throw Self.refused(error.reason)
+        }
+        _ = try await PeerCall.call(
+            registry, RecordPasskeyUse.self,
+            .init(
+                projectId: projectId, tenantId: tenantId, credentialId: stored.credentialId, previousSignCount: stored.signCount,
+                signCount: Int64(assertion.signCount)
+            ),
+            requestID: request.requestID
+        )
+        let signedIn = try await PeerCall.call(
+            registry, RecordSignIn.self,
+            .init(projectId: projectId, tenantId: tenantId, localId: found.localId, firstFactor: "passkey"), requestID: request.requestID
+        )
+        let tokens = try await PeerCall.call(
+            sessions, IssueSession.self,
+            .init(
+                projectId: projectId, tenantId: tenantId, localId: found.localId, signInProvider: "passkey",
+                authTime: (signedIn.lastLoginAt.flatMap { Int64($0) } ?? 0) / 1000, user: SessionUser(signedIn)
+            ),
+            requestID: request.requestID
+        )
+        return Self.signedIn(localId: found.localId, tokens)
+    }
+
+    // MARK: parts
+
+    /// Uses the ceremony's challenge up, as the client data names it.
+    private func redeem(
+        _ clientData: [UInt8], purpose: PasskeyPurpose, localId: String?, projectId: String, tenantId: String?, request: PublicRequest
+    ) async throws {
+        guard let client = try? CollectedClientData(clientData) else { throw Self.refused("client data does not parse") }
+        _ = try await PeerCall.call(
+            challenges, RedeemPasskeyChallenge.self,
+            .init(projectId: projectId, tenantId: tenantId, purpose: purpose, localId: localId, challenge: client.challenge),
+            requestID: request.requestID
+        )
+    }
+
+    static func standard(_ challenge: String) throws -> String {
+        guard let bytes = Base64Bytes.decode(challenge) else { throw IdentityToolkitError.unavailable }
+        return Base64Bytes.standard(bytes)
+    }
+
+    static func signedIn(localId: String, _ tokens: IssueSession.Result) -> JSONValue {
+        [
+            "localId": .string(localId), "idToken": .string(tokens.idToken), "refreshToken": .string(tokens.refreshToken),
+            "expiresIn": .string(tokens.expiresIn),
+        ]
+    }
+
+    /// A registration's bytes, from either request shape.
+    struct Registration {
+        let clientData: [UInt8]
+        let attestationObject: [UInt8]
+        let credentialId: [UInt8]?
+        /// The challenge as the client data carries it (the check compares it with the redeemed one).
+        let challenge: [UInt8]
+
+        init(_ sent: AuthenticatorRegistrationResponse?) throws {
+            let response = sent?.response ?? sent?.authenticatorAttestationResponse
+            guard let clientData = (response?.clientDataJSON ?? response?.clientDataJson).flatMap(Base64Bytes.decode),
+                let attestationObject = response?.attestationObject.flatMap(Base64Bytes.decode),
+                let challenge = (try? CollectedClientData(clientData)).flatMap({ Base64Bytes.decode($0.challenge) })
+            else { throw PasskeyOperations.refused("a registration without client data or attestation") }
+            let id = sent?.rawId ?? sent?.id ?? sent?.credentialId
+            guard id == nil || id.flatMap(Base64Bytes.decode) != nil else { throw PasskeyOperations.refused("an undecodable id") }
+            (self.clientData, self.attestationObject, self.challenge) = (clientData, attestationObject, challenge)
+            credentialId = id.flatMap(Base64Bytes.decode)
+        }
+    }
+
+    /// An assertion's bytes, from either request shape.
+    struct Assertion {
+        let credentialId: [UInt8]
+        let clientData: [UInt8]
+        let authenticatorData: [UInt8]
+        let signature: [UInt8]
+        let userHandle: [UInt8]?
+        let challenge: [UInt8]
+
+        init(_ sent: AuthenticatorAuthenticationResponse?) throws {
+            let response = sent?.response ?? sent?.authenticatorAssertionResponse
+            guard let credentialId = (sent?.rawId ?? sent?.id ?? sent?.credentialId).flatMap(Base64Bytes.decode), !credentialId.isEmpty,
+                credentialId.count <= AuthenticatorData.maximumCredentialIdLength,
+                let clientData = (response?.clientDataJSON ?? response?.clientDataJson).flatMap(Base64Bytes.decode),
+                let authenticatorData = response?.authenticatorData.flatMap(Base64Bytes.decode),
+                let signature = response?.signature.flatMap(Base64Bytes.decode),
+                let challenge = (try? CollectedClientData(clientData)).flatMap({ Base64Bytes.decode($0.challenge) })
+            else { throw PasskeyOperations.refused("an assertion without id, client data, authenticator data or signature") }
+            let handle = response?.userHandle.nonEmpty
+            guard handle == nil || handle.flatMap(Base64Bytes.decode) != nil else {
+                throw PasskeyOperations.refused("an undecodable handle")
+            }
+            (self.credentialId, self.clientData, self.authenticatorData, self.signature) = (
+                credentialId, clientData, authenticatorData, signature
+            )
+            (userHandle, self.challenge) = (handle.flatMap(Base64Bytes.decode), challenge)
+        }
+    }
+}
