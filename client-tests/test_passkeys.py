@@ -17,13 +17,16 @@ from mfa_helpers import ADMIN
 from soft_authenticator import FLAGS, Authenticator, b64decode, ios, oracle_authenticates, oracle_registers, web
 
 RP_ID, ORIGIN = "localhost", "http://localhost:5173"
+# Seconds a sign-in counts as recent on this stack (adding a passkey needs one).
+RECENT = 8
 V1 = "/identitytoolkit.googleapis.com/v1/"
 V2 = "/identitytoolkit.googleapis.com/v2/"
 
 
 @pytest.fixture(scope="module")
 def pstack(stack):
-    with another_stack(stack, "passkeys", extra_env={"PASSKEYS_MAXIMUM_PER_ACCOUNT": "3"}) as running:
+    with another_stack(stack, "passkeys", extra_env={"PASSKEYS_MAXIMUM_PER_ACCOUNT": "3",
+                                                       "RECENT_LOGIN_WINDOW_SECONDS": str(RECENT)}) as running:
         configured = configure(running, {"rpId": RP_ID, "expectedOrigins": [ORIGIN, "https://app.localhost"]})
         assert configured == {"name": "projects/demo-project/passkeyConfig", "rpId": RP_ID,
                               "expectedOrigins": [ORIGIN, "https://app.localhost"]}
@@ -297,3 +300,33 @@ def test_a_config_patched_by_mask_and_read_back(pstack):
     assert requests.get(f"{pstack.gateway}/v2/projects/demo-project/passkeyConfig", timeout=30).status_code in (401, 403)
     # The user-facing half is b64-agnostic: an iOS-encoded id reads back as the browser's.
     assert b64decode(web(b"\xfb\xff")) == b"\xfb\xff"
+
+
+def test_a_pre_hijackers_passkey_dies_with_the_owners_password_reset(pstack):
+    """Issue 56's rule, for passkeys: the first proof of an unverified address removes every way in
+    that an earlier, unproven holder planted, a passkey included."""
+    victim = f"victim-{secrets.token_hex(5)}@example.com"
+    planted = ok(call(pstack, V1 + "accounts:signUp", email=victim, password="planted-pw", returnSecureToken=True))
+    attacker = Authenticator(ORIGIN)
+    ok(finalize_enrollment(pstack, planted, attacker.create(enroll_options(pstack, planted))))
+    ok(call(pstack, V1 + "accounts:sendOobCode", requestType="PASSWORD_RESET", email=victim))
+    codes = requests.get(f"{pstack.gateway}/emulator/v1/projects/demo-project/oobCodes", timeout=30).json()["oobCodes"]
+    code = [entry for entry in codes if entry["email"] == victim and entry["requestType"] == "PASSWORD_RESET"][-1]["oobCode"]
+    ok(call(pstack, V1 + "accounts:resetPassword", oobCode=code, newPassword="owners-pw"))
+    assert error(finalize_sign_in(pstack, attacker.get(sign_in_options(pstack)))) == "PASSKEY_ENROLLMENT_NOT_FOUND"
+    events = requests.get(f"{pstack.gateway}/v2/projects/demo-project/securityEvents", headers=ADMIN, timeout=30,
+                          params={"localId": planted["localId"]}).json()["events"]
+    claimed = [event for event in events if event["type"] == "account.claimed"]
+    assert claimed and claimed[0]["details"]["passkeys"] == "1"
+
+
+def test_enrolling_a_passkey_needs_a_recent_sign_in(pstack):
+    """A stolen refresh token's fresh ID token still carries the old auth_time: adding a way in with
+    it is refused (the SDKs reauthenticate on CREDENTIAL_TOO_OLD_LOGIN_AGAIN)."""
+    stale = user(pstack)
+    import time
+    time.sleep(RECENT + 1)
+    refreshed = requests.post(f"{pstack.gateway}/securetoken.googleapis.com/v1/token?key=k", timeout=30,
+                              data={"grant_type": "refresh_token", "refresh_token": stale["refreshToken"]}).json()
+    assert error(call(pstack, V2 + "accounts/passkeyEnrollment:start", idToken=refreshed["id_token"])) == \
+        "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"

@@ -52,7 +52,8 @@ public enum FactorRegistryApp {
         let codeRepository = OOBCodeRepository(client: database, logger: logger)
         let identities = FederatedIdentityRepository(client: database, logger: logger)
         // Whoever proves an address owns the account: its first proof, whatever the flow (issue 56).
-        let proof = AddressProof(accounts: accounts.accounts, identities: identities, codes: codeRepository)
+        let passkeyRepository = PasskeyRepository(client: database, events: events, logger: logger)
+        let proof = AddressProof(accounts: accounts.accounts, identities: identities, codes: codeRepository, passkeys: passkeyRepository)
         let oobCodes = OOBCodeService(codes: codeRepository, accounts: accounts, proof: proof, lifetimes: settings.oobCodeLifetimes)
 
         var parts = ServiceHost.Parts()
@@ -79,7 +80,7 @@ public enum FactorRegistryApp {
         FactorRegistryMethods.registerOobCodes(&parts.methods, codes: oobCodes)
         FactorRegistryMethods.registerPasskeys(
             &parts.methods,
-            passkeys: PasskeyService(passkeys: PasskeyRepository(client: database, events: events, logger: logger), accounts: accounts)
+            passkeys: PasskeyService(passkeys: passkeyRepository, accounts: accounts)
         )
         parts.methods.registerAudit(events) { try await accounts.activeSchema(projectId: $0.projectId, tenantId: $0.tenantId) }
 

@@ -54,7 +54,7 @@ struct PublicOperations: Sendable {
         )
         let passkeys = PasskeyOperations(
             registry: registry, sessions: sessions, challenges: challenges, scopeSettings: cachedSettings,
-            maximumPerAccount: settings.maximumPasskeysPerAccount, logger: host.logger
+            recentLogin: settings.recentLogin, maximumPerAccount: settings.maximumPasskeysPerAccount, logger: host.logger
         )
         let passkeyConfig = PasskeyConfigOperations(registry: registry)
         let mfaSignIn = MFASignInOperations(

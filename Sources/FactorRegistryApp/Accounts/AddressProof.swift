@@ -7,7 +7,7 @@ import TenantStore
 
 /// An account belongs to whoever proves its address (issue 56). Until someone has proved it,
 /// whoever signed the address up is not known to own it: it may be a pre-hijacker who planted a
-/// password, a provider link, a phone number or an email-change code, and waits for the owner to
+/// password, a provider link, a phone number, a passkey or an email-change code, and waits for the owner to
 /// arrive. The first proof of the address of any kind (an email link, a password reset, a
 /// verification link, a trusted provider's takeover) removes all of that in the proof's own
 /// transaction and records what it removed (`account.claimed`). Identity Platform's rule that an
@@ -27,10 +27,10 @@ struct AddressProof: Sendable {
     let accounts: AccountRepository
     let identities: FederatedIdentityRepository
     let codes: OOBCodeRepository
+    let passkeys: PasskeyRepository
 
     /// Claims the account for the prover of `email`, on the proof's connection; `false` when the
     /// address had been proved before (nothing changes: only the first proof removes anything).
-    /// Passkeys join the removal when they are stored (issue 59).
     @discardableResult
     func claim(localId: String, email: String, by kind: Kind, in schema: TenantSchema, on connection: PostgresConnection)
         async throws -> Bool
@@ -43,7 +43,9 @@ struct AddressProof: Sendable {
         else { return false }
         let providers = try await identities.unlinkAll(of: localId, in: schema, on: connection)
         let codes = try await codes.removeAll(of: localId, in: schema, on: connection)
+        let passkeys = try await passkeys.removeAll(of: localId, in: schema, on: connection)
         var details = ["via": kind.rawValue, "sessions": kind.endsSessions ? "ended" : "kept"]
+        if passkeys > 0 { details["passkeys"] = String(passkeys) }
         if claimed.hadPassword {
             details["password"] = kind == .verifyEmail ? "kept" : kind == .passwordReset ? "replaced" : "removed"
         }
@@ -66,7 +68,9 @@ struct AddressProof: Sendable {
         else { return false }
         let providers = try await identities.unlinkAll(of: localId, since: since, in: schema, on: connection)
         let codes = try await codes.removeAll(of: localId, in: schema, on: connection)
+        let passkeys = try await passkeys.removeAll(of: localId, since: since, in: schema, on: connection)
         var details = ["via": OOBRequestType.recoverEmail.rawValue, "sessions": "ended"]
+        if passkeys > 0 { details["passkeys"] = String(passkeys) }
         if firstProof { details["firstProof"] = "true" }
         if recovered.hadPassword { details["password"] = "removed" }
         Self.describe(providers: providers, phoneNumber: recovered.phoneNumberRemoved, codes: codes, in: &details)

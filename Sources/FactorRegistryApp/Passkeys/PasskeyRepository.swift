@@ -155,6 +155,23 @@ struct PasskeyRepository: Sendable {
         }
     }
 
+    /// Every passkey of the account (`since`: those added after it), on the caller's connection:
+    /// an address proof's removal of what an unproven holder planted (AddressProof).
+    func removeAll(of localId: String, since: Date? = nil, in schema: TenantSchema, on connection: PostgresConnection) async throws -> Int {
+        let table = schema.qualified(Self.table)
+        let rows: PostgresRowSequence
+        if let since {
+            rows = try await connection.query(
+                "DELETE FROM \(sql: table) WHERE local_id = \(localId) AND created_at >= \(since) RETURNING 1", logger: logger
+            )
+        } else {
+            rows = try await connection.query("DELETE FROM \(sql: table) WHERE local_id = \(localId) RETURNING 1", logger: logger)
+        }
+        var count = 0
+        for try await _ in rows.decode(Int.self) { count += 1 }
+        return count
+    }
+
     struct ListedRow: Sendable {
         let localId: String
         let credentialId: [UInt8]

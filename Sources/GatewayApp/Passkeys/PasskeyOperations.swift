@@ -21,6 +21,9 @@ struct PasskeyOperations: Sendable {
     let sessions: RPCClient
     let challenges: RPCClient
     let scopeSettings: CachedSettings
+    /// A passkey is a way in: adding one is as sensitive as linking a provider (and needs step-up
+    /// where the scope asks for it).
+    let recentLogin: RecentLogin
     /// `passkeys.maximumPerAccount`.
     let maximumPerAccount: Int
     let logger: Logger
@@ -48,6 +51,7 @@ struct PasskeyOperations: Sendable {
         let body = try request.decode(StartPasskeyEnrollmentRequest.self)
         let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings)
         let party = try Self.relyingParty(user.settings)
+        try recentLogin.require(user)
         let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
         async let existing = PeerCall.call(
             registry, ListPasskeys.self, .init(projectId: projectId, tenantId: tenantId, localIds: [localId]), requestID: request.requestID
@@ -81,6 +85,7 @@ struct PasskeyOperations: Sendable {
         let body = try request.decode(FinalizePasskeyEnrollmentRequest.self)
         let user = try await SignedInUser.resolve(body, request, registry: registry, sessions: sessions, scopeSettings: scopeSettings)
         let party = try Self.relyingParty(user.settings)
+        try recentLogin.require(user)
         let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
         let sent = try Registration(body.authenticatorRegistrationResponse)
         try await redeem(sent.clientData, purpose: .enroll, localId: localId, projectId: projectId, tenantId: tenantId, request: request)
