@@ -7,7 +7,7 @@ its numbered production decisions as `decision 22`, `Decision 4`, `decisions 3, 
 `### N.N` (for `§N.N`); a decision exists when its number is an item of the numbered list under the
 heading "Where this server departs from the emulator". A range is one reference; every number it
 spans must exist. A reference may wrap onto the next comment line. Section marks that cite another
-document (`RFC 4648 §5`, `OpenID Connect Core §3.1.3`, `OpenID Connect Discovery §4.3`) are not the
+document (`RFC 4648 §5`, `OpenID Connect Core §3.1.3`, `OpenID Connect Discovery §4.3`, `WebAuthn Level 2 §7.1`) are not the
 contract's and are skipped.
 
     python3 scripts/contract-references.py
@@ -39,7 +39,9 @@ DECISIONS = re.compile(
 )
 ONE_DECISION = re.compile(rf"(\d+)(?:{DASH}(\d+))?")
 # A section mark right after one of these names another document's section.
-FOREIGN = re.compile(r"(?:\bRFC[ \t]*\d+|\bOpenID Connect(?:[ \t]+\w+)?|\bSP[ \t]*800-\w+)[ \t,(]*$")
+FOREIGN = re.compile(
+    r"(?:\bRFC[ \t]*\d+|\bOpenID Connect(?:[ \t]+\w+)?|\bSP[ \t]*800-\w+|\bWebAuthn(?:[ \t]+Level[ \t]*\d)?)[ \t,(]*$"
+)
 
 
 def contract_numbers(text):

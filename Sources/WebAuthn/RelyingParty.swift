@@ -1,9 +1,9 @@
 import Crypto
 
 /// Who the credentials are for (a scope's `passkeyConfig`): the rp id the authenticator hashes, and
-/// the exact origins a browser may run the ceremony on. The two ceremonies' checks, WebAuthn Level 2
-/// §7.1 (registration) and §7.2 (authentication), are here, apart from the challenge's single use and
-/// expiry and the credential's uniqueness, which the stores decide.
+/// the exact origins a browser may run the ceremony on. The two ceremonies' checks are here
+/// (registration, WebAuthn Level 2 §7.1; authentication, WebAuthn Level 2 §7.2), apart from the
+/// challenge's single use and expiry and the credential's uniqueness, which the stores decide.
 public struct RelyingParty: Sendable {
     public let id: String
     public let origins: [String]
@@ -29,7 +29,7 @@ public struct RelyingParty: Sendable {
         public let flags: AuthenticatorData.Flags
     }
 
-    /// §7.1: a new credential, from the `attestationObject` and `clientDataJSON` a browser returned
+    /// WebAuthn §7.1: a new credential, from the `attestationObject` and `clientDataJSON` a browser returned
     /// for `challenge`. Attestation is requested as `none` and its statement ignored, as python-fido2's
     /// server does for that preference.
     public func register(
@@ -57,7 +57,7 @@ public struct RelyingParty: Sendable {
         public let flags: AuthenticatorData.Flags
     }
 
-    /// §7.2: a sign-in with a stored credential. `storedUserHandle` is the owner's; a `userHandle` sent
+    /// WebAuthn §7.2: a sign-in with a stored credential. `storedUserHandle` is the owner's; a `userHandle` sent
     /// must be it. A counter that does not move forward while either count is non-zero is a cloned
     /// authenticator's (synced passkeys report 0 every time, and pass).
     public func authenticate(

@@ -37,7 +37,7 @@ struct PasskeyOperations: Sendable {
         return RelyingParty(id: config.rpId, origins: config.expectedOrigins)
     }
 
-    /// The WebAuthn user handle of an account: derived, never stored, and no personal data (§14.6.1).
+    /// The WebAuthn user handle of an account: derived, never stored, and no personal data (WebAuthn §14.6.1).
     static func userHandle(_ localId: String) -> [UInt8] { Array(SHA256.hash(data: Array("passkey-user:\(localId)".utf8))) }
 
     /// Every refused response reads the same to the client; the reason goes to the log.
