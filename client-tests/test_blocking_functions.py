@@ -336,3 +336,33 @@ def test_in_development_a_function_on_the_developers_machine_is_called(stack, fu
     assert status == 400 and "Sign-ups from blocked.example are closed" in message
     assert sign_up(stack, unique_email("private"), tenantId=tenant["tenantId"]).execute()["localId"]
     requests.delete(f"{stack.gateway}/v2/projects/demo-project/tenants/{tenant['tenantId']}", headers=ADMIN, timeout=30)
+
+
+def test_before_sign_in_hears_of_a_passkey_sign_in_and_may_refuse_it(fstack, configured):
+    """A passkey is a first factor like any other: the scope's `beforeSignIn` function hears of it
+    (`sign_in_method: passkey`), its session claims ride in the session, and its refusal stands."""
+    from soft_authenticator import Authenticator
+    origin = "http://localhost:5173"
+    configured_keys = requests.patch(f"{fstack.gateway}/v2/projects/demo-project/passkeyConfig", headers=ADMIN, timeout=30,
+                                     json={"rpId": "localhost", "expectedOrigins": [origin]})
+    assert configured_keys.status_code == 200, configured_keys.text
+    email = unique_email("passkey")
+    user = sign_up(fstack, email).execute()
+    device = Authenticator(origin)
+    options = v2(fstack, "passkeyEnrollment:start", idToken=user["idToken"]).json()["credentialCreationOptions"]
+    enrolled = v2(fstack, "passkeyEnrollment:finalize", idToken=user["idToken"], authenticatorRegistrationResponse=device.create(options).body)
+    assert enrolled.status_code == 200, enrolled.text
+
+    def passkey_sign_in():
+        request = v2(fstack, "passkeySignIn:start").json()["credentialRequestOptions"]
+        return v2(fstack, "passkeySignIn:finalize", authenticatorAuthenticationResponse=device.get(request).body)
+
+    signed_in = passkey_sign_in()
+    assert signed_in.status_code == 200, signed_in.text
+    assert claims(signed_in.json()["idToken"])["signed_in_from"] == "127.0.0.1"
+    heard = [entry for entry in configured.events("beforeSignIn") if entry["uid"] == user["localId"]]
+    assert heard[-1]["sign_in_method"] == "passkey"
+    # The function disables whoever's address starts with "off-": the passkey signs nobody in then.
+    admin_update(fstack, {"localId": user["localId"], "email": "off-" + email})
+    refused = passkey_sign_in()
+    assert refused.status_code == 400 and refused.json()["error"]["message"] == "USER_DISABLED"

@@ -54,7 +54,8 @@ struct PublicOperations: Sendable {
         )
         let passkeys = PasskeyOperations(
             registry: registry, sessions: sessions, challenges: challenges, scopeSettings: cachedSettings,
-            recentLogin: settings.recentLogin, maximumPerAccount: settings.maximumPasskeysPerAccount, logger: host.logger
+            recentLogin: settings.recentLogin, functions: functions, maximumPerAccount: settings.maximumPasskeysPerAccount,
+            logger: host.logger
         )
         let passkeyConfig = PasskeyConfigOperations(registry: registry)
         let mfaSignIn = MFASignInOperations(

@@ -24,6 +24,9 @@ struct PasskeyOperations: Sendable {
     /// A passkey is a way in: adding one is as sensitive as linking a provider (and needs step-up
     /// where the scope asks for it).
     let recentLogin: RecentLogin
+    /// The scope's `beforeSignIn` function hears of a passkey sign-in (`sign_in_method: passkey`)
+    /// and may refuse it, as every other first factor's.
+    let functions: BlockingFunctions
     /// `passkeys.maximumPerAccount`.
     let maximumPerAccount: Int
     let logger: Logger
@@ -185,15 +188,21 @@ struct PasskeyOperations: Sendable {
             ),
             requestID: request.requestID
         )
-        let signedIn = try await PeerCall.call(
+        let recorded = try await PeerCall.call(
             registry, RecordSignIn.self,
             .init(projectId: projectId, tenantId: tenantId, localId: found.localId, firstFactor: "passkey"), requestID: request.requestID
         )
+        let signedIn = try await functions.beforeSignIn(
+            recorded, settings: settings, projectId: projectId, tenantId: tenantId, signInMethod: "passkey", request: request
+        )
+        // A passkey verified with user verification is a sign-in no second factor follows (decision
+        // 24): under MANDATORY too, its session is a full one.
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(
                 projectId: projectId, tenantId: tenantId, localId: found.localId, signInProvider: "passkey",
-                authTime: (signedIn.lastLoginAt.flatMap { Int64($0) } ?? 0) / 1000, user: SessionUser(signedIn)
+                authTime: (recorded.lastLoginAt.flatMap { Int64($0) } ?? 0) / 1000, user: SessionUser(signedIn.account),
+                sessionClaims: signedIn.sessionClaims
             ),
             requestID: request.requestID
         )
