@@ -230,3 +230,41 @@ def test_a_user_makes_recovery_codes_on_the_demo_page_and_signs_in_with_one(demo
         assert json.loads(text(driver, "claims"))["firebase"]["sign_in_second_factor"] == "recovery_code"
         wait_for(driver, lambda: "(9 left)" in text(driver, "recovery-remaining"))
         assert failed_calls(driver) == []
+
+
+def test_a_user_adds_a_passkey_signs_out_and_signs_in_with_it_and_a_forged_one_is_refused(demo):
+    """The demo page's passkey steps in Chromium with its virtual authenticator (CDP WebAuthn: a
+    resident key, user verification), as a phone's would answer; the page is opened as `localhost`,
+    its rp id. A bogus signature or a failed user verification is refused."""
+    with chromium() as driver:
+        driver.get(demo.gateway.replace("127.0.0.1", "localhost") + "/demo")
+        driver.execute_cdp_cmd("WebAuthn.enable", {"enableUI": False})
+        authenticator = driver.execute_cdp_cmd("WebAuthn.addVirtualAuthenticator", {"options": {
+            "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+            "isUserVerified": True, "automaticPresenceSimulation": True}})["authenticatorId"]
+        click(driver, "passkey-enable")
+        wait_for(driver, lambda: "passkeys for" in text(driver, "passkey-status"))
+        email = driver.find_element(By.ID, "email").get_attribute("value")
+        click(driver, "sign-up")
+        wait_for(driver, lambda: text(driver, "signed-in-as") == email)
+        type_into(driver, "passkey-name", "Virtual authenticator")
+        click(driver, "passkey-add")
+        wait_for(driver, lambda: "Virtual authenticator" in text(driver, "passkeys"))
+        stored = driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+        assert len(stored) == 1 and stored[0]["isResidentCredential"]
+        click(driver, "sign-out")
+        wait_for(driver, lambda: text(driver, "signed-in-as") == "nobody")
+        click(driver, "passkey-sign-in")
+        wait_for(driver, lambda: text(driver, "signed-in-as") == email)
+        assert '"sign_in_provider": "passkey"' in text(driver, "claims")
+        assert failed_calls(driver) == []
+
+        for override in ({"isBogusSignature": True}, {"isBadUV": True}):
+            click(driver, "sign-out")
+            wait_for(driver, lambda: text(driver, "signed-in-as") == "nobody")
+            driver.execute_cdp_cmd("WebAuthn.setResponseOverrideBits", {"authenticatorId": authenticator, **override})
+            click(driver, "passkey-sign-in")
+            wait_for(driver, lambda: any("INVALID_AUTHENTICATOR_RESPONSE" in call for call in failed_calls(driver)))
+            assert text(driver, "signed-in-as") == "nobody"
+            driver.execute_cdp_cmd("WebAuthn.setResponseOverrideBits", {"authenticatorId": authenticator})
+            driver.execute_script("document.getElementById('log').replaceChildren()")

@@ -82,7 +82,11 @@ public enum ChallengeIssuerApp {
         ChallengeIssuerMethods.registerAccounts(&parts.methods, challenges: AccountChallenges(client: database, logger: logger))
         ChallengeIssuerMethods.registerSMSDefense(&parts.methods, defense: phone.defense)
         ChallengeIssuerMethods.registerPasskeys(
-            &parts.methods, challenges: PasskeyChallenges(client: database, lifetime: settings.passkeyChallengeLifetime, logger: logger)
+            &parts.methods,
+            challenges: PasskeyChallenges(
+                client: database, lifetime: settings.passkeyChallengeLifetime, limiter: limiter,
+                perAddress: settings.passkeyChallengesPerAddress, logger: logger
+            )
         )
         parts.methods.registerAudit(events) { try ScopeSchema.of($0.projectId, $0.tenantId) }
 

@@ -24,6 +24,7 @@ struct ChallengeIssuerSettings: Sendable {
     let expiredSessionRetention: Duration
     /// `passkeys.challengeLifetimeSeconds`: how long a WebAuthn ceremony may take.
     let passkeyChallengeLifetime: Duration
+    let passkeyChallengesPerAddress: RateLimiter.Rule
     let developmentOutboxRetention: Duration
     let sweepInterval: Duration
     /// The deployment's SMS pumping defaults and price table (`sms.defense.*`, `sms.prices.*`).
@@ -57,6 +58,9 @@ struct ChallengeIssuerSettings: Sendable {
         iosSuggestedTimeoutSeconds = reader.int(forKey: "appVerification.ios.suggestedTimeoutSeconds", default: 5)
         expiredSessionRetention = .seconds(reader.int(forKey: "verification.expiredRetentionSeconds", default: 24 * 3600))
         passkeyChallengeLifetime = .seconds(min(max(reader.int(forKey: "passkeys.challengeLifetimeSeconds", default: 300), 10), 3600))
+        passkeyChallengesPerAddress = RateLimiter.Rule(
+            reader, "passkeys.rateLimit.perAddress", burst: generous ? 1000 : 30, perHour: generous ? 60_000 : 600
+        )
         developmentOutboxRetention = .seconds(reader.int(forKey: "developmentOutbox.retentionSeconds", default: 3 * 24 * 3600))
         sweepInterval = .seconds(reader.int(forKey: "verification.sweepSeconds", default: 60))
         let defaultPrice = reader.double(forKey: "sms.prices.defaultUsd", default: 0.05)

@@ -13,7 +13,10 @@ struct PasskeyChallengeTests {
     static let tenant = "t-passkeys"
 
     static func withIssuer(_ body: @Sendable (ServiceUnderTest) async throws -> Void) async throws {
-        try await ServiceUnderTest.withRunning(.challengeIssuer, build: ChallengeIssuerApp.build) { issuer in
+        try await ServiceUnderTest.withRunning(
+            .challengeIssuer, build: ChallengeIssuerApp.build,
+            configuration: ["passkeys.rateLimit.perAddress.burst": "3", "passkeys.rateLimit.perAddress.perHour": "1"]
+        ) { issuer in
             _ = try await issuer.call(ProvisionTenantSchema.self, TenantScope(projectId: project), as: .factorRegistry)
             _ = try await issuer.call(ProvisionTenantSchema.self, TenantScope(projectId: project, tenantId: tenant), as: .factorRegistry)
             try await body(issuer)
@@ -91,6 +94,23 @@ struct PasskeyChallengeTests {
                 return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
             #expect(wins == 1)
+        }
+    }
+
+    static func ask(_ issuer: ServiceUnderTest, from address: String) async throws -> String? {
+        try await issuer.refusal {
+            _ = try await issuer.call(IssuePasskeyChallenge.self, .init(projectId: project, purpose: .signIn, clientAddress: address))
+        }
+    }
+
+    @Test("a client address gets its burst of challenges, then TOO_MANY_ATTEMPTS_TRY_LATER; another address is not held up")
+    func perAddress() async throws {
+        try await Self.withIssuer { issuer in
+            var answers: [String?] = []
+            for _ in 0..<4 { answers.append(try await Self.ask(issuer, from: "192.0.2.7")) }
+            #expect(answers == [nil, nil, nil, "TOO_MANY_ATTEMPTS_TRY_LATER"])
+            let elsewhere = try await Self.ask(issuer, from: "198.51.100.1")
+            #expect(elsewhere == nil)
         }
     }
 }

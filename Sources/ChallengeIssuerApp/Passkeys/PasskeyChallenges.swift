@@ -15,12 +15,18 @@ import TenantStore
 struct PasskeyChallenges: Sendable {
     let client: Database
     let lifetime: Duration
+    let limiter: RateLimiter
+    /// `passkeys.rateLimit.perAddress`: challenges one client address may ask for.
+    let perAddress: RateLimiter.Rule
     let logger: Logger
 
     static let table: SQLText = "passkey_challenges"
 
     func issue(_ params: IssuePasskeyChallenge.Params) async throws -> IssuePasskeyChallenge.Result {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
+        if let address = params.clientAddress, !(try await limiter.take("passkey:address:\(address)", rule: perAddress)) {
+            throw ChallengeRejection.tooManyAttempts
+        }
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let seconds = Int(lifetime.components.seconds)

@@ -18,9 +18,16 @@ public enum IssuePasskeyChallenge: RPCMethod {
         public var purpose: PasskeyPurpose
         /// The enrolling user; absent for a sign-in.
         public var localId: String?
+        /// The client's address (an IPv6 one by its /64, as the gateway says it): challenges are
+        /// limited per address (`TOO_MANY_ATTEMPTS_TRY_LATER`), since a sign-in's start needs no
+        /// credential at all and each one is a stored row.
+        public var clientAddress: String?
 
-        public init(projectId: String, tenantId: String? = nil, purpose: PasskeyPurpose, localId: String? = nil) {
+        public init(
+            projectId: String, tenantId: String? = nil, purpose: PasskeyPurpose, localId: String? = nil, clientAddress: String? = nil
+        ) {
             (self.projectId, self.tenantId, self.purpose, self.localId) = (projectId, tenantId, purpose, localId)
+            self.clientAddress = clientAddress
         }
     }
 

@@ -60,7 +60,8 @@ struct PasskeyOperations: Sendable {
             registry, ListPasskeys.self, .init(projectId: projectId, tenantId: tenantId, localIds: [localId]), requestID: request.requestID
         )
         let issued = try await PeerCall.call(
-            challenges, IssuePasskeyChallenge.self, .init(projectId: projectId, tenantId: tenantId, purpose: .enroll, localId: localId),
+            challenges, IssuePasskeyChallenge.self,
+            .init(projectId: projectId, tenantId: tenantId, purpose: .enroll, localId: localId, clientAddress: request.clientAddress),
             requestID: request.requestID
         )
         let name = user.account.email ?? user.account.phoneNumber ?? localId
@@ -138,7 +139,8 @@ struct PasskeyOperations: Sendable {
         let settings = try await scopeSettings.enabled(projectId: projectId, tenantId: body.tenantId, requestID: request.requestID)
         let party = try Self.relyingParty(settings)
         let issued = try await PeerCall.call(
-            challenges, IssuePasskeyChallenge.self, .init(projectId: projectId, tenantId: body.tenantId, purpose: .signIn),
+            challenges, IssuePasskeyChallenge.self,
+            .init(projectId: projectId, tenantId: body.tenantId, purpose: .signIn, clientAddress: request.clientAddress),
             requestID: request.requestID
         )
         return [

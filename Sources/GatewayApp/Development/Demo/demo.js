@@ -113,9 +113,11 @@ async function showFactors() {
   list.replaceChildren();
   if (!session.idToken) {
     list.innerHTML = "<li>none</li>";
+    await showPasskeys(null);
     return;
   }
   const account = (await v1("lookup", { idToken: session.idToken })).users[0];
+  await showPasskeys(account);
   const factors = account.mfaInfo ?? [];
   if (factors.length === 0) list.innerHTML = "<li>none</li>";
   for (const factor of factors) {
@@ -140,11 +142,78 @@ async function showFactors() {
   $("email-verified").textContent = account.emailVerified ? "(email verified)" : "(email not verified)";
 }
 
+// Passkeys (docs/contract.md, decision 24), as the SDKs' passkey branches call them: the options'
+// bytes arrive in standard base64 and go to navigator.credentials as bytes; the credential goes back
+// as the W3C PublicKeyCredential JSON, bytes in base64url.
+const bytes = (text) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+const base64url = (buffer) =>
+  btoa(String.fromCharCode(...new Uint8Array(buffer))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+
+function credentialJSON(credential) {
+  const response = {};
+  for (const name of ["clientDataJSON", "attestationObject", "authenticatorData", "signature", "userHandle"]) {
+    if (credential.response[name]) response[name] = base64url(credential.response[name]);
+  }
+  return { id: credential.id, rawId: base64url(credential.rawId), type: credential.type, response };
+}
+
+async function showPasskeys(account) {
+  const list = $("passkeys");
+  const passkeys = account?.passkeyInfo ?? [];
+  list.replaceChildren();
+  if (passkeys.length === 0) list.innerHTML = "<li>none</li>";
+  for (const passkey of passkeys) {
+    const item = document.createElement("li");
+    item.textContent = `${passkey.name} `;
+    item.dataset.credential = passkey.credentialId;
+    const remove = document.createElement("button");
+    remove.textContent = "Delete";
+    remove.className = "delete-passkey";
+    remove.addEventListener("click", async () => {
+      try {
+        signedIn(await v1("update", { idToken: session.idToken, deletePasskey: [passkey.credentialId], returnSecureToken: true }));
+      } catch (error) {
+        if (!(error instanceof APIError)) logCall("deletePasskey", "failed", error.message);
+      }
+      await render();
+    });
+    item.append(remove);
+    list.append(item);
+  }
+}
+
+on("passkey-enable", async () => {
+  const config = { rpId: location.hostname, expectedOrigins: [location.origin] };
+  await call("PATCH", `/v2/projects/${project}/passkeyConfig`, config, { Authorization: "Bearer owner" });
+  $("passkey-status").textContent = `passkeys for ${location.origin}`;
+  $("passkey-status").className = "status ok";
+});
+
+on("passkey-add", async () => {
+  const options = (await v2("passkeyEnrollment:start", { idToken: session.idToken })).credentialCreationOptions;
+  const publicKey = {
+    ...options,
+    challenge: bytes(options.challenge),
+    user: { ...options.user, id: bytes(options.user.id) },
+    excludeCredentials: (options.excludeCredentials ?? []).map((entry) => ({ ...entry, id: bytes(entry.id) })),
+  };
+  const credential = await navigator.credentials.create({ publicKey });
+  signedIn(await v2("passkeyEnrollment:finalize", {
+    idToken: session.idToken, name: $("passkey-name").value, authenticatorRegistrationResponse: credentialJSON(credential),
+  }));
+});
+
+on("passkey-sign-in", async () => {
+  const options = (await v2("passkeySignIn:start", {})).credentialRequestOptions;
+  const credential = await navigator.credentials.get({ publicKey: { ...options, challenge: bytes(options.challenge) } });
+  signedIn(await v2("passkeySignIn:finalize", { authenticatorAuthenticationResponse: credentialJSON(credential) }));
+});
+
 async function render() {
   const inSession = Boolean(session.idToken);
   $("signed-in-as").textContent = inSession ? claims(session.idToken).email ?? claims(session.idToken).user_id : "nobody";
   if (!inSession) $("email-verified").textContent = "";
-  for (const id of ["sign-out", "verify-email", "totp-start", "sms-start", "recovery-generate"]) $(id).disabled = !inSession;
+  for (const id of ["sign-out", "verify-email", "totp-start", "sms-start", "recovery-generate", "passkey-add"]) $(id).disabled = !inSession;
   if (!inSession) $("recovery-codes").replaceChildren();
   $("claims").textContent = inSession ? JSON.stringify(claims(session.idToken), null, 2) : "not signed in";
   $("second-factor").hidden = !session.pending;
