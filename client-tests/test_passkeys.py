@@ -330,3 +330,19 @@ def test_enrolling_a_passkey_needs_a_recent_sign_in(pstack):
                               data={"grant_type": "refresh_token", "refresh_token": stale["refreshToken"]}).json()
     assert error(call(pstack, V2 + "accounts/passkeyEnrollment:start", idToken=refreshed["id_token"])) == \
         "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"
+
+
+def test_an_admin_sees_a_users_passkeys_in_lookup_and_export(pstack):
+    signed_up, device = enrolled(pstack)
+    credential_id = web(device.credentials[0].credential_id)
+    looked_up = ok(requests.post(f"{pstack.gateway}/v1/projects/demo-project/accounts:lookup", headers=ADMIN, timeout=30,
+                                 json={"localId": [signed_up["localId"]]}))["users"][0]
+    assert looked_up["passkeyInfo"] == [{"credentialId": credential_id, "name": "My phone"}]
+    exported, token = None, None
+    while exported is None:
+        page = ok(requests.get(f"{pstack.gateway}/v1/projects/demo-project/accounts:batchGet", headers=ADMIN, timeout=30,
+                               params={"maxResults": 1000, **({"nextPageToken": token} if token else {})}))
+        exported = next((entry for entry in page.get("users", []) if entry["localId"] == signed_up["localId"]), None)
+        token = page.get("nextPageToken")
+        assert exported or token
+    assert exported["passkeyInfo"] == looked_up["passkeyInfo"]

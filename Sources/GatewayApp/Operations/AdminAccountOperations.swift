@@ -64,8 +64,24 @@ struct AdminAccountOperations: Sendable {
             ),
             requestID: request.requestID
         )
-        let users = found.accounts.map { UserInfo($0, tenantId: scope.tenantId) }
+        let users = try await withPasskeys(found.accounts.map { UserInfo($0, tenantId: scope.tenantId) }, scope, request)
         return try request.answer(GetAccountInfoResponse(users: users.isEmpty ? nil : users))
+    }
+
+    /// The users' passkeys (`passkeyInfo`, and their `passkey` provider entry), in one call for them all.
+    func withPasskeys(_ users: [UserInfo], _ scope: AdminScope, _ request: PublicRequest) async throws -> [UserInfo] {
+        let ids = users.compactMap(\.localId)
+        guard !ids.isEmpty else { return users }
+        let listed = try await PeerCall.call(
+            registry, ListPasskeys.self, .init(projectId: scope.projectId, tenantId: scope.tenantId, localIds: ids),
+            requestID: request.requestID
+        )
+        let byAccount = Dictionary(grouping: listed.passkeys, by: \.localId)
+        return users.map { user in
+            var user = user
+            user.adding(passkeys: user.localId.flatMap { byAccount[$0] } ?? [])
+            return user
+        }
     }
 
     /// `POST …/accounts:delete` (deleteUser).
@@ -170,7 +186,9 @@ struct AdminAccountOperations: Sendable {
             }
             return user
         }
-        return try request.answer(DownloadAccountResponse(users: users, nextPageToken: page.nextPageToken))
+        return try request.answer(
+            DownloadAccountResponse(users: try await withPasskeys(users, scope, request), nextPageToken: page.nextPageToken)
+        )
     }
 
     /// `POST …/accounts:batchDelete` (deleteUsers): `{}` when all went, else `errors` per kept id.
