@@ -230,9 +230,18 @@ def test_a_credential_is_one_accounts_and_an_account_has_at_most_three(pstack):
     assert len(lookup(pstack, signed_up["idToken"])["passkeyInfo"]) == 3
 
 
+def refreshes(stack, refresh_token):
+    answer = requests.post(f"{stack.gateway}/securetoken.googleapis.com/v1/token?key=k", timeout=30,
+                           data={"grant_type": "refresh_token", "refresh_token": refresh_token})
+    return answer.status_code == 200
+
+
 def test_a_deleted_passkey_signs_nobody_in_and_the_answer_carries_fresh_tokens(pstack):
     signed_up, device = enrolled(pstack)
     credential_id = lookup(pstack, signed_up["idToken"])["passkeyInfo"][0]["credentialId"]
+    # A session the passkey started (a stolen phone's, say) ends when the passkey is deleted.
+    by_passkey = ok(finalize_sign_in(pstack, device.get(sign_in_options(pstack))))
+    assert refreshes(pstack, by_passkey["refreshToken"])
     # Another account cannot delete it: its ids are its own.
     other = user(pstack)
     ok(call(pstack, V1 + "accounts:update", idToken=other["idToken"], deletePasskey=[credential_id], returnSecureToken=True))
@@ -241,6 +250,8 @@ def test_a_deleted_passkey_signs_nobody_in_and_the_answer_carries_fresh_tokens(p
                      returnSecureToken=True))
     assert answer["idToken"] and answer["refreshToken"]
     assert "passkeyInfo" not in lookup(pstack, answer["idToken"])
+    assert not refreshes(pstack, by_passkey["refreshToken"])
+    assert refreshes(pstack, answer["refreshToken"]) and refreshes(pstack, signed_up["refreshToken"])
     assert error(finalize_sign_in(pstack, device.get(sign_in_options(pstack)))) == "PASSKEY_ENROLLMENT_NOT_FOUND"
 
 

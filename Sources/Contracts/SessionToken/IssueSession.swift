@@ -40,13 +40,19 @@ public enum IssueSession: RPCMethod {
         /// MANDATORY MFA (docs/mfa-policy.md): the session may do nothing but enroll a factor (and
         /// look itself up, verify its email), and ends at this time (seconds since the epoch).
         public var enrollmentOnlyUntil: Int64?
+        /// The first factor's own id where it has one (a passkey sign-in's `passkey:<credential id>`):
+        /// `session.revokeFactor` with it ends the sessions that factor started, as a withdrawn
+        /// second factor's.
+        public var firstFactorIdentifier: String?
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String, signInProvider: String,
             secondFactor: FactorKind? = nil, secondFactorIdentifier: String? = nil, authTime: Int64, user: SessionUser,
             sessionClaims: [String: JSONValue]? = nil, consumePendingCredential: String? = nil, revokeOtherSessions: Bool? = nil,
-            finishesEnrollment: Bool? = nil, secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil
+            finishesEnrollment: Bool? = nil, secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil,
+            firstFactorIdentifier: String? = nil
         ) {
+            self.firstFactorIdentifier = firstFactorIdentifier
             self.secondFactorAuthTime = secondFactorAuthTime
             self.enrollmentOnlyUntil = enrollmentOnlyUntil
             self.finishesEnrollment = finishesEnrollment

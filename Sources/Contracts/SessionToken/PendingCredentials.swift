@@ -77,7 +77,8 @@ public enum InspectPendingCredential: RPCMethod {
 }
 
 /// `session.revokeFactor`: ends every session of a user that was established with a second factor
-/// (contract decision 4, on withdraw). Returns how many sessions ended.
+/// (contract decision 4, on withdraw), or begun by a first factor of that id (a deleted passkey's
+/// `passkey:<credential id>`). Returns how many sessions ended.
 public enum RevokeFactorSessions: RPCMethod {
     public static let name = "session.revokeFactor"
 

@@ -97,11 +97,23 @@ struct AccountOperations: Sendable {
         )
         if !passkeys.isEmpty {
             // Unknown ids are ignored, as in the Auth emulator; another account's are never touched.
-            _ = try await PeerCall.call(
+            // The sessions a removed passkey started end with it, as a withdrawn factor's do
+            // (decision 4); the caller's answer carries a session of its own below.
+            let removed = try await PeerCall.call(
                 registry, RemovePasskeys.self,
                 .init(projectId: user.token.projectId, tenantId: user.token.tenantId, localId: account.localId, credentialIds: passkeys),
                 requestID: request.requestID
             )
+            for credentialId in removed.removed {
+                _ = try await PeerCall.call(
+                    sessions, RevokeFactorSessions.self,
+                    .init(
+                        projectId: user.token.projectId, tenantId: user.token.tenantId, localId: account.localId,
+                        secondFactorIdentifier: PasskeyOperations.sessionIdentifier(credentialId)
+                    ),
+                    requestID: request.requestID
+                )
+            }
         }
         var answer = SetAccountInfoResponse(account)
         if let email, let previous = user.account.email, EmailAddressText.differ(previous, email) {
@@ -112,8 +124,8 @@ struct AccountOperations: Sendable {
             )
         }
         if email != nil || password != nil || !passkeys.isEmpty {
-            // Every earlier session ended; this one begins after them. (A passkey's deletion ends
-            // none: its answer's tokens are the caller's session renewed, as the iOS SDK expects.)
+            // Every earlier session ended; this one begins after them. (After a passkey's deletion
+            // the answer's tokens are the caller's session renewed, as the iOS SDK expects.)
             try await SessionBoundary.awaitStart(of: account.validSince)
             let tokens = try await PeerCall.call(
                 sessions, IssueSession.self,

@@ -204,7 +204,7 @@ struct PasskeyOperations: Sendable {
             .init(
                 projectId: projectId, tenantId: tenantId, localId: found.localId, signInProvider: "passkey",
                 authTime: (recorded.lastLoginAt.flatMap { Int64($0) } ?? 0) / 1000, user: SessionUser(signedIn.account),
-                sessionClaims: signedIn.sessionClaims
+                sessionClaims: signedIn.sessionClaims, firstFactorIdentifier: Self.sessionIdentifier(stored.credentialId)
             ),
             requestID: request.requestID
         )
@@ -224,6 +224,9 @@ struct PasskeyOperations: Sendable {
             requestID: request.requestID
         )
     }
+
+    /// What a passkey's sessions are known by (`session.revokeFactor` ends them when it is deleted).
+    static func sessionIdentifier(_ credentialId: String) -> String { "passkey:\(credentialId)" }
 
     static func standard(_ challenge: String) throws -> String {
         guard let bytes = Base64Bytes.decode(challenge) else { throw IdentityToolkitError.unavailable }

@@ -89,5 +89,16 @@ enum SessionTokenMigrations {
                 """
             ]
         ),
+        // The passkey a passkey sign-in used (issue 59): its deletion ends the sessions it started.
+        TenantMigration(
+            "AddFirstFactorIdentifierToSessionFamilies",
+            [
+                "ALTER TABLE session_families ADD COLUMN first_factor_identifier text",
+                """
+                CREATE INDEX session_families_first_factor ON session_families (local_id, first_factor_identifier)
+                WHERE first_factor_identifier IS NOT NULL
+                """,
+            ]
+        ),
     ]
 }

@@ -90,10 +90,11 @@ struct SessionRepository: Sendable {
                 ), family AS (
                     INSERT INTO \(sql: families)
                     (family_id, local_id, sign_in_provider, second_factor, second_factor_identifier, auth_time, session_claims,
-                     second_factor_auth_time, enrollment_only_until)
+                     second_factor_auth_time, enrollment_only_until, first_factor_identifier)
                     SELECT \(familyID), \(params.localId), \(params.signInProvider), \(params.secondFactor?.rawValue),
                            \(params.secondFactorIdentifier), \(authTime), \(Self.encode(params.sessionClaims)),
-                           \(params.secondFactorAuthTime.map(Self.date)), \(params.enrollmentOnlyUntil.map(Self.date))
+                           \(params.secondFactorAuthTime.map(Self.date)), \(params.enrollmentOnlyUntil.map(Self.date)),
+                           \(params.firstFactorIdentifier)
                     FROM allowed
                     RETURNING family_id
                 )
@@ -136,13 +137,15 @@ struct SessionRepository: Sendable {
         return nil
     }
 
-    /// Ends the sessions established with a second factor (decision 4); returns how many.
+    /// Ends the sessions established with a second factor (decision 4), or begun with a first
+    /// factor of its own id (a passkey); returns how many.
     func revokeFactor(_ params: RevokeFactorSessions.Params) async throws -> Int {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
+        let identifier = params.secondFactorIdentifier
         let rows = try await client.query(
             """
             UPDATE \(sql: schema.qualified("session_families")) SET revoked_at = now(), revoked_reason = 'factor'
-            WHERE local_id = \(params.localId) AND second_factor_identifier = \(params.secondFactorIdentifier)
+            WHERE local_id = \(params.localId) AND (second_factor_identifier = \(identifier) OR first_factor_identifier = \(identifier))
               AND revoked_at IS NULL
             RETURNING family_id
             """,
