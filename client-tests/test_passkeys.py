@@ -357,3 +357,22 @@ def test_an_admin_sees_a_users_passkeys_in_lookup_and_export(pstack):
         token = page.get("nextPageToken")
         assert exported or token
     assert exported["passkeyInfo"] == looked_up["passkeyInfo"]
+
+
+def test_a_passkey_sign_in_counts_for_step_up(pstack):
+    """Under `stepUpMaxAge` a user with a second factor must have passed one recently to change the
+    password; a passkey sign-in (user verification, possession) passes that bar, so a user who signs
+    in with a passkey instead of password and code is not locked out of their own settings."""
+    from rest_client import claims
+    from test_mfa_policy import enroll_totp, sign_in, sign_up, tenant
+    tenant_id = tenant(pstack, stepUpMaxAge="60s")["tenantId"]
+    assert configure(pstack, {"rpId": RP_ID, "expectedOrigins": [ORIGIN]}, tenant_id)["rpId"] == RP_ID
+    member = sign_up(pstack, tenant_id)
+    _, enrolled_totp = enroll_totp(pstack, sign_in(pstack, member)["idToken"], tenant_id)
+    device = Authenticator(ORIGIN)
+    holder = {"idToken": enrolled_totp["idToken"], "tenantId": tenant_id}
+    ok(finalize_enrollment(pstack, holder, device.create(enroll_options(pstack, holder))))
+    signed_in = ok(finalize_sign_in(pstack, device.get(sign_in_options(pstack, tenant_id)), tenant_id))
+    assert abs(claims(signed_in["idToken"])["firebase"]["second_factor_auth_time"] - __import__("time").time()) < 30
+    changed = call(pstack, V1 + "accounts:update", idToken=signed_in["idToken"], tenantId=tenant_id, password="stepped-up-pw")
+    assert changed.status_code == 200, changed.text

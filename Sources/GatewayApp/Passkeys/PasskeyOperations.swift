@@ -198,13 +198,16 @@ struct PasskeyOperations: Sendable {
             recorded, settings: settings, projectId: projectId, tenantId: tenantId, signInMethod: "passkey", request: request
         )
         // A passkey verified with user verification is a sign-in no second factor follows (decision
-        // 24): under MANDATORY too, its session is a full one.
+        // 24): under MANDATORY too, its session is a full one, and it counts for step-up as a second
+        // factor passed now (a user with a TOTP factor who signs in with a passkey can still change
+        // the password: reauthenticating with the passkey moves the time).
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(
                 projectId: projectId, tenantId: tenantId, localId: found.localId, signInProvider: "passkey",
                 authTime: (recorded.lastLoginAt.flatMap { Int64($0) } ?? 0) / 1000, user: SessionUser(signedIn.account),
-                sessionClaims: signedIn.sessionClaims, firstFactorIdentifier: Self.sessionIdentifier(stored.credentialId)
+                sessionClaims: signedIn.sessionClaims, secondFactorAuthTime: Int64(Date().timeIntervalSince1970),
+                firstFactorIdentifier: Self.sessionIdentifier(stored.credentialId)
             ),
             requestID: request.requestID
         )
