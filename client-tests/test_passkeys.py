@@ -376,3 +376,17 @@ def test_a_passkey_sign_in_counts_for_step_up(pstack):
     assert abs(claims(signed_in["idToken"])["firebase"]["second_factor_auth_time"] - __import__("time").time()) < 30
     changed = call(pstack, V1 + "accounts:update", idToken=signed_in["idToken"], tenantId=tenant_id, password="stepped-up-pw")
     assert changed.status_code == 200, changed.text
+
+
+def test_an_operator_lists_and_deletes_a_lost_phones_passkey_with_mfa_admin(pstack):
+    from test_mfa_admin_cli import mfa_admin
+    signed_up, device = enrolled(pstack)
+    by_passkey = ok(finalize_sign_in(pstack, device.get(sign_in_options(pstack))))
+    credential_id = web(device.credentials[0].credential_id)
+    listed = mfa_admin(pstack, "factors", "list", signed_up["localId"]).stdout.splitlines()
+    assert listed[0] == "no second factors" and listed[1].split() == ["PASSKEY", "NAME"]
+    assert listed[2].split() == [credential_id, "My", "phone"]
+    deleted = mfa_admin(pstack, "factors", "delete-passkey", signed_up["localId"], credential_id).stdout
+    assert deleted.strip() == f"deleted passkey {credential_id}"
+    assert not refreshes(pstack, by_passkey["refreshToken"])
+    assert error(finalize_sign_in(pstack, device.get(sign_in_options(pstack)))) == "PASSKEY_ENROLLMENT_NOT_FOUND"

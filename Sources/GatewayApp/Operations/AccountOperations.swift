@@ -96,24 +96,10 @@ struct AccountOperations: Sendable {
             requestID: request.requestID
         )
         if !passkeys.isEmpty {
-            // Unknown ids are ignored, as in the Auth emulator; another account's are never touched.
-            // The sessions a removed passkey started end with it, as a withdrawn factor's do
-            // (decision 4); the caller's answer carries a session of its own below.
-            let removed = try await PeerCall.call(
-                registry, RemovePasskeys.self,
-                .init(projectId: user.token.projectId, tenantId: user.token.tenantId, localId: account.localId, credentialIds: passkeys),
-                requestID: request.requestID
+            try await PasskeyOperations.remove(
+                passkeys, of: account.localId, projectId: user.token.projectId, tenantId: user.token.tenantId, registry: registry,
+                sessions: sessions, requestID: request.requestID
             )
-            for credentialId in removed.removed {
-                _ = try await PeerCall.call(
-                    sessions, RevokeFactorSessions.self,
-                    .init(
-                        projectId: user.token.projectId, tenantId: user.token.tenantId, localId: account.localId,
-                        secondFactorIdentifier: PasskeyOperations.sessionIdentifier(credentialId)
-                    ),
-                    requestID: request.requestID
-                )
-            }
         }
         var answer = SetAccountInfoResponse(account)
         if let email, let previous = user.account.email, EmailAddressText.differ(previous, email) {

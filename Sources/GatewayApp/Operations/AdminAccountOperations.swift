@@ -137,6 +137,12 @@ struct AdminAccountOperations: Sendable {
             ),
             requestID: request.requestID
         )
+        if let passkeys = body.deletePasskey, !passkeys.isEmpty {
+            try await PasskeyOperations.remove(
+                passkeys, of: localId, projectId: scope.projectId, tenantId: scope.tenantId, registry: registry,
+                sessions: erasure.sessions, requestID: request.requestID
+            )
+        }
         if let factors {
             let previous = account.mfaInfo ?? []
             account = try await PeerCall.call(

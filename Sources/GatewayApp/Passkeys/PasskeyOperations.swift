@@ -228,6 +228,26 @@ struct PasskeyOperations: Sendable {
         )
     }
 
+    /// Removes an account's passkeys among `credentialIds` (another account's are never touched,
+    /// unknown ids ignored, as in the Auth emulator) and ends the sessions each one started, as a
+    /// withdrawn factor's (decision 4). The user's `deletePasskey` and an admin's use it.
+    static func remove(
+        _ credentialIds: [String], of localId: String, projectId: String, tenantId: String?, registry: RPCClient, sessions: RPCClient,
+        requestID: String
+    ) async throws {
+        let removed = try await PeerCall.call(
+            registry, RemovePasskeys.self,
+            .init(projectId: projectId, tenantId: tenantId, localId: localId, credentialIds: credentialIds), requestID: requestID
+        )
+        for credentialId in removed.removed {
+            _ = try await PeerCall.call(
+                sessions, RevokeFactorSessions.self,
+                .init(projectId: projectId, tenantId: tenantId, localId: localId, secondFactorIdentifier: sessionIdentifier(credentialId)),
+                requestID: requestID
+            )
+        }
+    }
+
     /// What a passkey's sessions are known by (`session.revokeFactor` ends them when it is deleted).
     static func sessionIdentifier(_ credentialId: String) -> String { "passkey:\(credentialId)" }
 
