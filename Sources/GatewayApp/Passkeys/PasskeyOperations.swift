@@ -43,10 +43,8 @@ struct PasskeyOperations: Sendable {
     /// The WebAuthn user handle of an account: derived, never stored, and no personal data (WebAuthn §14.6.1).
     static func userHandle(_ localId: String) -> [UInt8] { Array(SHA256.hash(data: Array("passkey-user:\(localId)".utf8))) }
 
-    /// Every refused response reads the same to the client; the reason goes to the log.
-    static func refused(_ reason: String) -> IdentityToolkitError {
-        IdentityToolkitError(.invalidAuthenticatorResponse)
-    }
+    /// Every refused response reads the same to the client; a check's reason goes to the log.
+    static let refused = IdentityToolkitError(.invalidAuthenticatorResponse)
 
     // MARK: enrollment
 
@@ -92,7 +90,7 @@ struct PasskeyOperations: Sendable {
         try recentLogin.require(user)
         let (projectId, tenantId, localId) = (user.token.projectId, user.token.tenantId, user.account.localId)
         let sent = try Registration(body.authenticatorRegistrationResponse)
-        try await redeem(sent.clientData, purpose: .enroll, localId: localId, projectId: projectId, tenantId: tenantId, request: request)
+        try await redeem(sent.challenge, purpose: .enroll, localId: localId, projectId: projectId, tenantId: tenantId, request: request)
         let registration: RelyingParty.Registration
         do {
             registration = try party.register(
@@ -101,7 +99,7 @@ struct PasskeyOperations: Sendable {
             )
         } catch {
             logger.info("passkey registration refused", metadata: ["reason": "\(error.reason)", "requestId": "\(request.requestID)"])
-            throw Self.refused(error.reason)
+            throw Self.refused
         }
         let name = (body.name.nonEmpty ?? body.displayName.nonEmpty).map { String($0.prefix(256)) } ?? "Unnamed passkey"
         _ = try await PeerCall.call(
@@ -157,7 +155,7 @@ struct PasskeyOperations: Sendable {
         let settings = try await scopeSettings.enabled(projectId: projectId, tenantId: tenantId, requestID: request.requestID)
         let party = try Self.relyingParty(settings)
         let sent = try Assertion(body.authenticatorAuthenticationResponse)
-        try await redeem(sent.clientData, purpose: .signIn, localId: nil, projectId: projectId, tenantId: tenantId, request: request)
+        try await redeem(sent.challenge, purpose: .signIn, localId: nil, projectId: projectId, tenantId: tenantId, request: request)
         let found = try await PeerCall.call(
             registry, FindPasskey.self, .init(projectId: projectId, tenantId: tenantId, credentialId: Base64URL.encode(sent.credentialId)),
             requestID: request.requestID
@@ -169,7 +167,7 @@ struct PasskeyOperations: Sendable {
         let stored = found.credential
         guard let keyBytes = Base64Bytes.decode(stored.publicKey), let key = try? COSEKey(CBORDecoder.decode(keyBytes)) else {
             logger.error("a stored passkey's key does not parse", metadata: ["requestId": "\(request.requestID)"])
-            throw Self.refused("the stored key does not parse")
+            throw Self.refused
         }
         let assertion: RelyingParty.Assertion
         do {
@@ -180,7 +178,7 @@ struct PasskeyOperations: Sendable {
             )
         } catch {
             logger.info("passkey sign-in refused", metadata: ["reason": "\(error.reason)", "requestId": "\(request.requestID)"])
-            throw Self.refused(error.reason)
+            throw Self.refused
         }
         _ = try await PeerCall.call(
             registry, RecordPasskeyUse.self,
@@ -216,14 +214,13 @@ struct PasskeyOperations: Sendable {
 
     // MARK: parts
 
-    /// Uses the ceremony's challenge up, as the client data names it.
+    /// Uses the ceremony's challenge up: the one the client data names.
     private func redeem(
-        _ clientData: [UInt8], purpose: PasskeyPurpose, localId: String?, projectId: String, tenantId: String?, request: PublicRequest
+        _ challenge: [UInt8], purpose: PasskeyPurpose, localId: String?, projectId: String, tenantId: String?, request: PublicRequest
     ) async throws {
-        guard let client = try? CollectedClientData(clientData) else { throw Self.refused("client data does not parse") }
         _ = try await PeerCall.call(
             challenges, RedeemPasskeyChallenge.self,
-            .init(projectId: projectId, tenantId: tenantId, purpose: purpose, localId: localId, challenge: client.challenge),
+            .init(projectId: projectId, tenantId: tenantId, purpose: purpose, localId: localId, challenge: Base64URL.encode(challenge)),
             requestID: request.requestID
         )
     }
@@ -263,6 +260,15 @@ struct PasskeyOperations: Sendable {
         ]
     }
 
+    /// The client data's bytes (`clientDataJSON`, the proto shape's `clientDataJson`) and the
+    /// challenge they name; `nil` unless both decode.
+    static func clientData(_ json: String?, _ protoJSON: String?) -> (bytes: [UInt8], challenge: [UInt8])? {
+        guard let bytes = (json ?? protoJSON).flatMap(Base64Bytes.decode),
+            let challenge = (try? CollectedClientData(bytes)).flatMap({ Base64Bytes.decode($0.challenge) })
+        else { return nil }
+        return (bytes, challenge)
+    }
+
     /// A registration's bytes, from either request shape.
     struct Registration {
         let clientData: [UInt8]
@@ -273,13 +279,13 @@ struct PasskeyOperations: Sendable {
 
         init(_ sent: AuthenticatorRegistrationResponse?) throws {
             let response = sent?.response ?? sent?.authenticatorAttestationResponse
-            guard let clientData = (response?.clientDataJSON ?? response?.clientDataJson).flatMap(Base64Bytes.decode),
-                let attestationObject = response?.attestationObject.flatMap(Base64Bytes.decode),
-                let challenge = (try? CollectedClientData(clientData)).flatMap({ Base64Bytes.decode($0.challenge) })
-            else { throw PasskeyOperations.refused("a registration without client data or attestation") }
+            // Refused: no client data or attestation, or an id that does not decode.
+            guard let client = PasskeyOperations.clientData(response?.clientDataJSON, response?.clientDataJson),
+                let attestationObject = response?.attestationObject.flatMap(Base64Bytes.decode)
+            else { throw PasskeyOperations.refused }
             let id = sent?.rawId ?? sent?.id ?? sent?.credentialId
-            guard id == nil || id.flatMap(Base64Bytes.decode) != nil else { throw PasskeyOperations.refused("an undecodable id") }
-            (self.clientData, self.attestationObject, self.challenge) = (clientData, attestationObject, challenge)
+            guard id == nil || id.flatMap(Base64Bytes.decode) != nil else { throw PasskeyOperations.refused }
+            (self.clientData, self.attestationObject, self.challenge) = (client.bytes, attestationObject, client.challenge)
             credentialId = id.flatMap(Base64Bytes.decode)
         }
     }
@@ -297,19 +303,16 @@ struct PasskeyOperations: Sendable {
             let response = sent?.response ?? sent?.authenticatorAssertionResponse
             guard let credentialId = (sent?.rawId ?? sent?.id ?? sent?.credentialId).flatMap(Base64Bytes.decode), !credentialId.isEmpty,
                 credentialId.count <= AuthenticatorData.maximumCredentialIdLength,
-                let clientData = (response?.clientDataJSON ?? response?.clientDataJson).flatMap(Base64Bytes.decode),
+                let client = PasskeyOperations.clientData(response?.clientDataJSON, response?.clientDataJson),
                 let authenticatorData = response?.authenticatorData.flatMap(Base64Bytes.decode),
-                let signature = response?.signature.flatMap(Base64Bytes.decode),
-                let challenge = (try? CollectedClientData(clientData)).flatMap({ Base64Bytes.decode($0.challenge) })
-            else { throw PasskeyOperations.refused("an assertion without id, client data, authenticator data or signature") }
+                let signature = response?.signature.flatMap(Base64Bytes.decode)
+            else { throw PasskeyOperations.refused }
             let handle = response?.userHandle.nonEmpty
-            guard handle == nil || handle.flatMap(Base64Bytes.decode) != nil else {
-                throw PasskeyOperations.refused("an undecodable handle")
-            }
+            guard handle == nil || handle.flatMap(Base64Bytes.decode) != nil else { throw PasskeyOperations.refused }
             (self.credentialId, self.clientData, self.authenticatorData, self.signature) = (
-                credentialId, clientData, authenticatorData, signature
+                credentialId, client.bytes, authenticatorData, signature
             )
-            (userHandle, self.challenge) = (handle.flatMap(Base64Bytes.decode), challenge)
+            (userHandle, self.challenge) = (handle.flatMap(Base64Bytes.decode), client.challenge)
         }
     }
 }
