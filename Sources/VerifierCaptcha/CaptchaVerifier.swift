@@ -17,8 +17,8 @@ public struct CaptchaVerifier: AppVerifier {
     public func service(for context: AppVerificationContext) -> (service: any CaptchaService, secret: String)? {
         var chosen: (service: any CaptchaService, secret: String, match: CaptchaSecrets.Match)?
         for service in services {
-            guard let (secret, match) = service.secrets.secret(for: context) else { continue }
-            if chosen == nil || match > chosen!.match { chosen = (service, secret, match) }
+            guard let (secret, match) = service.secrets.secret(for: context), chosen.map({ match > $0.match }) ?? true else { continue }
+            chosen = (service, secret, match)
         }
         return chosen.map { ($0.service, $0.secret) }
     }
