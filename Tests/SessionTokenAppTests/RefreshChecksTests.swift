@@ -14,7 +14,7 @@ struct RefreshChecksTests {
     let family = RefreshSessions.Family(
         familyID: "f", projectId: "demo-project", tenantId: nil, localId: "user-1", signInProvider: "password",
         secondFactor: .totp, secondFactorIdentifier: "totp-1", authTime: 1_000_000, signedInAt: 1_000_000, sessionClaims: nil,
-        secondFactorAuthTime: 1_000_000, enrollmentOnlyUntil: nil
+        secondFactorAuthTime: 1_000_000, enrollmentOnlyUntil: nil, firstFactorIdentifier: nil
     )
 
     func account(
@@ -66,7 +66,7 @@ struct RefreshChecksTests {
             RefreshSessions.Family(
                 familyID: "f", projectId: "demo-project", tenantId: nil, localId: "user-1", signInProvider: "password",
                 secondFactor: nil, secondFactorIdentifier: nil, authTime: 1_000_000, signedInAt: 1_000_000, sessionClaims: nil,
-                secondFactorAuthTime: nil, enrollmentOnlyUntil: until
+                secondFactorAuthTime: nil, enrollmentOnlyUntil: until, firstFactorIdentifier: nil
             )
         }
         try RefreshSessions.checkEnrollmentWindow(session(until: 2_000_001), now: now)

@@ -145,4 +145,45 @@ struct SessionStatementTests {
             #expect(try await sessions.refusal { _ = try await sessions.call(RefreshSession.self, revoked) } == "TOKEN_EXPIRED")
         }
     }
+
+    @Test("a passkey's session says phishing-resistant and names its passkey through every refresh, and ends with it")
+    func passkeySessionNamesItsPasskey() async throws {
+        try await Self.withSessions { sessions in
+            let started = try await sessions.call(
+                IssueSession.self,
+                .init(
+                    projectId: Self.project, localId: "alice", signInProvider: "passkey", authTime: Int64(Date().timeIntervalSince1970),
+                    user: SessionUser(email: "alice@example.com"), secondFactorAuthTime: Int64(Date().timeIntervalSince1970),
+                    firstFactorIdentifier: "passkey:cred-1"
+                )
+            )
+            let refreshed = try await sessions.call(RefreshSession.self, Self.refresh(started.refreshToken))
+            for token in [started.idToken, refreshed.idToken] {
+                let verified = try await sessions.call(VerifyIDToken.self, .init(idToken: token))
+                #expect(verified.firstFactorIdentifier == "passkey:cred-1")
+                #expect(verified.secondFactor == nil)
+                #expect(try Self.payload(token)["acr"] == .string("phr"))
+            }
+            // A password sign-in is not phishing-resistant and names no first factor.
+            let password = try await sessions.call(IssueSession.self, Self.finish(try await Self.pendingCredential(sessions)))
+            #expect(try Self.payload(password.idToken)["acr"] == nil)
+            #expect(try await sessions.call(VerifyIDToken.self, .init(idToken: password.idToken)).firstFactorIdentifier == nil)
+            // Deleting the passkey ends its session, and only its own.
+            _ = try await sessions.call(
+                RevokeFactorSessions.self, .init(projectId: Self.project, localId: "alice", secondFactorIdentifier: "passkey:cred-1")
+            )
+            #expect(
+                try await sessions.refusal { _ = try await sessions.call(RefreshSession.self, Self.refresh(refreshed.refreshToken)) }
+                    == "TOKEN_EXPIRED"
+            )
+            _ = try await sessions.call(RefreshSession.self, Self.refresh(password.refreshToken))
+        }
+    }
+
+    /// The claims of an ID token, unverified (session.verifyIdToken checked it).
+    static func payload(_ token: String) throws -> [String: JSONValue] {
+        let part = String(token.split(separator: ".")[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        let padded = part + String(repeating: "=", count: (4 - part.count % 4) % 4)
+        return try JSONDecoder().decode([String: JSONValue].self, from: Data(base64Encoded: padded) ?? Data())
+    }
 }

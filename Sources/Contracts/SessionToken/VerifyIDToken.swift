@@ -26,12 +26,16 @@ public enum VerifyIDToken: RPCMethod {
         public var secondFactorAuthTime: Int64?
         /// Set for an enrollment-only session (`firebase.mfa_enrollment_deadline`): its end.
         public var enrollmentOnlyUntil: Int64?
+        /// The first factor's own id (`firebase.first_factor_identifier`, a passkey sign-in's
+        /// `passkey:<credential id>`): a renewal of this session keeps it.
+        public var firstFactorIdentifier: String?
 
         public init(
             projectId: String, tenantId: String?, localId: String, issuedAt: Int64, authTime: Int64,
             signInProvider: String, secondFactor: FactorKind?, secondFactorIdentifier: String?,
-            secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil
+            secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil, firstFactorIdentifier: String? = nil
         ) {
+            self.firstFactorIdentifier = firstFactorIdentifier
             self.secondFactorAuthTime = secondFactorAuthTime
             self.enrollmentOnlyUntil = enrollmentOnlyUntil
             self.projectId = projectId

@@ -83,7 +83,7 @@ struct MFAEnrollmentOperations: Sendable {
                 user: SessionUser(revoked), revokeOtherSessions: true, finishesEnrollment: true,
                 // Proving the new factor is passing a second factor (step-up), and ends an
                 // enrollment-only session (MANDATORY): the new one is a full session.
-                secondFactorAuthTime: Int64(Date().timeIntervalSince1970)
+                secondFactorAuthTime: Int64(Date().timeIntervalSince1970), firstFactorIdentifier: user.token.firstFactorIdentifier
             ),
             requestID: request.requestID
         )
@@ -156,7 +156,7 @@ struct MFAEnrollmentOperations: Sendable {
             sessions, IssueSession.self,
             .init(
                 projectId: projectId, tenantId: tenantId, localId: localId, signInProvider: user.token.signInProvider,
-                authTime: user.token.authTime, user: SessionUser(account)
+                authTime: user.token.authTime, user: SessionUser(account), firstFactorIdentifier: user.token.firstFactorIdentifier
             ),
             requestID: request.requestID
         )

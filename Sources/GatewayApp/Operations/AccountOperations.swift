@@ -113,12 +113,16 @@ struct AccountOperations: Sendable {
             // Every earlier session ended; this one begins after them. (After a passkey's deletion
             // the answer's tokens are the caller's session renewed, as the iOS SDK expects.)
             try await SessionBoundary.awaitStart(of: account.validSince)
+            // The renewed session is still the passkey's that started it, unless that one just went.
+            let renewedFirstFactor = user.token.firstFactorIdentifier.flatMap { first in
+                PasskeyOperations.credentialId(sessionIdentifier: first).map(passkeys.contains) == true ? nil : first
+            }
             let tokens = try await PeerCall.call(
                 sessions, IssueSession.self,
                 .init(
                     projectId: user.token.projectId, tenantId: user.token.tenantId, localId: account.localId,
                     signInProvider: user.token.signInProvider, authTime: user.token.authTime,
-                    user: SessionUser(account)
+                    user: SessionUser(account), firstFactorIdentifier: renewedFirstFactor
                 ),
                 requestID: request.requestID
             )

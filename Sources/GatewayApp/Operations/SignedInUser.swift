@@ -60,6 +60,19 @@ struct SignedInUser: Sendable {
         if let factor = token.secondFactorIdentifier, !account.lists(factor: factor) {
             throw IdentityToolkitError(.tokenExpired)
         }
+        // So is one a deleted passkey started (decision 24): its refresh tokens ended with it, and
+        // its ID tokens end here, as a withdrawn second factor's do.
+        if let credentialId = token.firstFactorIdentifier.flatMap(PasskeyOperations.credentialId(sessionIdentifier:)) {
+            do {
+                let found = try await PeerCall.call(
+                    registry, FindPasskey.self, .init(projectId: token.projectId, tenantId: token.tenantId, credentialId: credentialId),
+                    requestID: request.requestID
+                )
+                guard found.localId == account.localId else { throw IdentityToolkitError(.tokenExpired) }
+            } catch let error as IdentityToolkitError where error.code == .passkeyEnrollmentNotFound {
+                throw IdentityToolkitError(.tokenExpired)
+            }
+        }
         return SignedInUser(token: token, account: account, settings: settings)
     }
 }

@@ -122,7 +122,8 @@ struct PasskeyOperations: Sendable {
             .init(
                 projectId: projectId, tenantId: tenantId, localId: localId, signInProvider: user.token.signInProvider,
                 secondFactor: user.token.secondFactor, secondFactorIdentifier: user.token.secondFactorIdentifier,
-                authTime: user.token.authTime, user: SessionUser(user.account), secondFactorAuthTime: user.token.secondFactorAuthTime
+                authTime: user.token.authTime, user: SessionUser(user.account), secondFactorAuthTime: user.token.secondFactorAuthTime,
+                firstFactorIdentifier: user.token.firstFactorIdentifier
             ),
             requestID: request.requestID
         )
@@ -246,7 +247,15 @@ struct PasskeyOperations: Sendable {
     }
 
     /// What a passkey's sessions are known by (`session.revokeFactor` ends them when it is deleted).
-    static func sessionIdentifier(_ credentialId: String) -> String { "passkey:\(credentialId)" }
+    static func sessionIdentifier(_ credentialId: String) -> String { sessionPrefix + credentialId }
+
+    /// The credential id a session identifier names, if it is a passkey's.
+    static func credentialId(sessionIdentifier: String) -> String? {
+        guard sessionIdentifier.hasPrefix(sessionPrefix), sessionIdentifier.count > sessionPrefix.count else { return nil }
+        return String(sessionIdentifier.dropFirst(sessionPrefix.count))
+    }
+
+    private static let sessionPrefix = "passkey:"
 
     static func standard(_ challenge: String) throws -> String {
         guard let bytes = Base64Bytes.decode(challenge) else { throw IdentityToolkitError.unavailable }

@@ -22,12 +22,22 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var signInProvider: String
     var signInSecondFactor: FactorKind?
     var secondFactorIdentifier: String?
+    /// The first factor's own id where it has one (`passkey:<credential id>`, beside
+    /// `second_factor_identifier`): a renewed session keeps it, and a deleted passkey's tokens end.
+    var firstFactorIdentifier: String?
+    /// `acr`: `phr` (OpenID EAP ACR values, "phishing-resistant") for a passkey sign-in, which is
+    /// bound to the origin by WebAuthn and passed user verification; absent otherwise.
+    var authenticationContext: String?
     var tenant: String?
     /// Our additions under `firebase` (docs/mfa-policy.md): when the session last passed a second
     /// factor, and the end of an enrollment-only session (with `mfa_enrollment_required: true`).
     var secondFactorAuthTime: Int64?
     var enrollmentOnlyUntil: Int64?
     var customClaims: [String: JSONValue]
+
+    /// The sign-in provider of a passkey sign-in, and the `acr` its tokens carry.
+    static let passkeyProvider = "passkey"
+    static let phishingResistant = "phr"
 
     /// Names developers may not set through custom claims.
     static var reserved: Set<String> { ReservedClaims.names }
@@ -62,11 +72,13 @@ struct IDTokenClaims: JWTPayload, Equatable {
         try container.encodeIfPresent(name, forKey: Key("name"))
         try container.encodeIfPresent(picture, forKey: Key("picture"))
         try container.encodeIfPresent(providerID, forKey: Key("provider_id"))
+        try container.encodeIfPresent(authenticationContext, forKey: Key("acr"))
         var firebase = container.nestedContainer(keyedBy: Key.self, forKey: Key("firebase"))
         try firebase.encode(identities, forKey: Key("identities"))
         try firebase.encode(signInProvider, forKey: Key("sign_in_provider"))
         try firebase.encodeIfPresent(signInSecondFactor, forKey: Key("sign_in_second_factor"))
         try firebase.encodeIfPresent(secondFactorIdentifier, forKey: Key("second_factor_identifier"))
+        try firebase.encodeIfPresent(firstFactorIdentifier, forKey: Key("first_factor_identifier"))
         try firebase.encodeIfPresent(tenant, forKey: Key("tenant"))
         try firebase.encodeIfPresent(secondFactorAuthTime, forKey: Key("second_factor_auth_time"))
         if let enrollmentOnlyUntil {
@@ -89,11 +101,13 @@ struct IDTokenClaims: JWTPayload, Equatable {
         name = try container.decodeIfPresent(String.self, forKey: Key("name"))
         picture = try container.decodeIfPresent(String.self, forKey: Key("picture"))
         providerID = try container.decodeIfPresent(String.self, forKey: Key("provider_id"))
+        authenticationContext = try container.decodeIfPresent(String.self, forKey: Key("acr"))
         let firebase = try container.nestedContainer(keyedBy: Key.self, forKey: Key("firebase"))
         identities = try firebase.decode([String: [String]].self, forKey: Key("identities"))
         signInProvider = try firebase.decode(String.self, forKey: Key("sign_in_provider"))
         signInSecondFactor = try firebase.decodeIfPresent(FactorKind.self, forKey: Key("sign_in_second_factor"))
         secondFactorIdentifier = try firebase.decodeIfPresent(String.self, forKey: Key("second_factor_identifier"))
+        firstFactorIdentifier = try firebase.decodeIfPresent(String.self, forKey: Key("first_factor_identifier"))
         tenant = try firebase.decodeIfPresent(String.self, forKey: Key("tenant"))
         secondFactorAuthTime = try firebase.decodeIfPresent(Int64.self, forKey: Key("second_factor_auth_time"))
         enrollmentOnlyUntil = try firebase.decodeIfPresent(Int64.self, forKey: Key("mfa_enrollment_deadline"))
@@ -107,8 +121,10 @@ struct IDTokenClaims: JWTPayload, Equatable {
     init(
         issuer: String, audience: String, subject: String, issuedAt: Int64, expiresAt: Int64, authTime: Int64,
         user: SessionUser, signInProvider: String, signInSecondFactor: FactorKind?, secondFactorIdentifier: String?,
-        tenant: String?, secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil
+        tenant: String?, secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil, firstFactorIdentifier: String? = nil
     ) {
+        self.firstFactorIdentifier = firstFactorIdentifier
+        authenticationContext = signInProvider == Self.passkeyProvider ? Self.phishingResistant : nil
         self.secondFactorAuthTime = secondFactorAuthTime
         self.enrollmentOnlyUntil = enrollmentOnlyUntil
         self.issuer = issuer

@@ -11,7 +11,7 @@ extension IDTokenIssuer {
                 projectId: claims.audience, tenantId: claims.tenant, localId: claims.subject, issuedAt: claims.issuedAt,
                 authTime: claims.authTime, signInProvider: claims.signInProvider, secondFactor: claims.signInSecondFactor,
                 secondFactorIdentifier: claims.secondFactorIdentifier, secondFactorAuthTime: claims.secondFactorAuthTime,
-                enrollmentOnlyUntil: claims.enrollmentOnlyUntil
+                enrollmentOnlyUntil: claims.enrollmentOnlyUntil, firstFactorIdentifier: claims.firstFactorIdentifier
             )
         } catch VerificationFailure.expired {
             throw RPCError(code: .invalidIDToken, business: IdentityToolkitError(.tokenExpired))

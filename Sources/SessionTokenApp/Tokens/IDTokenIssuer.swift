@@ -35,7 +35,8 @@ final class IDTokenIssuer: Sendable {
             issuedAt: issuedAt, expiresAt: issuedAt + lifetime, authTime: params.authTime, user: user,
             signInProvider: params.signInProvider, signInSecondFactor: params.secondFactor,
             secondFactorIdentifier: params.secondFactorIdentifier, tenant: params.tenantId,
-            secondFactorAuthTime: params.secondFactorAuthTime, enrollmentOnlyUntil: params.enrollmentOnlyUntil
+            secondFactorAuthTime: params.secondFactorAuthTime, enrollmentOnlyUntil: params.enrollmentOnlyUntil,
+            firstFactorIdentifier: params.firstFactorIdentifier
         )
     }
 

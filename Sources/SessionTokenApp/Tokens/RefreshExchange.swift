@@ -42,7 +42,7 @@ struct RefreshExchange: Sendable {
                 signInProvider: family.signInProvider, secondFactor: family.secondFactor,
                 secondFactorIdentifier: family.secondFactorIdentifier, authTime: family.authTime, user: params.user,
                 sessionClaims: family.sessionClaims, secondFactorAuthTime: family.secondFactorAuthTime,
-                enrollmentOnlyUntil: family.enrollmentOnlyUntil
+                enrollmentOnlyUntil: family.enrollmentOnlyUntil, firstFactorIdentifier: family.firstFactorIdentifier
             )
         )
         return .init(

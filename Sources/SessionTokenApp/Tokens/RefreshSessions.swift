@@ -33,6 +33,7 @@ struct RefreshSessions: Sendable {
         let sessionClaims: [String: JSONValue]?
         let secondFactorAuthTime: Int64?
         let enrollmentOnlyUntil: Int64?
+        let firstFactorIdentifier: String?
     }
 
     /// The family of a token that may still be used. A token already rotated is a reuse: the
@@ -51,7 +52,7 @@ struct RefreshSessions: Sendable {
                            floor(extract(epoch FROM f.auth_time))::bigint, floor(extract(epoch FROM f.created_at))::bigint,
                            t.rotated_at IS NOT NULL, f.revoked_at IS NOT NULL, f.session_claims, f.revoked_reason,
                            floor(extract(epoch FROM f.second_factor_auth_time))::bigint,
-                           floor(extract(epoch FROM f.enrollment_only_until))::bigint
+                           floor(extract(epoch FROM f.enrollment_only_until))::bigint, f.first_factor_identifier
                     FROM \(sql: tokens) t JOIN \(sql: families) f ON f.family_id = t.family_id
                     WHERE t.token_hash = \(token.hash)
                     """,
@@ -63,8 +64,10 @@ struct RefreshSessions: Sendable {
         }
         for try await (
             familyID, localID, provider, secondFactor, identifier, authTime, createdAt, rotated, revoked, claims, reason, passedAt,
-            enrollmentOnlyUntil
-        ) in rows.decode((String, String, String, String?, String?, Int64, Int64, Bool, Bool, String?, String?, Int64?, Int64?).self) {
+            enrollmentOnlyUntil, firstFactorIdentifier
+        ) in rows.decode(
+            (String, String, String, String?, String?, Int64, Int64, Bool, Bool, String?, String?, Int64?, Int64?, String?).self)
+        {
             // A session revoked on purpose (its factor withdrawn, a new factor enrolled) is expired for
             // the client, which then signs in again; a reused token's family is simply invalid.
             if revoked { throw reason == nil || reason == "reuse" ? Self.invalid : Self.expired }
@@ -78,7 +81,7 @@ struct RefreshSessions: Sendable {
                 signInProvider: provider, secondFactor: secondFactor.flatMap(FactorKind.init(rawValue:)),
                 secondFactorIdentifier: identifier,
                 authTime: authTime, signedInAt: createdAt, sessionClaims: SessionRepository.decode(claims),
-                secondFactorAuthTime: passedAt, enrollmentOnlyUntil: enrollmentOnlyUntil
+                secondFactorAuthTime: passedAt, enrollmentOnlyUntil: enrollmentOnlyUntil, firstFactorIdentifier: firstFactorIdentifier
             )
         }
         throw Self.invalid
