@@ -82,7 +82,7 @@ def test_an_operator_finds_a_user_and_withdraws_a_factor_which_ends_its_sessions
     assert f"uid             {user['localId']}" in found and "email verified  true" in found
     factors = as_json(stack, "factors", "list", user["localId"])
     assert [factor["displayName"] for factor in factors] == ["phone app"] and "totpInfo" in factors[0]
-    assert any(line.startswith(user["localId"]) and line.split()[-2:] == ["1", "false"]
+    assert any(line.startswith(user["localId"]) and line.split()[-3:] == ["1", "0", "false"]
                for line in mfa_admin(stack, "users", "list", "--limit", "1000").stdout.splitlines())
 
     withdrawn = mfa_admin(stack, "factors", "withdraw", user["localId"], factors[0]["mfaEnrollmentId"]).stdout

@@ -251,6 +251,8 @@ def test_a_deleted_passkey_signs_nobody_in_and_the_answer_carries_fresh_tokens(p
     assert answer["idToken"] and answer["refreshToken"]
     assert "passkeyInfo" not in lookup(pstack, answer["idToken"])
     assert not refreshes(pstack, by_passkey["refreshToken"])
+    # Its ID token ends too (decision 4's rule for a withdrawn factor), not an hour later.
+    assert error(call(pstack, V1 + "accounts:lookup", idToken=by_passkey["idToken"])) == "TOKEN_EXPIRED"
     assert refreshes(pstack, answer["refreshToken"]) and refreshes(pstack, signed_up["refreshToken"])
     assert error(finalize_sign_in(pstack, device.get(sign_in_options(pstack)))) == "PASSKEY_ENROLLMENT_NOT_FOUND"
 
@@ -386,7 +388,98 @@ def test_an_operator_lists_and_deletes_a_lost_phones_passkey_with_mfa_admin(psta
     listed = mfa_admin(pstack, "factors", "list", signed_up["localId"]).stdout.splitlines()
     assert listed[0] == "no second factors" and listed[1].split() == ["PASSKEY", "NAME"]
     assert listed[2].split() == [credential_id, "My", "phone"]
+    users = mfa_admin(pstack, "users", "list", "--limit", "1000").stdout.splitlines()
+    assert users[0].split()[-3:] == ["FACTORS", "PASSKEYS", "DISABLED"]
+    assert any(line.startswith(signed_up["localId"]) and line.split()[-3:] == ["0", "1", "false"] for line in users)
+    found = mfa_admin(pstack, "users", "lookup", "--uid", signed_up["localId"]).stdout
+    assert "no second factors" in found and credential_id in found
     deleted = mfa_admin(pstack, "factors", "delete-passkey", signed_up["localId"], credential_id).stdout
     assert deleted.strip() == f"deleted passkey {credential_id}"
     assert not refreshes(pstack, by_passkey["refreshToken"])
     assert error(finalize_sign_in(pstack, device.get(sign_in_options(pstack)))) == "PASSKEY_ENROLLMENT_NOT_FOUND"
+
+
+def test_a_passkey_session_is_phishing_resistant_and_stays_its_passkeys_when_renewed(pstack):
+    """A passkey sign-in's tokens say `acr: phr` and name the passkey; a session it renewed (adding a
+    second passkey answers the caller's session renewed) still ends when that passkey is deleted."""
+    signed_up, device = enrolled(pstack)
+    first = web(device.credentials[0].credential_id)
+    by_passkey = ok(finalize_sign_in(pstack, device.get(sign_in_options(pstack))))
+    token = jwt.decode(by_passkey["idToken"], options={"verify_signature": False})
+    assert token["acr"] == "phr" and token["firebase"]["first_factor_identifier"] == f"passkey:{first}"
+    assert "sign_in_second_factor" not in token["firebase"]
+    password = jwt.decode(signed_up["idToken"], options={"verify_signature": False})
+    assert "acr" not in password and "first_factor_identifier" not in password["firebase"]
+    renewed = ok(finalize_enrollment(pstack, by_passkey, Authenticator(ORIGIN).create(enroll_options(pstack, by_passkey)),
+                                     name="Laptop"))
+    assert jwt.decode(renewed["idToken"], options={"verify_signature": False})["firebase"]["first_factor_identifier"] == \
+        f"passkey:{first}"
+    refreshed = requests.post(f"{pstack.gateway}/securetoken.googleapis.com/v1/token?key=k", timeout=30,
+                              data={"grant_type": "refresh_token", "refresh_token": renewed["refreshToken"]}).json()
+    assert jwt.decode(refreshed["id_token"], options={"verify_signature": False})["acr"] == "phr"
+    ok(call(pstack, V1 + "accounts:update", idToken=signed_up["idToken"], deletePasskey=[first], returnSecureToken=True))
+    assert not refreshes(pstack, renewed["refreshToken"]) and not refreshes(pstack, refreshed["refresh_token"])
+    assert error(call(pstack, V1 + "accounts:lookup", idToken=refreshed["id_token"])) == "TOKEN_EXPIRED"
+    assert [entry["name"] for entry in lookup(pstack, signed_up["idToken"])["passkeyInfo"]] == ["Laptop"]
+
+
+def test_a_new_passkey_mails_a_notice_whose_link_removes_it_and_ends_every_session(pstack):
+    from mfa_helpers import verified_user
+    from rest_client import last_mail, mail_to
+    owner = verified_user(pstack)
+    device = Authenticator(ORIGIN)
+    assert mail_to(pstack, owner["email"], "REVERT_SECOND_FACTOR_ADDITION") == []
+    added = ok(finalize_enrollment(pstack, owner, device.create(enroll_options(pstack, owner))))
+    mail = last_mail(pstack, owner["email"], "REVERT_SECOND_FACTOR_ADDITION")
+    checked = ok(call(pstack, V1 + "accounts:resetPassword", oobCode=mail["oobCode"]))
+    assert checked["requestType"] == "REVERT_SECOND_FACTOR_ADDITION" and checked["email"] == owner["email"]
+    assert "mfaInfo" not in checked
+    by_passkey = ok(finalize_sign_in(pstack, device.get(sign_in_options(pstack))))
+    # The owner says it was not them: the passkey goes, and every session with it.
+    applied = ok(call(pstack, V1 + "accounts:update", oobCode=mail["oobCode"]))
+    assert applied["email"] == owner["email"] and "idToken" not in applied
+    assert error(finalize_sign_in(pstack, device.get(sign_in_options(pstack)))) == "PASSKEY_ENROLLMENT_NOT_FOUND"
+    for session in (added, by_passkey):
+        assert error(call(pstack, V1 + "accounts:lookup", idToken=session["idToken"])) == "TOKEN_EXPIRED"
+        assert not refreshes(pstack, session["refreshToken"])
+    signed_in = ok(call(pstack, V1 + "accounts:signInWithPassword", email=owner["email"], password=owner["password"],
+                        returnSecureToken=True))
+    assert "passkeyInfo" not in lookup(pstack, signed_in["idToken"])
+    assert error(call(pstack, V1 + "accounts:update", oobCode=mail["oobCode"])) == "INVALID_OOB_CODE"
+    events = requests.get(f"{pstack.gateway}/v2/projects/demo-project/securityEvents", headers=ADMIN, timeout=30,
+                          params={"localId": owner["localId"]}).json()["events"]
+    withdrawn = [event for event in events if event["type"] == "factor.withdrawn"]
+    assert withdrawn and withdrawn[0]["details"]["kind"] == "passkey"
+    assert withdrawn[0]["details"]["via"] == "REVERT_SECOND_FACTOR_ADDITION"
+    # An unverified address gets no notice (nobody proved it is the owner's).
+    unverified = user(pstack)
+    ok(finalize_enrollment(pstack, unverified, Authenticator(ORIGIN).create(enroll_options(pstack, unverified))))
+    assert mail_to(pstack, unverified["email"], "REVERT_SECOND_FACTOR_ADDITION") == []
+
+
+def test_under_mandatory_a_passkey_sign_in_is_a_full_session_and_a_password_one_is_not(pstack):
+    """Decision 24: a passkey verified with user verification satisfies MFA, so under MANDATORY its
+    session is a full one with no mfaPendingCredential; a password sign-in without a second factor
+    still gets an enrollment-only session, which cannot add a passkey to escape the policy."""
+    from rest_client import claims
+    from test_mfa_policy import TOTP_ON, patch_tenant, sign_in, sign_up, tenant
+    tenant_id = tenant(pstack)["tenantId"]
+    assert configure(pstack, {"rpId": RP_ID, "expectedOrigins": [ORIGIN]}, tenant_id)["rpId"] == RP_ID
+    member = sign_up(pstack, tenant_id)
+    device = Authenticator(ORIGIN)
+    holder = {"idToken": sign_in(pstack, member)["idToken"], "tenantId": tenant_id}
+    ok(finalize_enrollment(pstack, holder, device.create(enroll_options(pstack, holder))))
+    patch_tenant(pstack, tenant_id, {"state": "MANDATORY", "enrollmentGracePeriod": "3600s", "enabledProviders": ["PHONE_SMS"],
+                                     "providerConfigs": TOTP_ON})
+    by_password = sign_in(pstack, member)
+    assert claims(by_password["idToken"])["firebase"]["mfa_enrollment_required"] is True
+    limited = {"idToken": by_password["idToken"], "tenantId": tenant_id}
+    refused = call(pstack, V2 + "accounts/passkeyEnrollment:start", **limited)
+    assert refused.status_code == 400 and "MFA_ENROLLMENT_REQUIRED" in refused.json()["error"]["message"]
+    by_passkey = ok(finalize_sign_in(pstack, device.get(sign_in_options(pstack, tenant_id)), tenant_id))
+    assert "mfaPendingCredential" not in by_passkey
+    token = claims(by_passkey["idToken"])
+    assert "mfa_enrollment_required" not in token["firebase"] and "sign_in_second_factor" not in token["firebase"]
+    assert token["acr"] == "phr" and token["firebase"]["sign_in_provider"] == "passkey"
+    renamed = call(pstack, V1 + "accounts:update", idToken=by_passkey["idToken"], tenantId=tenant_id, displayName="Me")
+    assert renamed.status_code == 200, renamed.text

@@ -55,7 +55,7 @@ struct PublicOperations: Sendable {
         let passkeys = PasskeyOperations(
             registry: registry, sessions: sessions, challenges: challenges, scopeSettings: cachedSettings,
             recentLogin: settings.recentLogin, functions: functions, maximumPerAccount: settings.maximumPasskeysPerAccount,
-            logger: host.logger
+            notice: NewFactorNotice(mail: mail, logger: host.logger), logger: host.logger
         )
         let passkeyConfig = PasskeyConfigOperations(registry: registry)
         let mfaSignIn = MFASignInOperations(

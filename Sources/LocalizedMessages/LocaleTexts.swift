@@ -14,6 +14,8 @@ struct LocaleTexts: Sendable {
     let phoneFactor: String
     /// How a notice names a new authenticator app (TOTP) factor.
     let authenticatorFactor: String
+    /// How a notice names a new passkey (a way in that also satisfies MFA, decision 24).
+    let passkeyFactor: String
     /// Every kind's subject and body: `{{appName}}`, `{{email}}`, `{{link}}`, and where the kind has
     /// them `{{newEmail}}` (`recoverEmail`, `verifyAndChangeEmail`), `{{secondFactor}}`
     /// (`revertSecondFactorAddition`) and `{{phoneNumber}}` (`revertPhoneNumberAddition`).

@@ -127,7 +127,7 @@ public struct EmailValues: Sendable {
     public var email: String
     public var link: String
     public var newEmail: String?
-    /// The new factor of a notice: a phone number's last four digits, or an authenticator app.
+    /// The new factor of a notice: a phone number's last four digits, an authenticator app, a passkey.
     public var secondFactor: NewSecondFactor?
     /// The last four digits of a phone number linked as a way to sign in (never the whole number).
     public var linkedPhoneEnding: String?
@@ -149,9 +149,11 @@ public struct EmailValues: Sendable {
         if let newEmail { values["newEmail"] = newEmail }
         if let secondFactor {
             values["secondFactor"] =
-                secondFactor.kind == .phone
-                ? words.phoneFactor.replacingOccurrences(of: "{{phoneEnding}}", with: secondFactor.phoneEnding ?? "")
-                : words.authenticatorFactor
+                switch secondFactor.kind {
+                case .phone: words.phoneFactor.replacingOccurrences(of: "{{phoneEnding}}", with: secondFactor.phoneEnding ?? "")
+                case .passkey: words.passkeyFactor
+                case .totp, .recoveryCode: words.authenticatorFactor
+                }
         }
         if let linkedPhoneEnding {
             values["phoneNumber"] = words.phoneFactor.replacingOccurrences(of: "{{phoneEnding}}", with: linkedPhoneEnding)

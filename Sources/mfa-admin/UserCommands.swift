@@ -10,8 +10,13 @@ struct UserCommands: AsyncParsableCommand {
         subcommands: [List.self, Lookup.self, UnenrolledUsersCommand.self, UserImportCommand.self, UserExportCommand.self]
     )
 
-    static func factorCount(_ user: JSONValue) -> Int {
-        if case .array(let factors)? = user["mfaInfo"] { return factors.count }
+    static func factorCount(_ user: JSONValue) -> Int { count(user["mfaInfo"]) }
+
+    /// The passkeys of a user record (`passkeyInfo`).
+    static func passkeyCount(_ user: JSONValue) -> Int { count(user["passkeyInfo"]) }
+
+    private static func count(_ list: JSONValue?) -> Int {
+        if case .array(let entries)? = list { return entries.count }
         return 0
     }
 
@@ -27,11 +32,12 @@ struct UserCommands: AsyncParsableCommand {
             if gateway.json { return Output.json(answer) }
             guard case .array(let users)? = answer["users"] else { return Output.line("no users") }
             Output.table(
-                [["UID", "EMAIL", "PHONE", "SECOND FACTORS", "DISABLED"]]
+                [["UID", "EMAIL", "PHONE", "SECOND FACTORS", "PASSKEYS", "DISABLED"]]
                     + users.map { user in
                         [
                             Output.text(user["localId"]), Output.text(user["email"]), Output.text(user["phoneNumber"]),
-                            String(UserCommands.factorCount(user)), Output.text(user["disabled"] ?? .bool(false)),
+                            String(UserCommands.factorCount(user)), String(UserCommands.passkeyCount(user)),
+                            Output.text(user["disabled"] ?? .bool(false)),
                         ]
                     }
             )
@@ -62,6 +68,7 @@ struct UserCommands: AsyncParsableCommand {
             ])
             Output.line("")
             FactorCommands.printFactors(user)
+            FactorCommands.printPasskeys(user)
         }
     }
 

@@ -88,4 +88,15 @@ struct MessageCatalogTests {
         let chinese = MessageCatalog(nil).email(.revertSecondFactorAddition, locale: "zh-TW", values: values)
         #expect(chinese.locale == "zh-Hant" && chinese.text.contains("4567") && !chinese.text.contains("phone number"))
     }
+
+    @Test("the notice of a new passkey calls it a passkey in every language, never an authenticator app")
+    func passkeyNotice() {
+        let values = EmailValues(appName: "Demo", email: "x@example.com", link: "https://l", secondFactor: .passkey)
+        for texts in BuiltInTexts.all {
+            let email = MessageCatalog(nil).email(.revertSecondFactorAddition, locale: texts.locale, values: values)
+            #expect(email.text.contains(texts.passkeyFactor), "\(texts.locale)")
+            #expect(!email.text.contains(texts.authenticatorFactor), "\(texts.locale)")
+        }
+        #expect(MessageCatalog(nil).email(.revertSecondFactorAddition, locale: nil, values: values).text.contains("with a passkey for"))
+    }
 }

@@ -56,15 +56,32 @@ public enum SendEmail: RPCMethod {
 /// A new second factor as a notice names it: a phone by its number's last four digits (never
 /// the whole number), an authenticator app by its kind.
 public struct NewSecondFactor: Codable, Sendable, Hashable {
-    public var kind: FactorKind
+    /// A second factor's kind (FactorKind's spelling), or a passkey: a way in that also satisfies
+    /// MFA (decision 24), whose notice and revert link are a new factor's.
+    public enum Kind: String, Codable, Sendable, Hashable {
+        case phone, totp, passkey
+        case recoveryCode = "recovery_code"
+
+        public init(_ factor: FactorKind) {
+            self =
+                switch factor {
+                case .phone: .phone
+                case .totp: .totp
+                case .recoveryCode: .recoveryCode
+                }
+        }
+    }
+
+    public var kind: Kind
     public var phoneEnding: String?
 
-    public init(kind: FactorKind, phoneEnding: String? = nil) {
+    public init(kind: Kind, phoneEnding: String? = nil) {
         self.kind = kind
         self.phoneEnding = phoneEnding
     }
 
     public static let authenticator = NewSecondFactor(kind: .totp)
+    public static let passkey = NewSecondFactor(kind: .passkey)
     public static func phone(ending: String) -> NewSecondFactor { NewSecondFactor(kind: .phone, phoneEnding: ending) }
 }
 

@@ -24,6 +24,19 @@ public struct PasskeyCredential: Codable, Sendable, Hashable {
         )
         (self.aaguid, self.backupEligible, self.backedUp) = (aaguid, backupEligible, backedUp)
     }
+
+    /// What a passkey is known by where a factor's id goes: the sessions it started
+    /// (`session.revokeFactor`, `firebase.first_factor_identifier`) and its new-factor notice's
+    /// `REVERT_SECOND_FACTOR_ADDITION` code. Never a second factor's id (those are random hex).
+    public static func factorIdentifier(_ credentialId: String) -> String { factorPrefix + credentialId }
+
+    /// The credential id a factor identifier names, if it is a passkey's.
+    public static func credentialId(factorIdentifier: String) -> String? {
+        guard factorIdentifier.hasPrefix(factorPrefix), factorIdentifier.count > factorPrefix.count else { return nil }
+        return String(factorIdentifier.dropFirst(factorPrefix.count))
+    }
+
+    private static let factorPrefix = "passkey:"
 }
 
 /// `passkeyInfo` of a user record: what its owner sees of a passkey.

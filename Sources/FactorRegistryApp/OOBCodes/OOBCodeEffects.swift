@@ -120,6 +120,15 @@ struct OOBCodeEffects: Sendable {
     /// Removes the factor the notice was about, if it is still there, and ends every session: the
     /// owner says someone else added it.
     private func revert(_ code: OOBCodeRepository.Stored, localId: String, on connection: PostgresConnection) async throws -> Enrollment? {
+        if let credentialId = code.enrollmentId.flatMap(PasskeyCredential.credentialId(factorIdentifier:)) {
+            // A new passkey's notice: the passkey goes (audited there), and every session with it.
+            if let bytes = Base64URL.decode(credentialId).map(Array.init) {
+                _ = try await proof.passkeys.remove(
+                    credentialId: bytes, localId: localId, via: code.requestType.rawValue, in: schema, on: connection)
+            }
+            try await endSessions(of: localId, on: connection)
+            return nil
+        }
         let enrollments = schema.qualified("mfa_enrollments")
         var removed: Enrollment?
         let rows = try await connection.query(
@@ -134,6 +143,11 @@ struct OOBCodeEffects: Sendable {
             guard let kind = FactorKind(rawValue: kind) else { continue }
             removed = Enrollment(mfaEnrollmentId: id, kind: kind, displayName: name, phoneNumber: phone, enrolledAt: enrolledAt)
         }
+        try await endSessions(of: localId, on: connection)
+        return removed
+    }
+
+    private func endSessions(of localId: String, on connection: PostgresConnection) async throws {
         try await connection.query(
             """
             UPDATE \(sql: schema.qualified("accounts")) SET valid_since = \(sql: AccountRepository.sessionsEnd)
@@ -141,7 +155,6 @@ struct OOBCodeEffects: Sendable {
             """,
             logger: logger
         )
-        return removed
     }
 
     struct SignedIn: Sendable {

@@ -4,6 +4,7 @@ import Foundation
 import IdentityToolkit
 import JSONRPC
 import ServiceKit
+import TenantStore
 
 /// `oobCode.create`, `oobCode.inspect`, `oobCode.apply` and `emailLink.signIn` (contract §2.4,
 /// §2.5): what each request type records when it is made, and does when it is used.
@@ -66,7 +67,7 @@ struct OOBCodeService: Sendable {
             guard let current = account.email else { throw AccountService.rejected(.missingEmail) }
             email = current
             if params.requestType == .revertSecondFactorAddition {
-                guard let id = params.enrollmentId, account.mfaInfo?.contains(where: { $0.mfaEnrollmentId == id }) == true else {
+                guard let id = params.enrollmentId, try await hasFactor(id, account: account, in: schema) else {
                     throw AccountService.rejected(.mfaEnrollmentNotFound)
                 }
             }
@@ -90,6 +91,16 @@ struct OOBCodeService: Sendable {
             lifetime: lifetimes.of(params.requestType)
         )
         return .init(oobCode: code, email: email, localId: account?.localId, newEmail: newEmail)
+    }
+
+    /// Whether the account has the factor a new-factor notice is about: a second factor's
+    /// enrollment, or a passkey (`passkey:<credential id>`).
+    private func hasFactor(_ id: String, account: Account, in schema: TenantSchema) async throws -> Bool {
+        guard let credentialId = PasskeyCredential.credentialId(factorIdentifier: id) else {
+            return account.mfaInfo?.contains(where: { $0.mfaEnrollmentId == id }) == true
+        }
+        guard let bytes = Base64URL.decode(credentialId).map(Array.init) else { return false }
+        return try await proof.passkeys.owns(credentialId: bytes, localId: account.localId, in: schema)
     }
 
     func inspect(_ params: InspectOOBCode.Params) async throws -> OOBCodeInfo {

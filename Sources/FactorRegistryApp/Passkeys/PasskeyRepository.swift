@@ -155,6 +155,42 @@ struct PasskeyRepository: Sendable {
         }
     }
 
+    /// Whether the account has this passkey (a new-passkey notice's code is made only for one it has).
+    func owns(credentialId: [UInt8], localId: String, in schema: TenantSchema) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            SELECT 1 FROM \(sql: schema.qualified(Self.table))
+            WHERE credential_id = \(ByteBuffer(bytes: credentialId)) AND local_id = \(localId)
+            """,
+            logger: logger
+        )
+        for try await _ in rows.decode(Int.self) { return true }
+        return false
+    }
+
+    /// Deletes one of the account's passkeys on the caller's connection (a notice's revert link,
+    /// which commits with the code's use), audited; whether it was still there.
+    func remove(credentialId: [UInt8], localId: String, via: String, in schema: TenantSchema, on connection: PostgresConnection)
+        async throws -> Bool
+    {
+        let rows = try await connection.query(
+            """
+            DELETE FROM \(sql: schema.qualified(Self.table))
+            WHERE credential_id = \(ByteBuffer(bytes: credentialId)) AND local_id = \(localId) RETURNING 1
+            """,
+            logger: logger
+        )
+        var removed = false
+        for try await _ in rows.decode(Int.self) { removed = true }
+        if removed {
+            try await events.record(
+                .factorWithdrawn, localId: localId,
+                details: ["kind": "passkey", "credentialId": Base64URL.encode(credentialId), "via": via], in: schema, on: connection
+            )
+        }
+        return removed
+    }
+
     /// Every passkey of the account (`since`: those added after it), on the caller's connection:
     /// an address proof's removal of what an unproven holder planted (AddressProof).
     func removeAll(of localId: String, since: Date? = nil, in schema: TenantSchema, on connection: PostgresConnection) async throws -> Int {

@@ -88,41 +88,12 @@ struct MFAEnrollmentOperations: Sendable {
             requestID: request.requestID
         )
         if !retried {
-            await noticeNewFactor(
-                enrollment, named: type(of: kind).newFactor(enrollment), account: revoked, projectId: projectId,
+            await NewFactorNotice(mail: mail, logger: logger).send(
+                factorId: enrollment.mfaEnrollmentId, named: type(of: kind).newFactor(enrollment), account: revoked, projectId: projectId,
                 tenantId: tenantId, request: request
             )
         }
         return try request.answer(FinalizeMFAEnrollmentResponse(tokens))
-    }
-
-    /// Identity Platform's defence against someone who got in and enrolled their own phone: the
-    /// account's verified address is told of every new factor, with a link that removes it and
-    /// ends every session. The enrollment stands if the mail cannot be sent (it is logged): the
-    /// user already passed the factor, and a mail outage must not undo that.
-    private func noticeNewFactor(
-        _ enrollment: Enrollment, named factor: NewSecondFactor, account: Account, projectId: String, tenantId: String?,
-        request: PublicRequest
-    ) async {
-        guard let email = account.email, account.emailVerified else { return }
-        let enrollmentId = enrollment.mfaEnrollmentId
-        do {
-            let made = try await mail.make(
-                .init(
-                    projectId: projectId, tenantId: tenantId, requestType: .revertSecondFactorAddition,
-                    localId: account.localId, enrollmentId: enrollmentId
-                ),
-                apiKey: request.apiKey, continueUrl: nil, locale: request.locale, requestID: request.requestID
-            )
-            try await mail.send(
-                made, requestType: .revertSecondFactorAddition, to: email, projectId: projectId, tenantId: tenantId,
-                secondFactor: factor, locale: request.locale, requestID: request.requestID
-            )
-        } catch {
-            logger.warning(
-                "second-factor notice not sent", metadata: ["request.id": "\(request.requestID)", "factor.kind": "\(enrollment.kind)"]
-            )
-        }
     }
 
     // MARK: withdraw

@@ -115,7 +115,7 @@ struct AccountOperations: Sendable {
             try await SessionBoundary.awaitStart(of: account.validSince)
             // The renewed session is still the passkey's that started it, unless that one just went.
             let renewedFirstFactor = user.token.firstFactorIdentifier.flatMap { first in
-                PasskeyOperations.credentialId(sessionIdentifier: first).map(passkeys.contains) == true ? nil : first
+                PasskeyCredential.credentialId(factorIdentifier: first).map(passkeys.contains) == true ? nil : first
             }
             let tokens = try await PeerCall.call(
                 sessions, IssueSession.self,

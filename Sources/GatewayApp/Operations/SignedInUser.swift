@@ -62,7 +62,7 @@ struct SignedInUser: Sendable {
         }
         // So is one a deleted passkey started (decision 24): its refresh tokens ended with it, and
         // its ID tokens end here, as a withdrawn second factor's do.
-        if let credentialId = token.firstFactorIdentifier.flatMap(PasskeyOperations.credentialId(sessionIdentifier:)) {
+        if let credentialId = token.firstFactorIdentifier.flatMap(PasskeyCredential.credentialId(factorIdentifier:)) {
             do {
                 let found = try await PeerCall.call(
                     registry, FindPasskey.self, .init(projectId: token.projectId, tenantId: token.tenantId, credentialId: credentialId),

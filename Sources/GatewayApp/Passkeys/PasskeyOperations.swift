@@ -29,6 +29,8 @@ struct PasskeyOperations: Sendable {
     let functions: BlockingFunctions
     /// `passkeys.maximumPerAccount`.
     let maximumPerAccount: Int
+    /// The new-passkey notice to the account's verified address, with a link that removes it.
+    let notice: NewFactorNotice
     let logger: Logger
 
     /// The algorithms offered, in the order of preference.
@@ -102,12 +104,13 @@ struct PasskeyOperations: Sendable {
             throw Self.refused
         }
         let name = (body.name.nonEmpty ?? body.displayName.nonEmpty).map { String($0.prefix(256)) } ?? "Unnamed passkey"
+        let credentialId = Base64URL.encode(registration.credentialId)
         _ = try await PeerCall.call(
             registry, AddPasskey.self,
             .init(
                 projectId: projectId, tenantId: tenantId, localId: localId,
                 credential: PasskeyCredential(
-                    credentialId: Base64URL.encode(registration.credentialId), publicKey: Base64URL.encode(registration.publicKeyBytes),
+                    credentialId: credentialId, publicKey: Base64URL.encode(registration.publicKeyBytes),
                     algorithm: Int(registration.publicKey.algorithm.rawValue), signCount: Int64(registration.signCount), name: name,
                     aaguid: Base64URL.encode(registration.aaguid), backupEligible: registration.flags.contains(.backupEligible),
                     backedUp: registration.flags.contains(.backedUp)
@@ -126,6 +129,10 @@ struct PasskeyOperations: Sendable {
                 firstFactorIdentifier: user.token.firstFactorIdentifier
             ),
             requestID: request.requestID
+        )
+        await notice.send(
+            factorId: PasskeyCredential.factorIdentifier(credentialId), named: .passkey, account: user.account, projectId: projectId,
+            tenantId: tenantId, request: request
         )
         return Self.signedIn(localId: localId, tokens)
     }
@@ -206,7 +213,7 @@ struct PasskeyOperations: Sendable {
                 projectId: projectId, tenantId: tenantId, localId: found.localId, signInProvider: "passkey",
                 authTime: (recorded.lastLoginAt.flatMap { Int64($0) } ?? 0) / 1000, user: SessionUser(signedIn.account),
                 sessionClaims: signedIn.sessionClaims, secondFactorAuthTime: Int64(Date().timeIntervalSince1970),
-                firstFactorIdentifier: Self.sessionIdentifier(stored.credentialId)
+                firstFactorIdentifier: PasskeyCredential.factorIdentifier(stored.credentialId)
             ),
             requestID: request.requestID
         )
@@ -240,22 +247,13 @@ struct PasskeyOperations: Sendable {
         for credentialId in removed.removed {
             _ = try await PeerCall.call(
                 sessions, RevokeFactorSessions.self,
-                .init(projectId: projectId, tenantId: tenantId, localId: localId, secondFactorIdentifier: sessionIdentifier(credentialId)),
+                .init(
+                    projectId: projectId, tenantId: tenantId, localId: localId,
+                    secondFactorIdentifier: PasskeyCredential.factorIdentifier(credentialId)),
                 requestID: requestID
             )
         }
     }
-
-    /// What a passkey's sessions are known by (`session.revokeFactor` ends them when it is deleted).
-    static func sessionIdentifier(_ credentialId: String) -> String { sessionPrefix + credentialId }
-
-    /// The credential id a session identifier names, if it is a passkey's.
-    static func credentialId(sessionIdentifier: String) -> String? {
-        guard sessionIdentifier.hasPrefix(sessionPrefix), sessionIdentifier.count > sessionPrefix.count else { return nil }
-        return String(sessionIdentifier.dropFirst(sessionPrefix.count))
-    }
-
-    private static let sessionPrefix = "passkey:"
 
     static func standard(_ challenge: String) throws -> String {
         guard let bytes = Base64Bytes.decode(challenge) else { throw IdentityToolkitError.unavailable }

@@ -6,6 +6,7 @@ extension BuiltInTexts {
         minutes: Plural(one: "1 minuto", other: "{{count}} minutos"),
         phoneFactor: "o número de telefone terminado em {{phoneEnding}}",
         authenticatorFactor: "um aplicativo autenticador",
+        passkeyFactor: "uma chave de acesso",
         emails: [
             .verifyEmail: EmailText(
                 subject: "Verifique seu e-mail para {{appName}}",

@@ -6,6 +6,7 @@ extension BuiltInTexts {
         minutes: Plural(one: "1 minute", other: "{{count}} minutes"),
         phoneFactor: "the phone number ending in {{phoneEnding}}",
         authenticatorFactor: "an authenticator app",
+        passkeyFactor: "a passkey",
         emails: [
             .verifyEmail: EmailText(
                 subject: "Verify your email for {{appName}}",

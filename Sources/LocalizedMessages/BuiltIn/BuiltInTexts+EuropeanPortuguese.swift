@@ -6,6 +6,7 @@ extension BuiltInTexts {
         minutes: Plural(one: "1 minuto", other: "{{count}} minutos"),
         phoneFactor: "o número de telefone terminado em {{phoneEnding}}",
         authenticatorFactor: "uma aplicação de autenticação",
+        passkeyFactor: "uma chave de acesso",
         emails: [
             .verifyEmail: EmailText(
                 subject: "Verifique o seu email para {{appName}}",

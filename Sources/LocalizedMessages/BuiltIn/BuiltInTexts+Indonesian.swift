@@ -6,6 +6,7 @@ extension BuiltInTexts {
         minutes: Plural(one: "1 menit", other: "{{count}} menit"),
         phoneFactor: "nomor telepon yang berakhiran {{phoneEnding}}",
         authenticatorFactor: "aplikasi autentikator",
+        passkeyFactor: "kunci sandi",
         emails: [
             .verifyEmail: EmailText(
                 subject: "Verifikasi email Anda untuk {{appName}}",

@@ -6,6 +6,7 @@ extension BuiltInTexts {
         minutes: Plural(one: "1 分钟", other: "{{count}} 分钟"),
         phoneFactor: "尾号为 {{phoneEnding}} 的电话号码",
         authenticatorFactor: "身份验证器应用",
+        passkeyFactor: "通行密钥",
         emails: [
             .verifyEmail: EmailText(
                 subject: "验证您的 {{appName}} 电子邮件地址",

@@ -6,6 +6,7 @@ extension BuiltInTexts {
         minutes: Plural(one: "1 minuto", other: "{{count}} minutos"),
         phoneFactor: "el número de teléfono que termina en {{phoneEnding}}",
         authenticatorFactor: "una aplicación de autenticación",
+        passkeyFactor: "una llave de acceso",
         emails: [
             .verifyEmail: EmailText(
                 subject: "Verifica tu correo electrónico para {{appName}}",

@@ -6,6 +6,7 @@ extension BuiltInTexts {
         minutes: Plural(one: "1 分鐘", other: "{{count}} 分鐘"),
         phoneFactor: "末四碼為 {{phoneEnding}} 的電話號碼",
         authenticatorFactor: "驗證器應用程式",
+        passkeyFactor: "密碼金鑰",
         emails: [
             .verifyEmail: EmailText(
                 subject: "驗證您的 {{appName}} 電子郵件地址",

@@ -27,7 +27,7 @@ struct RecoveryCodeFactor: SecondFactorKind {
     }
     static func session(of body: FinalizeMFAEnrollmentRequest) -> String? { nil }
     static func hint(_ enrollment: Enrollment, masked: Bool, in entry: inout MFAEnrollment) { entry.totpInfo = TOTPInfo() }
-    static func newFactor(_ enrollment: Enrollment) -> NewSecondFactor { NewSecondFactor(kind: kind) }
+    static func newFactor(_ enrollment: Enrollment) -> NewSecondFactor { NewSecondFactor(kind: .init(kind)) }
 
     let challenges: RPCClient
     let pendingSignIns: PendingSignIns
