@@ -137,19 +137,14 @@ public final class ServiceHost: Sendable {
     public func run(_ parts: Parts) async throws {
         let dispatcher = try dispatcher(parts)
 
-        let rpcRouter = Router(context: RPCRequestContext.self)
-        RPCEndpoint(
+        let endpoint = RPCEndpoint(
             dispatcher: dispatcher, maximumBodyBytes: settings.rpcMaxBodyBytes, mode: settings.mode,
-            requireIdentity: settings.reader.bool(forKey: "tls.requireServiceIdentity", default: true)
+            requireIdentity: settings.reader.bool(forKey: "tls.requireServiceIdentity", default: true), logger: logger
         )
-        .addRoutes(to: rpcRouter)
-        var rpcApp = HTTPListener(
-            router: rpcRouter,
-            server: try settings.listenerLimits.http2Upgrade(
-                tlsConfiguration: tls.serverConfiguration, guard: connectionGuard(listener: "rpc")),
-            address: .hostname(settings.rpc.host, port: settings.rpc.port),
-            serverName: settings.service.rawValue,
-            logger: logger,
+        var rpcApp = RPCListener(
+            endpoint: endpoint, tls: tls.serverConfiguration, limits: settings.listenerLimits,
+            connections: connectionGuard(listener: "rpc"), host: settings.rpc.host, port: settings.rpc.port,
+            serverName: settings.service.rawValue, logger: logger,
             onServerRunning: { [logger, settings] channel in
                 logger.info(
                     "rpc listener ready",

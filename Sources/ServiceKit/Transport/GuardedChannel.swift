@@ -30,41 +30,17 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     var quiet: TimeAmount?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let key = connections.key(for: channel.remoteAddress)
-        if let refusal = connections.admit(key) {
-            if connections.shouldLog() {
-                let summary = connections.summary
-                logger.warning(
-                    "connections refused: \(refusal == .perAddress ? "a client address" : "the listener") at its limit",
-                    metadata: [
-                        "listener": "\(connections.listener)", "limit": "\(connections.limit)",
-                        "perAddress": "\(connections.perAddress)", "refusedPerAddress": "\(summary.refusedPerAddress)",
-                        "refusedListenerFull": "\(summary.refusedListenerFull)",
-                    ]
-                )
-            }
-            channel.close(promise: nil)
-            return channel.eventLoop.makeFailedFuture(ConnectionLimitReached())
-        }
-        channel.closeFuture.whenComplete { [connections] _ in connections.release(key) }
-        if let quiet {
-            do {
-                try channel.pipeline.syncOperations.addHandler(QuietConnectionHandler(limit: quiet), position: .first)
-            } catch {
-                channel.close(promise: nil)
-                return channel.eventLoop.makeFailedFuture(error)
-            }
+        do {
+            try connections.accept(channel, quiet: quiet, logger: logger)
+        } catch {
+            return channel.eventLoop.makeFailedFuture(error)
         }
         let value = inner.setup(channel: channel, logger: logger)
         if let handshake {
             // The TLS handler is in the pipeline once `inner.setup` returns; the deadlines go right
             // after it, where its handshake-completed event and the decrypted bytes pass.
             do {
-                let operations = channel.pipeline.syncOperations
-                let tls = try operations.handler(type: NIOSSLServerHandler.self)
-                try operations.addHandler(
-                    OpeningDeadlineHandler(handshake: handshake, firstRequest: firstRequest), position: .after(tls)
-                )
+                try OpeningDeadlineHandler.add(to: channel, handshake: handshake, firstRequest: firstRequest)
             } catch {
                 channel.close(promise: nil)
                 return channel.eventLoop.makeFailedFuture(error)
@@ -79,6 +55,38 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
 }
 
 struct ConnectionLimitReached: Error {}
+
+extension ConnectionGuard {
+    /// Counts a new connection against the listener's limits (closing it when they are reached)
+    /// and, for TLS, watches its silence: what every listener does first (`GuardedChannel`, `RPCListener`).
+    func accept(_ channel: any Channel, quiet: TimeAmount?, logger: Logger) throws {
+        let key = self.key(for: channel.remoteAddress)
+        if let refusal = admit(key) {
+            if shouldLog() {
+                let summary = self.summary
+                logger.warning(
+                    "connections refused: \(refusal == .perAddress ? "a client address" : "the listener") at its limit",
+                    metadata: [
+                        "listener": "\(listener)", "limit": "\(limit)",
+                        "perAddress": "\(perAddress)", "refusedPerAddress": "\(summary.refusedPerAddress)",
+                        "refusedListenerFull": "\(summary.refusedListenerFull)",
+                    ]
+                )
+            }
+            channel.close(promise: nil)
+            throw ConnectionLimitReached()
+        }
+        channel.closeFuture.whenComplete { [self] _ in release(key) }
+        if let quiet {
+            do {
+                try channel.pipeline.syncOperations.addHandler(QuietConnectionHandler(limit: quiet), position: .first)
+            } catch {
+                channel.close(promise: nil)
+                throw error
+            }
+        }
+    }
+}
 
 /// Closes a connection whose TLS handshake has not completed within `handshake` of its opening, or,
 /// once HTTP/2 was negotiated, that has not opened a stream (sent a request's HEADERS frame) within
@@ -97,6 +105,13 @@ final class OpeningDeadlineHandler: ChannelInboundHandler, RemovableChannelHandl
     init(handshake: TimeAmount, firstRequest: TimeAmount?) {
         self.handshake = handshake
         self.firstRequest = firstRequest
+    }
+
+    /// The handshake's and the first request's deadlines, right after the TLS handler.
+    static func add(to channel: any Channel, handshake: TimeAmount, firstRequest: TimeAmount?) throws {
+        let operations = channel.pipeline.syncOperations
+        let tls = try operations.handler(type: NIOSSLServerHandler.self)
+        try operations.addHandler(OpeningDeadlineHandler(handshake: handshake, firstRequest: firstRequest), position: .after(tls))
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
