@@ -44,6 +44,20 @@ final class ServiceProcess: @unchecked Sendable {
         self.process = process
     }
 
+    /// Asks the process to stop (SIGTERM) and returns at once.
+    func signalStop() {
+        guard let process, process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+    }
+
+    /// The exit status once the process has ended by itself within `timeout`, else `nil`.
+    func exitStatus(within timeout: Duration) async throws -> Int32? {
+        guard let process else { return nil }
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
     /// Stops the process: SIGTERM for a clean shutdown, SIGKILL for a crash.
     func stop(crash: Bool = false) {
         guard let process, process.isRunning else { return }

@@ -9,6 +9,7 @@ import NIOPosix
 import NIOSSL
 import NIOTLS
 import ServiceLifecycle
+import Synchronization
 
 /// The `/rpc` listener, written on swift-nio and swift-nio-http2 directly (issue 60): mutual TLS,
 /// then HTTP/2 (what our callers speak, ``PeerChannel``) or HTTP/1.1 for tools, each request a
@@ -20,8 +21,7 @@ import ServiceLifecycle
 /// them): the connection and per-address caps, the handshake and first-request deadlines, the quiet
 /// connection's end, a head and body deadline per request (``RequestDeadlineHandler``, per stream
 /// over HTTP/2), and swift-nio-http2's own flood guards (concurrent streams, reset floods, headers
-/// size). An HTTP/2 connection without a stream for `idle` is told GOAWAY and closed (swift-nio-http2's
-/// `NIOHTTP2ServerConnectionManagementHandler`).
+/// size). An HTTP/2 connection without a stream for `idle` is told GOAWAY and closed (``RPCConnectionDrain``).
 ///
 /// Stopping: the port closes, every connection is told GOAWAY (HTTP/2) or closes after its current
 /// answer (HTTP/1.1), the listener waits for them, then for calls still running whose caller went
@@ -63,10 +63,11 @@ public struct RPCListener: Service {
     public func run() async throws {
         let context = try NIOSSLContext(configuration: tls)
         let calls = RPCCallsInFlight()
+        let stopping = StoppingFlag()
         let quiescing = ServerQuiescingHelper(group: MultiThreadedEventLoopGroup.singleton)
         let setup = ConnectionSetup(
-            endpoint: endpoint, sslContext: context, limits: limits, connections: connections, calls: calls, serverName: serverName,
-            logger: logger
+            endpoint: endpoint, sslContext: context, limits: limits, connections: connections, calls: calls, stopping: stopping,
+            serverName: serverName, logger: logger
         )
         for step in beforeStart { try await step() }
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -82,16 +83,27 @@ public struct RPCListener: Service {
             .childChannelInitializer { channel in setup.configure(channel) }
             .bind(host: host, port: port)
             .get()
+        let allClosed = server.eventLoop.makePromise(of: Void.self)
         await withGracefulShutdownHandler {
             await onServerRunning(server)
             try? await server.closeFuture.get()
         } onGracefulShutdown: {
-            let done = server.eventLoop.makePromise(of: Void.self)
-            quiescing.initiateShutdown(promise: done)
+            stopping.set()
+            quiescing.initiateShutdown(promise: allClosed)
         }
-        // Every connection has closed; calls whose caller went away may still be writing.
-        await calls.drained(within: .seconds(30))
+        guard stopping.isSet else {
+            allClosed.succeed()
+            throw ChannelError.ioOnClosedChannel
+        }
+        // The port is closed and every connection told GOAWAY: each closes once its streams are
+        // answered. Then calls whose caller went away may still be writing. (The process's own
+        // shutdown deadline bounds both.)
+        _ = await RPCClient.result(within: Self.drainLimit) { try? await allClosed.futureResult.get() }
+        await calls.drained(within: Self.drainLimit)
     }
+
+    /// The longest a stopping listener waits for its connections, then for its calls.
+    static let drainLimit: Duration = .seconds(30)
 
     /// What each accepted connection is given, in order: its place under the caps, the quiet
     /// watch, TLS, the opening deadlines, then HTTP/2 or HTTP/1.1 as ALPN decides.
@@ -101,6 +113,9 @@ public struct RPCListener: Service {
         let limits: ListenerLimits
         let connections: ConnectionGuard
         let calls: RPCCallsInFlight
+        /// Set once the listener stops: a connection whose protocol is settled after that moment
+        /// missed the listener's quiesce event, and is given it then.
+        let stopping: StoppingFlag
         let serverName: String?
         let logger: Logger
 
@@ -124,6 +139,7 @@ public struct RPCListener: Service {
                             } else {
                                 try setup.http1(channel)
                             }
+                            if setup.stopping.isSet { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
                         }
                     }
                 )
@@ -132,15 +148,9 @@ public struct RPCListener: Service {
 
         private func http2(_ channel: any Channel) throws {
             let connection = RPCConnectionState(connection: channel)
-            // swift-nio-http2's connection manager: GOAWAY after `idle` without a stream, and on the
-            // listener's shutdown (ChannelShouldQuiesceEvent), then the close once the streams are done.
-            let manager = NIOHTTP2ServerConnectionManagementHandler(
-                eventLoop: channel.eventLoop,
-                configuration: .init(maxIdleTime: ListenerLimits.amount(limits.idle), maxAge: nil, maxGraceTime: nil, keepalive: nil)
-            )
             let setup = self
             let http2 = NIOHTTP2Handler(
-                mode: .server, eventLoop: channel.eventLoop, streamDelegate: manager.http2StreamDelegate,
+                mode: .server, eventLoop: channel.eventLoop,
                 inboundStreamInitializer: { stream in
                     stream.eventLoop.makeCompletedFuture {
                         try stream.pipeline.syncOperations.addHandlers(
@@ -149,7 +159,7 @@ public struct RPCListener: Service {
                     }
                 }
             )
-            try channel.pipeline.syncOperations.addHandlers(http2, manager)
+            try channel.pipeline.syncOperations.addHandlers(http2, RPCConnectionDrain(idle: ListenerLimits.amount(limits.idle)))
         }
 
         private func http1(_ channel: any Channel) throws {
@@ -171,4 +181,11 @@ public struct RPCListener: Service {
             RPCRequestHandler(endpoint: endpoint, connection: connection, calls: calls, serverName: serverName)
         }
     }
+}
+
+/// Whether a listener has begun to stop.
+final class StoppingFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
 }
