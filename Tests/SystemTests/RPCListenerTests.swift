@@ -51,6 +51,29 @@ struct RPCListenerTests {
     }
 }
 
+extension RPCListenerTests {
+    @Test("a call longer than the idle time is answered: an idle connection is one without streams, not one without bytes")
+    func longCallOutlivesIdle() async throws {
+        try await TestStack.with(environment: ["HTTP_IDLE_TIMEOUT_SECONDS": "2"]) { stack in
+            try await stack.start([.factorRegistry, .challengeIssuer, .sessionToken])
+            let client = try stack.client(to: .factorRegistry, as: "gateway")
+            let now = try await client.call(WatchSettings.self, .init(generation: nil, waitMilliseconds: 0))
+            // A long poll with nothing to report: the connection carries no byte for 5 s either way.
+            let clock = ContinuousClock()
+            let started = clock.now
+            let answered = try await client.allowing(.seconds(20)).call(
+                WatchSettings.self, .init(generation: now.generation, waitMilliseconds: 5000)
+            )
+            #expect(answered.generation == now.generation)
+            #expect(clock.now - started >= .seconds(4))
+            // Then, idle for longer than the idle time, the connection is sent away and the next call
+            // opens another, unharmed.
+            try await Task.sleep(for: .seconds(3))
+            _ = try await client.call(Ping.self, RPCEmpty())
+        }
+    }
+}
+
 /// A count several tasks add to.
 private final class Count: Sendable {
     private let count = Atomic<Int>(0)

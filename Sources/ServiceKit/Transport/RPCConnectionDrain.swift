@@ -14,40 +14,69 @@ final class RPCConnectionDrain: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTP2Frame
 
     private let idle: TimeAmount
+    private let eventLoop: any EventLoop
+    private var context: ChannelHandlerContext?
     private var open: Set<HTTP2StreamID> = []
     private var lastStreamID = HTTP2StreamID.rootStream
     private var draining = false
     private var idleTimer: Scheduled<Void>?
 
-    init(idle: TimeAmount) {
+    init(idle: TimeAmount, eventLoop: any EventLoop) {
         self.idle = idle
+        self.eventLoop = eventLoop
+    }
+
+    /// What swift-nio-http2 tells of each stream's opening and closing (with its inline multiplexer
+    /// these are not events in the connection's pipeline): give it to `NIOHTTP2Handler`.
+    var streamDelegate: StreamDelegate { StreamDelegate(drain: NIOLoopBound(self, eventLoop: eventLoop)) }
+
+    struct StreamDelegate: NIOHTTP2StreamDelegate, Sendable {
+        let drain: NIOLoopBound<RPCConnectionDrain>
+
+        func streamCreated(_ id: HTTP2StreamID, channel: any Channel) {
+            if drain.eventLoop.inEventLoop {
+                drain.value.created(id)
+            } else {
+                drain.eventLoop.execute { drain.value.created(id) }
+            }
+        }
+
+        func streamClosed(_ id: HTTP2StreamID, channel: any Channel) {
+            if drain.eventLoop.inEventLoop {
+                drain.value.closed(id)
+            } else {
+                drain.eventLoop.execute { drain.value.closed(id) }
+            }
+        }
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         armIdle(context)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         idleTimer?.cancel()
+        self.context = nil
+    }
+
+    private func created(_ id: HTTP2StreamID) {
+        open.insert(id)
+        lastStreamID = max(lastStreamID, id)
+        idleTimer?.cancel()
+        idleTimer = nil
+    }
+
+    private func closed(_ id: HTTP2StreamID) {
+        open.remove(id)
+        guard open.isEmpty, let context else { return }
+        if draining { closeSoon(context) } else { armIdle(context) }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        switch event {
-        case let created as NIOHTTP2StreamCreatedEvent:
-            open.insert(created.streamID)
-            lastStreamID = max(lastStreamID, created.streamID)
-            idleTimer?.cancel()
-            idleTimer = nil
-        case let closed as StreamClosedEvent:
-            open.remove(closed.streamID)
-            if open.isEmpty {
-                if draining { closeSoon(context) } else { armIdle(context) }
-            }
-        case is ChannelShouldQuiesceEvent:
+        if event is ChannelShouldQuiesceEvent {
             drain(context)
             return
-        default:
-            break
         }
         context.fireUserInboundEventTriggered(event)
     }

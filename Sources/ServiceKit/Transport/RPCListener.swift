@@ -149,8 +149,9 @@ public struct RPCListener: Service {
         private func http2(_ channel: any Channel) throws {
             let connection = RPCConnectionState(connection: channel)
             let setup = self
+            let drain = RPCConnectionDrain(idle: ListenerLimits.amount(limits.idle), eventLoop: channel.eventLoop)
             let http2 = NIOHTTP2Handler(
-                mode: .server, eventLoop: channel.eventLoop,
+                mode: .server, eventLoop: channel.eventLoop, streamDelegate: drain.streamDelegate,
                 inboundStreamInitializer: { stream in
                     stream.eventLoop.makeCompletedFuture {
                         try stream.pipeline.syncOperations.addHandlers(
@@ -159,7 +160,7 @@ public struct RPCListener: Service {
                     }
                 }
             )
-            try channel.pipeline.syncOperations.addHandlers(http2, RPCConnectionDrain(idle: ListenerLimits.amount(limits.idle)))
+            try channel.pipeline.syncOperations.addHandlers(http2, drain)
         }
 
         private func http1(_ channel: any Channel) throws {
