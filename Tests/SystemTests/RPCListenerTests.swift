@@ -7,7 +7,7 @@ import Testing
 
 /// The RPC listener written on swift-nio-http2 (issue 60): what it must keep from the listener it
 /// replaced, beyond the inputs and identities the other transport suites cover.
-@Suite("RPC listener: stopping under load", .serialized)
+@Suite("RPC listener: stopping under load, and idle connections", .serialized)
 struct RPCListenerTests {
     @Test("a service asked to stop while calls pour in answers or refuses each of them and exits by itself with status 0")
     func stopsCleanlyUnderLoad() async throws {
