@@ -483,3 +483,16 @@ def test_under_mandatory_a_passkey_sign_in_is_a_full_session_and_a_password_one_
     assert token["acr"] == "phr" and token["firebase"]["sign_in_provider"] == "passkey"
     renamed = call(pstack, V1 + "accounts:update", idToken=by_passkey["idToken"], tenantId=tenant_id, displayName="Me")
     assert renamed.status_code == 200, renamed.text
+
+
+def test_a_passkey_session_that_deletes_its_own_passkey_gets_tokens_that_work_whatever_the_ids_spelling(pstack):
+    """iOS names a passkey in standard base64: the answer's tokens, the caller's session renewed,
+    no longer name the passkey just deleted, so they work; the session the passkey started does not."""
+    signed_up, device = enrolled(pstack)
+    by_passkey = ok(finalize_sign_in(pstack, device.get(sign_in_options(pstack))))
+    answer = ok(call(pstack, V1 + "accounts:update", idToken=by_passkey["idToken"],
+                     deletePasskey=[ios(device.credentials[0].credential_id)], returnSecureToken=True))
+    assert "first_factor_identifier" not in jwt.decode(answer["idToken"], options={"verify_signature": False})["firebase"]
+    assert lookup(pstack, answer["idToken"])["localId"] == signed_up["localId"]
+    assert refreshes(pstack, answer["refreshToken"])
+    assert not refreshes(pstack, by_passkey["refreshToken"])

@@ -95,8 +95,9 @@ struct AccountOperations: Sendable {
             ),
             requestID: request.requestID
         )
+        var removedPasskeys: [String] = []
         if !passkeys.isEmpty {
-            try await PasskeyOperations.remove(
+            removedPasskeys = try await PasskeyOperations.remove(
                 passkeys, of: account.localId, projectId: user.token.projectId, tenantId: user.token.tenantId, registry: registry,
                 sessions: sessions, requestID: request.requestID
             )
@@ -113,9 +114,10 @@ struct AccountOperations: Sendable {
             // Every earlier session ended; this one begins after them. (After a passkey's deletion
             // the answer's tokens are the caller's session renewed, as the iOS SDK expects.)
             try await SessionBoundary.awaitStart(of: account.validSince)
-            // The renewed session is still the passkey's that started it, unless that one just went.
+            // The renewed session is still the passkey's that started it, unless that one just went (the
+            // ids as stored: the request may spell them in either base64 alphabet).
             let renewedFirstFactor = user.token.firstFactorIdentifier.flatMap { first in
-                PasskeyCredential.credentialId(factorIdentifier: first).map(passkeys.contains) == true ? nil : first
+                PasskeyCredential.credentialId(factorIdentifier: first).map(removedPasskeys.contains) == true ? nil : first
             }
             let tokens = try await PeerCall.call(
                 sessions, IssueSession.self,

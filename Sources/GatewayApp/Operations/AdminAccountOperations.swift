@@ -138,7 +138,7 @@ struct AdminAccountOperations: Sendable {
             requestID: request.requestID
         )
         if let passkeys = body.deletePasskey, !passkeys.isEmpty {
-            try await PasskeyOperations.remove(
+            _ = try await PasskeyOperations.remove(
                 passkeys, of: localId, projectId: scope.projectId, tenantId: scope.tenantId, registry: registry,
                 sessions: erasure.sessions, requestID: request.requestID
             )

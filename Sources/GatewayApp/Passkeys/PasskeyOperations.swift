@@ -235,14 +235,20 @@ struct PasskeyOperations: Sendable {
 
     /// Removes an account's passkeys among `credentialIds` (another account's are never touched,
     /// unknown ids ignored, as in the Auth emulator) and ends the sessions each one started, as a
-    /// withdrawn factor's (decision 4). The user's `deletePasskey` and an admin's use it.
+    /// withdrawn factor's (decision 4), and returns the ids removed (base64url, as stored). The user's
+    /// `deletePasskey` and an admin's use it.
     static func remove(
         _ credentialIds: [String], of localId: String, projectId: String, tenantId: String?, registry: RPCClient, sessions: RPCClient,
         requestID: String
-    ) async throws {
+    ) async throws -> [String] {
         let removed = try await PeerCall.call(
             registry, RemovePasskeys.self,
-            .init(projectId: projectId, tenantId: tenantId, localId: localId, credentialIds: credentialIds), requestID: requestID
+            .init(
+                projectId: projectId, tenantId: tenantId, localId: localId,
+                // As stored: the SDKs spell ids in either base64 alphabet (iOS: standard, padded).
+                credentialIds: credentialIds.map { Base64Bytes.decode($0).map { Base64URL.encode($0) } ?? $0 }
+            ),
+            requestID: requestID
         )
         for credentialId in removed.removed {
             _ = try await PeerCall.call(
@@ -253,6 +259,7 @@ struct PasskeyOperations: Sendable {
                 requestID: requestID
             )
         }
+        return removed.removed
     }
 
     static func standard(_ challenge: String) throws -> String {

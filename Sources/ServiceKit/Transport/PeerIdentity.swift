@@ -1,5 +1,3 @@
-import NIOCore
-import NIOSSL
 import SwiftASN1
 import Synchronization
 import X509
@@ -12,22 +10,13 @@ import X509
 enum PeerIdentity {
     static let identityPrefix = "urn:mfa-backend:service:"
 
-    /// - Returns: the common name, or `nil` when the connection carries no verified certificate.
-    /// - Parameter requireIdentity: `tls.requireServiceIdentity`; off only while a deployment's own
-    ///   PKI is being reissued with the URI.
-    static func commonName(on channel: any Channel, requireIdentity: Bool = true) async -> String? {
-        // HTTP/1.1: the request's channel is the TLS connection itself (its parent is the listening
-        // socket). HTTP/2: the request's channel is a stream, whose parent is the TLS connection.
-        var certificate = try? await channel.nioSSL_peerCertificate().get()
-        if certificate == nil, let parent = channel.parent {
-            certificate = try? await parent.nioSSL_peerCertificate().get()
-        }
-        guard let certificate, let der = try? certificate.toDERBytes() else { return nil }
-        return commonName(ofDER: der, requireIdentity: requireIdentity)
-    }
-
+    /// The common name of a verified client certificate (its DER bytes), or `nil` when it names no
+    /// service. `requireIdentity`: `tls.requireServiceIdentity`; off only while a deployment's own
+    /// PKI is being reissued with the URI. The RPC listener asks once per connection
+    /// (`RPCConnectionState`).
+    ///
     /// The handshake already verified the certificate; only reading its subject is left, and the
-    /// same few peer certificates arrive on every call: their names are kept by their exact bytes.
+    /// same few peer certificates arrive on every connection: their names are kept by their exact bytes.
     static func commonName(ofDER der: [UInt8], requireIdentity: Bool = true) -> String? {
         // What was accepted under one rule says nothing about the other: the rule is part of the key.
         let key = [requireIdentity ? 1 : 0] + der

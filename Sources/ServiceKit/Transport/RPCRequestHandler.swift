@@ -79,7 +79,7 @@ final class RPCRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func dispatch(_ context: ChannelHandlerContext, _ head: HTTPRequest, _ body: ByteBuffer) {
-        let caller = connection.caller(of: context.channel, requireIdentity: endpoint.requireIdentity)
+        let caller = connection.caller(requireIdentity: endpoint.requireIdentity)
         let (endpoint, calls) = (self.endpoint, self.calls)
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         calls.begin()
@@ -133,7 +133,7 @@ final class RPCConnectionState: @unchecked Sendable {
         self.connection = connection
     }
 
-    func caller(of channel: any Channel, requireIdentity: Bool) -> String? {
+    func caller(requireIdentity: Bool) -> String? {
         if resolved { return name }
         resolved = true
         guard let certificate = try? connection?.pipeline.syncOperations.nioSSL_peerCertificate(),
