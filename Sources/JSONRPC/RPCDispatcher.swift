@@ -41,52 +41,71 @@ public struct RPCDispatcher: Sendable {
         }
     }
 
-    /// Handles one request body.
+    /// Handles one request body: a request object, or a batch of them, whose members run side by
+    /// side (a batch is answered once its slowest member is done, in the members' order).
     public func handle(_ body: some Collection<UInt8>, context: RPCCallContext) async -> Reply {
         let bytes = Data(body)
-        // The common case, one well-formed request object, is decoded straight into the method's
-        // params; anything else takes the general path below, which answers every error case.
-        if let request = RequestHead.read(bytes) {
-            return await execute(request.id, method: request.method, params: .encoded(bytes, keys: request.paramKeys), context: context)
-                .map(Reply.single) ?? .none
-        }
-        let document: JSONValue
-        do {
-            document = try JSONCoding.parse(bytes)
-        } catch {
-            return .single(RPCResponse(id: .null, error: .parseError()))
-        }
-        switch document {
-        case .array(let elements):
-            guard !elements.isEmpty else {
-                return .single(RPCResponse(id: .null, error: .invalidRequest("Empty batch")))
-            }
-            guard elements.count <= Self.maximumBatchSize else {
-                return .single(
-                    RPCResponse(id: .null, error: .invalidRequest("Batch larger than \(Self.maximumBatchSize) entries"))
-                )
-            }
-            var responses: [RPCResponse] = []
-            for element in elements {
-                if let response = await handleOne(element, context: context) {
-                    responses.append(response)
-                }
-            }
-            return responses.isEmpty ? .none : .batch(responses)
+        switch bytes.first(where: { !Self.isWhitespace($0) }) {
+        case UInt8(ascii: "["):
+            return await batch(bytes, context: context)
         default:
-            return await handleOne(document, context: context).map(Reply.single) ?? .none
+            guard let document = try? JSONCoding.parse(bytes) else {
+                return .single(RPCResponse(id: .null, error: .parseError()))
+            }
+            return await serve(document, bytes: bytes, context: context).map(Reply.single) ?? .none
         }
     }
 
-    /// Handles one request object; `nil` for a notification.
-    private func handleOne(_ element: JSONValue, context: RPCCallContext) async -> RPCResponse? {
+    /// A batch, cut into its members without building the whole document's tree: each member is then
+    /// parsed on its own and, when well formed, decoded from its own bytes like a single request. Any
+    /// member that is not JSON makes the whole body a parse error, as the specification says.
+    private func batch(_ bytes: Data, context: RPCCallContext) async -> Reply {
+        guard let ranges = JSONScanner.elements(ofArray: bytes) else {
+            return .single(RPCResponse(id: .null, error: .parseError()))
+        }
+        guard !ranges.isEmpty else {
+            return .single(RPCResponse(id: .null, error: .invalidRequest("Empty batch")))
+        }
+        guard ranges.count <= Self.maximumBatchSize else {
+            return .single(RPCResponse(id: .null, error: .invalidRequest("Batch larger than \(Self.maximumBatchSize) entries")))
+        }
+        var members: [(document: JSONValue, bytes: Data)] = []
+        members.reserveCapacity(ranges.count)
+        for range in ranges {
+            let member = Data(bytes[range])
+            // One level of the allowed nesting is the batch's own array.
+            guard let document = try? JSONParser.parse(member, maximumDepth: JSONParser.maximumDepth - 1) else {
+                return .single(RPCResponse(id: .null, error: .parseError()))
+            }
+            members.append((document, member))
+        }
+        let responses: [RPCResponse?]
+        if members.count == 1 {
+            responses = [await serve(members[0].document, bytes: members[0].bytes, context: context)]
+        } else {
+            responses = await withTaskGroup(of: (Int, RPCResponse?).self) { group in
+                for (index, member) in members.enumerated() {
+                    group.addTask { (index, await serve(member.document, bytes: member.bytes, context: context)) }
+                }
+                var answers = [RPCResponse?](repeating: nil, count: members.count)
+                for await (index, response) in group { answers[index] = response }
+                return answers
+            }
+        }
+        let answered = responses.compactMap { $0 }
+        return answered.isEmpty ? .none : .batch(answered)
+    }
+
+    /// Checks one request object and runs it; `nil` for a notification. Well-formed params are
+    /// decoded straight from the request's bytes into the method's type; anything else is answered
+    /// from the parsed tree with the specification's error.
+    private func serve(_ element: JSONValue, bytes: Data, context: RPCCallContext) async -> RPCResponse? {
         guard case .object(let members) = element else {
             return RPCResponse(id: .null, error: .invalidRequest())
         }
         // An `id` member of an illegal type makes the request invalid, answered with id null.
-        let idMember = members["id"]
         let id: RPCID?
-        if let idMember {
+        if let idMember = members["id"] {
             guard let parsed = RPCID(idMember) else {
                 return RPCResponse(id: .null, error: .invalidRequest("id must be a string, a number or null"))
             }
@@ -100,12 +119,25 @@ public struct RPCDispatcher: Sendable {
         guard case .string(let method)? = members["method"] else {
             return RPCResponse(id: id ?? .null, error: .invalidRequest("method must be a string"))
         }
-        let params = members["params"] ?? .object([:])
-        switch params {
-        case .object, .array: break
+        let params: RPCParams
+        switch members["params"] {
+        case nil: params = .encoded(bytes, keys: nil)
+        case .object(let fields)?: params = .encoded(bytes, keys: Array(fields.keys))
+        case .array(let elements)?: params = .parsed(.array(elements))
         default: return RPCResponse(id: id ?? .null, error: .invalidRequest("params must be an object or an array"))
         }
-        return await execute(id, method: method, params: .parsed(params), context: context)
+        guard let member = members["context"] else {
+            return await execute(id, method: method, params: params, context: context)
+        }
+        let requestContext: RPCRequestContext
+        do {
+            requestContext = try RPCRequestContext(validating: member)
+        } catch {
+            return RPCResponse(id: id ?? .null, error: error)
+        }
+        return await requestContext.applied(to: context) { context in
+            await execute(id, method: method, params: params, context: context)
+        }
     }
 
     /// Runs one valid request; `nil` for a notification.
@@ -209,6 +241,10 @@ public struct RPCDispatcher: Sendable {
             throw RPCError.invalidParams("unknown param \(first)")
         }
         return try await entry.invoke(params, context)
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     private static func isProtocolError(_ code: RPCErrorCode) -> Bool {

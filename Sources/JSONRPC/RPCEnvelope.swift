@@ -4,11 +4,14 @@ public struct RPCRequestEnvelope<Params: Encodable & Sendable>: Encodable, Senda
     public var method: String
     public var params: Params
     public var id: RPCID?
+    /// Left out when `nil` (``RPCRequestContext``).
+    public var context: RPCRequestContext?
 
-    public init(method: String, params: Params, id: RPCID?) {
+    public init(method: String, params: Params, id: RPCID?, context: RPCRequestContext? = nil) {
         self.method = method
         self.params = params
         self.id = id
+        self.context = context
     }
 }
 

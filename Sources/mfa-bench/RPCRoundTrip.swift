@@ -49,8 +49,15 @@ struct RPCRoundTrip: AsyncParsableCommand {
         print("warming up \(warmup)s at \(concurrency) concurrent callers...")
         _ = await ClosedLoop.run(concurrency: concurrency, seconds: warmup) { _ in try await call() }
         print("measuring \(duration)s...")
+        let (streams, calls) = (channel.traffic.streamsSent, channel.traffic.callsSent)
         let result = await ClosedLoop.run(concurrency: concurrency, seconds: duration) { _ in try await call() }
         print(ClosedLoop.report("\(target) service.\(method)", concurrency: concurrency, seconds: duration, result))
+        // Calls ready together share a stream as a JSON-RPC batch (PeerCallQueue).
+        let (batchedCalls, usedStreams) = (channel.traffic.callsSent - calls, channel.traffic.streamsSent - streams)
+        print(
+            String(
+                format: "calls per stream: %.2f (%d calls on %d streams)", Double(batchedCalls) / Double(max(1, usedStreams)), batchedCalls,
+                usedStreams))
         await channel.close()
     }
 

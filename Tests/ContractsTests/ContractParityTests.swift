@@ -26,6 +26,29 @@ struct ContractParityTests {
         }
     }
 
+    @Test(
+        "every service declares the request object's context member, with exactly the members the dispatcher takes",
+        arguments: ContractFiles.services.map(\.name)
+    )
+    func requestContextIsDeclared(service: String) throws {
+        let declared = try ContractFiles.document(service)["x-request-context"]?["schema"]?["$ref"]?.stringValue
+        #expect(declared == "common.schema.json#/definitions/RequestContext")
+        let common = try JSONCoding.parse(Data(contentsOf: ContractFiles.directory.appendingPathComponent("common.schema.json")))
+        guard case .object(let members)? = common["definitions"]?["RequestContext"]?["properties"] else {
+            Issue.record("common.schema.json has no RequestContext")
+            return
+        }
+        #expect(Set(members.keys) == RPCRequestContext.memberNames)
+        guard case .object(let origin)? = members["origin"]?["properties"] else {
+            Issue.record("RequestContext has no origin")
+            return
+        }
+        // The origin's members are RequestOrigin's coding keys.
+        let encoded = try JSONCoding.parse(JSONCoding.encode(RequestOrigin(clientAddress: "a", userAgent: "u", actor: "user")))
+        guard case .object(let originMembers) = encoded else { return }
+        #expect(Set(origin.keys) == Set(originMembers.keys))
+    }
+
     @Test("every example decodes into the Swift types and re-encodes to the same JSON", arguments: try ContractFiles.examples())
     func exampleRoundTrip(example: ContractFiles.Example) throws {
         let file = try JSONCoding.parse(Data(contentsOf: example.url))

@@ -3,6 +3,8 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import NIOEmbedded
+import NIOHPACK
 import NIOSSL
 import ServiceLifecycle
 import Synchronization
@@ -74,31 +76,87 @@ struct PeerChannelTests {
         }
     }
 
-    static func post(_ channel: PeerChannel, _ path: String, _ text: String, limit: Int = 1 << 20, deadline: Duration = .seconds(30))
-        async throws -> String
-    {
-        let answer = try await channel.post(
-            path: path, headers: [("content-type", "application/json")], body: ByteBuffer(string: text), limit: limit,
-            deadline: deadline
+    /// `id` is the id of the JSON-RPC request `text` stands for: calls sent at once share a stream as
+    /// a batch, and `/echo` answers a batch with its own members, each matched to its call by id.
+    static func post(
+        _ channel: PeerChannel, _ path: String, _ text: String, id: Int64 = 0, limit: Int = 1 << 20, deadline: Duration = .seconds(30)
+    ) async throws -> String {
+        let answer = try await channel.call(
+            path: path, headers: [("content-type", "application/json")], request: ByteBuffer(string: text), id: .int(id),
+            limit: limit, deadline: deadline
         )
         #expect(answer.status == 200)
         return String(buffer: answer.body)
     }
 
-    @Test("one connection carries 150 calls at once, past the peer's limit of open streams, each answered with its own body")
+    @Test("one connection carries 150 calls at once, batched as they are ready together, each answered with its own member")
     func manyCallsAtOnce() async throws {
         try await Self.withPeer { (channel, url, tls) async throws in
             let answers = try await withThrowingTaskGroup(of: (Int, String).self) { calls in
                 for index in 0..<150 {
-                    calls.addTask { (index, try await Self.post(channel, "/echo", "{\"call\":\(index)}", deadline: .seconds(60))) }
+                    calls.addTask {
+                        (index, try await Self.post(channel, "/echo", "{\"id\":\(index)}", id: Int64(index), deadline: .seconds(60)))
+                    }
                 }
                 return try await calls.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
             }
             #expect(answers.count == 150)
-            #expect(answers.allSatisfy { $0.value == "{\"call\":\($0.key)}" })
+            #expect(answers.allSatisfy { $0.value == "{\"id\":\($0.key)}" })
+            // All 150 waited for the first connection, then left together: at most 32 to a stream.
+            #expect(channel.traffic.callsSent == 150)
+            #expect(channel.traffic.streamsSent < 150)
+            #expect(channel.traffic.streamsSent >= 150 / PeerCallQueue.maximumBatch)
             #expect(channel.connectionsOpened == 1)
             await channel.close()
         }
+    }
+
+    @Test("a call that the batch's answer leaves out fails alone; the batch's other calls are answered")
+    func unmatchedMemberFailsAlone() async throws {
+        try await Self.withPeer { (channel, url, tls) async throws in
+            // Opened first, so the calls below find the connection ready and queue together.
+            #expect(try await Self.post(channel, "/echo", "{}") == "{}")
+            // The echo answers what was sent: the last call's member carries another id than its own.
+            let bodies = (1...8).map { #"{"id":\#($0 == 8 ? 99 : $0)}"# }
+            let outcomes = await withTaskGroup(of: (Int, Result<String, any Error>).self) { calls in
+                for index in 1...8 {
+                    calls.addTask {
+                        do {
+                            return (index, .success(try await Self.post(channel, "/echo", bodies[index - 1], id: Int64(index))))
+                        } catch {
+                            return (index, .failure(error))
+                        }
+                    }
+                }
+                return await calls.reduce(into: [Int: Result<String, any Error>]()) { $0[$1.0] = $1.1 }
+            }
+            for index in 1...7 {
+                #expect((try? outcomes[index]?.get()) == bodies[index - 1])
+            }
+            switch outcomes[8] {
+            case .failure(PeerExchangeError.incomplete)?: break
+            // Sent alone, it is answered as a lone request: the body is its answer, whatever its id.
+            case .success(let text)?: #expect(text == bodies[7])
+            default: Issue.record("unexpected \(String(describing: outcomes[8]))")
+            }
+            await channel.close()
+        }
+    }
+
+    @Test("queued calls are cut into batches of at most 32 calls that agree on head and deadline, in queue order")
+    func batchBoundaries() {
+        let loop = EmbeddedEventLoop()
+        func call(_ path: String, _ seconds: Int64) -> PeerCall {
+            var head = HPACKHeaders()
+            head.add(name: ":path", value: path)
+            return PeerCall(
+                head: head, deadline: .seconds(seconds), request: ByteBuffer(), id: .int(0), limit: 1,
+                promise: loop.makePromise()
+            )
+        }
+        let calls = Array(repeating: call("/rpc", 5), count: 40) + [call("/rpc", 300), call("/rpc", 5), call("/other", 5)]
+        #expect(PeerCallQueue.batches(calls) == [0..<32, 32..<40, 40..<41, 41..<42, 42..<43])
+        for pending in calls { pending.promise.fail(ChannelError.ioOnClosedChannel) }
     }
 
     @Test("an answer larger than the limit is refused, and the connection answers the next call")

@@ -6,8 +6,9 @@ import Synchronization
 import Testing
 
 /// The RPC listener written on swift-nio-http2 (issue 60): what it must keep from the listener it
-/// replaced, beyond the inputs and identities the other transport suites cover.
-@Suite("RPC listener: stopping under load, and idle connections", .serialized)
+/// replaced, beyond the inputs and identities the other transport suites cover; and what batches
+/// must keep of single calls when a peer dies under them.
+@Suite("RPC listener: stopping under load, idle connections, and a peer killed under batches", .serialized)
 struct RPCListenerTests {
     @Test("a service asked to stop while calls pour in answers or refuses each of them and exits by itself with status 0")
     func stopsCleanlyUnderLoad() async throws {
@@ -77,6 +78,72 @@ extension RPCListenerTests {
 /// A count several tasks add to.
 private final class Count: Sendable {
     private let count = Atomic<Int>(0)
-    func add() { count.add(1, ordering: .relaxed) }
+    @discardableResult func add() -> Int { count.add(1, ordering: .relaxed).newValue }
     var value: Int { count.load(ordering: .relaxed) }
+}
+
+extension RPCListenerTests {
+    /// Issue 60's guarantee for batches: a batch is sent again only when the peer provably processed
+    /// none of it. Each call creates an account under a fresh local id, so a call the peer ran twice
+    /// would come back `DUPLICATE_LOCAL_ID` to the one caller that ever sent that id.
+    @Test("a peer killed with batches in flight loses no acknowledged write and runs no call twice")
+    func peerKilledWithBatchesInFlight() async throws {
+        try await TestStack.with { stack in
+            try await stack.start([.factorRegistry, .challengeIssuer, .sessionToken])
+            let registry = stack.process(.factorRegistry)
+            let channel = try PeerChannel(url: registry.rpcURL, tls: try stack.pki.client(as: "gateway").clientConfiguration)
+            let client = RPCClient(peer: .factorRegistry, over: channel, timeout: .seconds(10), mode: stack.mode)
+            let (acknowledged, ranTwice) = (Names(), Names())
+            let (cutOff, done, next) = (Count(), Count(), Count())
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<64 {
+                    group.addTask {
+                        while done.value == 0 {
+                            let localId = "batched-\(next.add())"
+                            do {
+                                _ = try await client.call(CreateAccount.self, .init(projectId: "demo-project", localId: localId))
+                                acknowledged.add(localId)
+                            } catch let error as RPCError where error.message.contains("DUPLICATE_LOCAL_ID") {
+                                ranTwice.add(localId)
+                            } catch {
+                                cutOff.add()
+                                try await Task.sleep(for: .milliseconds(20))
+                            }
+                        }
+                    }
+                }
+                let clock = ContinuousClock()
+                let patience = clock.now + .seconds(60)
+                while acknowledged.all.count < 600, clock.now < patience { try await Task.sleep(for: .milliseconds(20)) }
+                registry.stop(crash: true)
+                try await Task.sleep(for: .milliseconds(500))
+                done.add()
+                try await group.waitForAll()
+            }
+            // Calls did share streams, and the kill cut some off in flight.
+            #expect(
+                channel.traffic.callsSent > channel.traffic.streamsSent,
+                "\(channel.traffic.callsSent) calls, \(channel.traffic.streamsSent) streams")
+            #expect(cutOff.value > 0)
+            #expect(ranTwice.all.isEmpty)
+            try registry.start()
+            try await registry.waitForReadiness(stack.http)
+            let written = acknowledged.all
+            #expect(written.count >= 600)
+            var found: Set<String> = []
+            for chunk in stride(from: 0, to: written.count, by: 100).map({ Array(written[$0..<min($0 + 100, written.count)]) }) {
+                let accounts = try await client.call(FindAccounts.self, .init(projectId: "demo-project", localIds: chunk))
+                found.formUnion(accounts.accounts.map(\.localId))
+            }
+            #expect(found == Set(written), "acknowledged but lost: \(Set(written).subtracting(found).sorted().prefix(10))")
+            await channel.close()
+        }
+    }
+}
+
+/// Names several tasks add to.
+private final class Names: Sendable {
+    private let names = Mutex<[String]>([])
+    func add(_ name: String) { names.withLock { $0.append(name) } }
+    var all: [String] { names.withLock { $0 } }
 }

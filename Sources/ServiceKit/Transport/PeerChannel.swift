@@ -1,4 +1,5 @@
 import Foundation
+import JSONRPC
 import NIOCore
 import NIOHPACK
 import NIOHTTP2
@@ -6,8 +7,9 @@ import NIOPosix
 import NIOSSL
 import Synchronization
 
-/// HTTP/2 connections with mutual TLS to a peer's RPC listener, every call a stream of one of them
-/// (in turn): each opened on first use, and again after it closed, its peer sent it away (GOAWAY),
+/// HTTP/2 connections with mutual TLS to a peer's RPC listener, calls taking turns on them, and the
+/// calls ready for one connection in the same moment sharing one stream as a JSON-RPC batch
+/// (``PeerCallQueue``): each connection opened on first use, and again after it closed, its peer sent it away (GOAWAY),
 /// or it used up its stream ids. A connection's I/O runs on one event loop on each side, so one
 /// connection per core lets calls use every core (`mfa-bench rpc --connections`: 3,600 calls/s on
 /// one connection, 4,400–5,000 on two, on 2 cores).
@@ -27,6 +29,8 @@ public final class PeerChannel: Sendable {
     private let slots: [Slot]
     private let turn = Atomic<Int>(0)
     private let opened = Atomic<Int>(0)
+    /// Streams sent and the calls they carried.
+    public let traffic = PeerTraffic()
 
     /// How many connections were opened so far (each reconnection counts).
     var connectionsOpened: Int { opened.load(ordering: .relaxed) }
@@ -50,6 +54,8 @@ public final class PeerChannel: Sendable {
         let channel: any Channel
         let multiplexer: NIOHTTP2Handler.StreamMultiplexer
         let goAway: GoAwayRecord
+        let calls = PeerCallQueue()
+        let traffic: PeerTraffic
     }
 
     /// - Parameters:
@@ -72,51 +78,48 @@ public final class PeerChannel: Sendable {
         slots = (0..<max(1, connections)).map { _ in Slot() }
     }
 
-    /// Sends `body` to `path` and gathers the answer, within `deadline`. A request that provably
-    /// never reached the peer's handler (never written, or refused by GOAWAY or REFUSED_STREAM) is
-    /// sent again on a fresh connection, up to ``attempts`` times in all.
-    func post(path: String, headers: [(String, String)], body: ByteBuffer, limit: Int, deadline: Duration) async throws
-        -> PeerAnswer
+    /// Sends one JSON-RPC request object to `path` (with the calls queued for the same connection in
+    /// the same moment, as one batch: ``PeerCallQueue``) and returns its answer, within `deadline`.
+    /// A call that provably never reached the peer's handler (its stream never written, or refused
+    /// by GOAWAY or REFUSED_STREAM, with the rest of its batch) is sent again on a fresh connection,
+    /// up to ``attempts`` times in all.
+    /// - Parameter id: the request's id, unique among the calls on this channel: the batch's answer
+    ///   is matched to its calls by id.
+    func call(path: String, headers: [(String, String)], request: ByteBuffer, id: RPCID, limit: Int, deadline: Duration)
+        async throws -> PeerAnswer
     {
-        var request = HPACKHeaders()
-        request.reserveCapacity(6 + headers.count)
-        request.add(name: ":method", value: "POST")
-        request.add(name: ":scheme", value: "https")
-        request.add(name: ":authority", value: authority)
-        request.add(name: ":path", value: path)
-        for (name, value) in headers { request.add(name: name, value: value) }
-        request.add(name: "content-length", value: String(body.readableBytes))
+        var head = HPACKHeaders()
+        head.reserveCapacity(6 + headers.count)
+        head.add(name: ":method", value: "POST")
+        head.add(name: ":scheme", value: "https")
+        head.add(name: ":authority", value: authority)
+        head.add(name: ":path", value: path)
+        for (name, value) in headers { head.add(name: name, value: value) }
+        let timeout = TimeAmount.nanoseconds(deadline.nanoseconds)
         // A connection the peer sends away just as a call goes out, or a fresh one the peer finds
         // idle before the call arrives (a loaded machine), refuses it provably unprocessed.
         for _ in 1..<Self.attempts {
             do {
-                return try await exchange(request, body, limit: limit, deadline: deadline)
+                return try await exchange(head, request, id: id, limit: limit, deadline: timeout)
             } catch PeerExchangeError.notSent {
                 continue
             }
         }
-        return try await exchange(request, body, limit: limit, deadline: deadline)
+        return try await exchange(head, request, id: id, limit: limit, deadline: timeout)
     }
 
     /// How often a call refused unprocessed is sent (each time on a fresh connection).
     static let attempts = 3
 
-    private func exchange(_ headers: HPACKHeaders, _ body: ByteBuffer, limit: Int, deadline: Duration) async throws -> PeerAnswer {
+    private func exchange(_ head: HPACKHeaders, _ request: ByteBuffer, id: RPCID, limit: Int, deadline: TimeAmount)
+        async throws -> PeerAnswer
+    {
         let slot = slots[turn.add(1, ordering: .relaxed).oldValue % slots.count]
         let connection = try await open(slot)
         let promise = connection.channel.eventLoop.makePromise(of: PeerAnswer.self)
-        let timeout = TimeAmount.nanoseconds(deadline.nanoseconds)
-        connection.multiplexer.createStreamChannel { stream in
-            stream.eventLoop.makeCompletedFuture {
-                try stream.pipeline.syncOperations.addHandler(
-                    PeerExchange(
-                        headers: headers, body: body, limit: limit, deadline: timeout, goAway: connection.goAway, promise: promise
-                    )
-                )
-            }
-        }.whenFailure { error in
-            promise.fail(PeerExchangeError.notSent(error))
-        }
+        connection.calls.add(
+            PeerCall(head: head, deadline: deadline, request: request, id: id, limit: limit, promise: promise), to: connection
+        )
         do {
             return try await promise.futureResult.get()
         } catch PeerExchangeError.notSent(let error) {
@@ -187,7 +190,7 @@ public final class PeerChannel: Sendable {
 
     private func connect() async throws -> Connection {
         opened.add(1, ordering: .relaxed)
-        let (sslContext, serverHostname) = (self.sslContext, self.serverHostname)
+        let (sslContext, serverHostname, traffic) = (self.sslContext, self.serverHostname, self.traffic)
         return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(connectTimeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -201,7 +204,7 @@ public final class PeerChannel: Sendable {
                     )
                     let goAway = GoAwayRecord()
                     try operations.addHandler(GoAwayWatch(goAway) { [weak self] in self?.retire(channel) })
-                    return Connection(channel: channel, multiplexer: multiplexer, goAway: goAway)
+                    return Connection(channel: channel, multiplexer: multiplexer, goAway: goAway, traffic: traffic)
                 }
             }
     }

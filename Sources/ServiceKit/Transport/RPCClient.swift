@@ -15,7 +15,9 @@ public final class RPCClient: Sendable {
     public let peer: ServiceName
     let route: Route
     let timeout: Duration
-    private let nextID = Atomic<Int64>(1)
+    /// Request ids, unique in the process: calls of several clients sharing one channel may share a
+    /// batch, whose answer is matched to them by id.
+    private static let nextID = Atomic<Int64>(1)
 
     /// The largest response body accepted from a peer.
     static let maximumResponseBytes = 4 << 20
@@ -67,11 +69,11 @@ public final class RPCClient: Sendable {
     /// - Throws: the peer's ``RPCError``, or ``RPCTransportError`` when it could not be reached or
     ///   answered something that is not JSON-RPC.
     public func call<M: RPCMethod>(_ method: M.Type, _ params: M.Params, requestID: String? = nil) async throws -> M.Result {
-        let id = nextID.add(1, ordering: .relaxed).newValue
+        let id = Self.nextID.add(1, ordering: .relaxed).newValue
         switch route {
         case .network(let endpoint, let connection, let mode):
-            let body = try JSONCoding.encode(RPCRequestEnvelope(method: M.name, params: params, id: .int(id)))
-            let bytes = try await post(body, to: endpoint, over: connection, mode: mode, method: M.name, requestID: requestID)
+            let request = Request(method: M.name, params: params, id: id, requestID: requestID)
+            let bytes = try await post(request, to: endpoint, over: connection, mode: mode)
             return try decode(M.self, from: bytes)
         case .inProcess(let local, let caller):
             return try await dispatch(M.self, params, in: local, caller: caller, requestID: requestID ?? "local-\(id)")
@@ -92,44 +94,64 @@ public final class RPCClient: Sendable {
         return result
     }
 
+    /// What a network call sends: encoded within the call's span, whose trace context it carries.
+    private struct Request<Params: Encodable & Sendable>: Sendable {
+        let method: String
+        let params: Params
+        let id: Int64
+        let requestID: String?
+
+        /// The request object, with its own request id, origin and trace (``RPCRequestContext``):
+        /// it may share a stream with other calls, whose headers it cannot use.
+        func encoded(trace: [String: String]) throws -> ByteBuffer {
+            let context = RPCRequestContext(requestId: requestID, origin: RequestOrigin.current, trace: trace.isEmpty ? nil : trace)
+            let envelope = RPCRequestEnvelope(
+                method: method, params: params, id: .int(id),
+                context: context.requestId == nil && context.origin == nil && context.trace == nil ? nil : context
+            )
+            return ByteBuffer(bytes: try JSONCoding.encode(envelope))
+        }
+    }
+
     /// The network call, run apart from its caller: a caller that gives up (its own client went away,
     /// so its request was cancelled) stops waiting at once, but the HTTP/2 exchange with the peer runs
     /// to its answer or its own deadline. Cancelling exchanges mid-flight is what wedged the shared
     /// connection (issue 40, H-3): a burst of public requests cut off by their client left the peer's
     /// connection without usable streams, and every later call waited out its deadline.
-    private func post(
-        _ body: Data, to endpoint: String, over connection: PeerConnection, mode: DeploymentMode, method: String, requestID: String?
+    private func post<Params>(
+        _ request: Request<Params>, to endpoint: String, over connection: PeerConnection, mode: DeploymentMode
     ) async throws -> Data {
         // The exchange's task inherits the caller's task-locals (its trace, its `RequestOrigin`).
         let outcome = await Self.result(within: timeout + .seconds(1)) { [self] () -> Result<Data, any Error> in
             do {
-                return .success(
-                    try await exchange(body, to: endpoint, over: connection, mode: mode, method: method, requestID: requestID)
-                )
+                return .success(try await exchange(request, to: endpoint, over: connection, mode: mode))
             } catch {
                 return .failure(error)
             }
         }
         guard let outcome else {
-            throw RPCTransportError(peer: peer, method: method, reason: Task.isCancelled ? "cancelled" : "no answer within \(timeout)")
+            throw RPCTransportError(
+                peer: peer, method: request.method, reason: Task.isCancelled ? "cancelled" : "no answer within \(timeout)"
+            )
         }
         return try outcome.get()
     }
 
-    private func exchange(
-        _ body: Data, to path: String, over connection: PeerConnection, mode: DeploymentMode, method: String, requestID: String?
+    private func exchange<Params>(
+        _ request: Request<Params>, to path: String, over connection: PeerConnection, mode: DeploymentMode
     ) async throws -> Data {
-        var headers: [(String, String)] = [("content-type", "application/json"), (DeploymentMode.header, mode.rawValue)]
-        if let requestID { headers.append(("x-request-id", requestID)) }
-        if let origin = RequestOrigin.current { headers.append((RequestOrigin.headerName, origin.headerValue)) }
+        let method = request.method
+        let headers = [("content-type", "application/json"), (DeploymentMode.header, mode.rawValue)]
         let answer: PeerAnswer
         do {
             answer = try await withSpan(method, ofKind: .client) { span in
                 span.attributes["rpc.system"] = "jsonrpc"
                 span.attributes["server.address"] = peer.rawValue
-                InstrumentationSystem.instrument.inject(span.context, into: &headers, using: HeaderListInjector())
-                return try await connection.channel.post(
-                    path: path, headers: headers, body: ByteBuffer(bytes: body), limit: Self.maximumResponseBytes, deadline: timeout
+                var trace: [String: String] = [:]
+                InstrumentationSystem.instrument.inject(span.context, into: &trace, using: TraceFieldsInjector())
+                return try await connection.channel.call(
+                    path: path, headers: headers, request: try request.encoded(trace: trace), id: .int(request.id),
+                    limit: Self.maximumResponseBytes, deadline: timeout
                 )
             }
         } catch PeerExchangeError.deadlineExceeded {

@@ -59,7 +59,8 @@ public struct RPCEndpoint: Sendable {
             return Self.refusal(.unsupportedMediaType, .invalidRequest("Content-Type must be application/json"))
         }
         // Propagate the caller's request id so one flow can be followed across services' logs.
-        let requestID = head.headerFields[Self.requestIDHeader].flatMap { Self.isSafeRequestID($0) ? $0 : nil } ?? "\(RequestID())"
+        let requestID =
+            head.headerFields[Self.requestIDHeader].flatMap { RPCRequestContext.isSafeRequestID($0) ? $0 : nil } ?? "\(RequestID())"
         var logger = self.logger
         logger.addMetadata(["request.id": .string(requestID), "rpc.caller": .string(caller)])
         // Whom the caller serves (the public client), for the security events the handler writes.
@@ -89,15 +90,6 @@ public struct RPCEndpoint: Sendable {
         if contentType == "application/json" { return true }
         let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         return mediaType == "application/json"
-    }
-
-    /// Request ids from peers are echoed into logs: accept only short, plain tokens.
-    static func isSafeRequestID(_ value: String) -> Bool {
-        value.utf8.count <= 64
-            && value.utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
-            }
     }
 
     static func tooLarge(_ limit: Int) -> Answer {

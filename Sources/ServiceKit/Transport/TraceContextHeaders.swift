@@ -1,16 +1,10 @@
 import HTTPTypes
 import Tracing
 
-/// How trace context (`traceparent`, `tracestate`) rides on our HTTP headers: written into an
-/// outgoing RPC (a ``PeerChannel`` request's header list), read from an incoming request
-/// (Hummingbird's `HTTPFields`). With tracing off the instrument is a no-op and nothing is written.
-struct HeaderListInjector: Injector {
-    func inject(_ value: String, forKey key: String, into carrier: inout [(String, String)]) {
-        carrier.removeAll { $0.0 == key }
-        carrier.append((key, value))
-    }
-}
-
+/// Reads trace context (`traceparent`, `tracestate`) from an incoming request's headers
+/// (Hummingbird's `HTTPFields`, or an RPC stream's). Our own RPC callers send theirs in each request
+/// object instead (``RPCRequestContext``), since calls sharing a stream cannot share its headers.
+/// With tracing off the instrument is a no-op and nothing is read.
 public struct HTTPFieldsExtractor: Extractor {
     public init() {}
 
