@@ -143,19 +143,23 @@ struct PeerChannelTests {
         }
     }
 
-    @Test("queued calls are cut into batches of at most 32 calls that agree on head and deadline, in queue order")
+    @Test(
+        "queued calls are cut into batches of at most 32 calls that agree on head and deadline, in queue order; a call that goes alone is a batch of one"
+    )
     func batchBoundaries() {
         let loop = EmbeddedEventLoop()
-        func call(_ path: String, _ seconds: Int64) -> PeerCall {
+        func call(_ path: String, _ seconds: Int64, alone: Bool = false) -> PeerCall {
             var head = HPACKHeaders()
             head.add(name: ":path", value: path)
             return PeerCall(
-                head: head, deadline: .seconds(seconds), request: ByteBuffer(), id: .int(0), limit: 1,
+                head: head, deadline: .seconds(seconds), request: ByteBuffer(), id: .int(0), alone: alone, limit: 1,
                 promise: loop.makePromise()
             )
         }
-        let calls = Array(repeating: call("/rpc", 5), count: 40) + [call("/rpc", 300), call("/rpc", 5), call("/other", 5)]
-        #expect(PeerCallQueue.batches(calls) == [0..<32, 32..<40, 40..<41, 41..<42, 42..<43])
+        let calls =
+            Array(repeating: call("/rpc", 5), count: 40) + [call("/rpc", 300), call("/rpc", 5), call("/other", 5)]
+            + [call("/rpc", 5), call("/rpc", 5, alone: true), call("/rpc", 5), call("/rpc", 5)]
+        #expect(PeerCallQueue.batches(calls) == [0..<32, 32..<40, 40..<41, 41..<42, 42..<43, 43..<44, 44..<45, 45..<47])
         for pending in calls { pending.promise.fail(ChannelError.ioOnClosedChannel) }
     }
 

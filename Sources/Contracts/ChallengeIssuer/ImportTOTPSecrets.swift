@@ -7,6 +7,8 @@ import JSONRPC
 /// to 64 bytes, or whose enrollment id another user's factor has, is refused by its index.
 public enum ImportTOTPSecrets: RPCMethod {
     public static let name = "totp.importSecrets"
+    /// Never batched: it seals secrets by the thousand (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Secret: Codable, Sendable, Hashable {
         public var localId: String

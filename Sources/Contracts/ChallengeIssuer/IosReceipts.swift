@@ -6,6 +6,8 @@ import JSONRPC
 /// each receipt works once, until it expires. Push failure: code 1110.
 public enum IssueIosReceipt: RPCMethod {
     public static let name = "ios.issueReceipt"
+    /// Never batched: it waits on APNs (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String

@@ -7,6 +7,8 @@ import JSONRPC
 /// `CAPTCHA_CHECK_FAILED`, `TOO_MANY_ATTEMPTS_TRY_LATER`; a sender failure is code 1110.
 public enum StartPhoneVerification: RPCMethod {
     public static let name = "sms.start"
+    /// Never batched: it waits on the SMS provider (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String
@@ -73,6 +75,8 @@ public enum StartPhoneVerification: RPCMethod {
 /// a minute); a sender failure is code 1110.
 public enum DeliverPhoneVerification: RPCMethod {
     public static let name = "sms.deliver"
+    /// Never batched: it waits on the SMS provider (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String

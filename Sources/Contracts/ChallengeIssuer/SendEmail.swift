@@ -7,6 +7,8 @@ import JSONRPC
 /// at the gateway: the request was fine, the mail server was not).
 public enum SendEmail: RPCMethod {
     public static let name = "message.sendEmail"
+    /// Never batched: it waits on the mail server (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String

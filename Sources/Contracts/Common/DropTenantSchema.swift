@@ -4,6 +4,8 @@ import JSONRPC
 /// Idempotent: dropping a schema that is already gone succeeds with `dropped: false`.
 public enum DropTenantSchema: RPCMethod {
     public static let name = "tenantSchema.drop"
+    /// Never batched: it drops a schema (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
     public typealias Params = TenantScope
 
     public struct Result: Codable, Sendable, Hashable {

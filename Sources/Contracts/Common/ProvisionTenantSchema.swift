@@ -4,6 +4,8 @@ import JSONRPC
 /// migration. Idempotent: provisioning a current schema applies nothing.
 public enum ProvisionTenantSchema: RPCMethod {
     public static let name = "tenantSchema.provision"
+    /// Never batched: it creates a schema (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
     public typealias Params = TenantScope
 
     public struct Result: Codable, Sendable, Hashable {

@@ -5,6 +5,8 @@ import JSONRPC
 /// Checks: `DUPLICATE_LOCAL_ID`, `INVALID_EMAIL`, `EMAIL_EXISTS`, `WEAK_PASSWORD`.
 public enum CreateAccount: RPCMethod {
     public static let name = "account.create"
+    /// Never batched: it may hash a password (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String

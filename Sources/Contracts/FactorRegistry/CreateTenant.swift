@@ -4,6 +4,8 @@ import JSONRPC
 /// returns. With an `idempotencyKey`, a retry returns the tenant the first call created.
 public enum CreateTenant: RPCMethod {
     public static let name = "tenant.create"
+    /// Never batched: it creates a schema (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String

@@ -5,6 +5,8 @@ import JSONRPC
 /// an unknown id counts as deleted, as Identity Toolkit does.
 public enum DeleteAccounts: RPCMethod {
     public static let name = "account.deleteMany"
+    /// Never batched: it deletes accounts by the thousand (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String

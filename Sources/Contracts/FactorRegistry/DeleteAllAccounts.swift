@@ -5,6 +5,8 @@ import JSONRPC
 /// development mode).
 public enum DeleteAllAccounts: RPCMethod {
     public static let name = "account.deleteAll"
+    /// Never batched: it deletes every account (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
     public typealias Params = TenantScope
     public typealias Result = RPCEmpty
 }

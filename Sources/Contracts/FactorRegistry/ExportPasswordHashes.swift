@@ -7,6 +7,8 @@ import JSONRPC
 /// one of older parameters) is left out: its password can only be exported after a sign-in.
 public enum ExportPasswordHashes: RPCMethod {
     public static let name = "passwords.export"
+    /// Never batched: it pages through every account (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String

@@ -6,6 +6,8 @@ import JSONRPC
 /// `DUPLICATE_EMAIL : <email>` (with `sanityCheck`), `INVALID_HASH_ALGORITHM : …`.
 public enum ImportAccounts: RPCMethod {
     public static let name = "account.import"
+    /// Never batched: it hashes passwords by the thousand (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String

@@ -94,6 +94,8 @@ public enum ResolveSettings: RPCMethod {
 /// false: this instance does not hear changes right now, and nothing it answers may be cached.
 public enum WatchSettings: RPCMethod {
     public static let name = "settings.watch"
+    /// Never batched: it waits for news (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Params: Codable, Sendable, Hashable {
         public var generation: UInt64?

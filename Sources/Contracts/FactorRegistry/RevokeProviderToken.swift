@@ -7,6 +7,8 @@ import JSONRPC
 /// `OPERATION_NOT_ALLOWED` (not configured), `INVALID_PROVIDER_ID` (no link), `INVALID_IDP_RESPONSE`.
 public enum RevokeProviderToken: RPCMethod {
     public static let name = "idp.revokeToken"
+    /// Never batched: it waits on the identity provider (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String

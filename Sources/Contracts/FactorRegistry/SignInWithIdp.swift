@@ -11,6 +11,8 @@ import JSONRPC
 /// result with `errorMessage`), `PROVIDER_ALREADY_LINKED`.
 public enum SignInWithIdp: RPCMethod {
     public static let name = "account.signInWithIdp"
+    /// Never batched: it waits on the identity provider (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String
@@ -138,6 +140,8 @@ public struct ProviderProfile: Codable, Sendable, Hashable {
 /// minutes. Errors: `OPERATION_NOT_ALLOWED`, `INVALID_PROVIDER_ID`, `INVALID_CONTINUE_URI`.
 public enum CreateAuthorizationUri: RPCMethod {
     public static let name = "idp.authorizationUri"
+    /// Never batched: it may wait on the identity provider's discovery document (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String

@@ -5,6 +5,8 @@ import JSONRPC
 /// `MISSING_PASSWORD`, `INVALID_EMAIL`, `EMAIL_EXISTS`, `WEAK_PASSWORD`.
 public enum SignUpAccount: RPCMethod {
     public static let name = "account.signUp"
+    /// Never batched: it hashes a password (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String

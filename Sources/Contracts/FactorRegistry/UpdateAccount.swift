@@ -6,6 +6,8 @@ import JSONRPC
 /// `WEAK_PASSWORD`. A sign-in is recorded with `account.recordSignIn`.
 public enum UpdateAccount: RPCMethod {
     public static let name = "account.update"
+    /// Never batched: it may hash a password (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String

@@ -6,6 +6,8 @@ import JSONRPC
 /// records the sign-in time and returns the account.
 public enum VerifyPassword: RPCMethod {
     public static let name = "account.verifyPassword"
+    /// Never batched: it hashes a password (``RPCMethod/sharesBatches``).
+    public static let sharesBatches = false
 
     public struct Params: Codable, Sendable, Hashable {
         public var projectId: String

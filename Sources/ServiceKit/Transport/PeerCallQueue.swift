@@ -12,6 +12,8 @@ struct PeerCall: Sendable {
     let deadline: TimeAmount
     let request: ByteBuffer
     let id: RPCID
+    /// Sent on a stream of its own (``RPCMethod/sharesBatches``).
+    let alone: Bool
     /// The largest answer this call takes.
     let limit: Int
     let promise: EventLoopPromise<PeerAnswer>
@@ -25,7 +27,9 @@ struct PeerCall: Sendable {
 /// it. A lone call leaves at once (as soon as it would have without a queue); under load the loop is
 /// busy, calls gather meanwhile, and the busier it is, the larger the batches. A batch holds at most
 /// ``maximumBatch`` calls, all with the same head and deadline (an import allowed five minutes never
-/// holds up calls allowed five seconds: the peer answers a batch once its slowest member is done).
+/// holds up calls allowed five seconds: the peer answers a batch once its slowest member is done);
+/// a call whose work is long by nature (``RPCMethod/sharesBatches``: a password hash, an outside
+/// service's round trip) takes a stream of its own for the same reason.
 final class PeerCallQueue: Sendable {
     static let maximumBatch = 32
 
@@ -61,14 +65,14 @@ final class PeerCallQueue: Sendable {
     }
 
     /// How queued calls are cut into batches: runs of calls in queue order with the same head and
-    /// deadline, at most ``maximumBatch`` each.
+    /// deadline, at most ``maximumBatch`` each; a call that goes alone is a batch of one.
     static func batches(_ calls: [PeerCall]) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
         var start = 0
         while start < calls.count {
             var end = start + 1
-            while end < calls.count, end - start < maximumBatch, calls[end].deadline == calls[start].deadline,
-                calls[end].head == calls[start].head
+            while end < calls.count, end - start < maximumBatch, !calls[start].alone, !calls[end].alone,
+                calls[end].deadline == calls[start].deadline, calls[end].head == calls[start].head
             {
                 end += 1
             }

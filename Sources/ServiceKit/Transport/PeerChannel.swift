@@ -83,11 +83,14 @@ public final class PeerChannel: Sendable {
     /// A call that provably never reached the peer's handler (its stream never written, or refused
     /// by GOAWAY or REFUSED_STREAM, with the rest of its batch) is sent again on a fresh connection,
     /// up to ``attempts`` times in all.
-    /// - Parameter id: the request's id, unique among the calls on this channel: the batch's answer
-    ///   is matched to its calls by id.
-    func call(path: String, headers: [(String, String)], request: ByteBuffer, id: RPCID, limit: Int, deadline: Duration)
-        async throws -> PeerAnswer
-    {
+    /// - Parameters:
+    ///   - id: the request's id, unique among the calls on this channel: the batch's answer is matched
+    ///     to its calls by id.
+    ///   - alone: the call takes a stream of its own (``RPCMethod/sharesBatches``).
+    func call(
+        path: String, headers: [(String, String)], request: ByteBuffer, id: RPCID, alone: Bool = false, limit: Int,
+        deadline: Duration
+    ) async throws -> PeerAnswer {
         var head = HPACKHeaders()
         head.reserveCapacity(6 + headers.count)
         head.add(name: ":method", value: "POST")
@@ -100,25 +103,26 @@ public final class PeerChannel: Sendable {
         // idle before the call arrives (a loaded machine), refuses it provably unprocessed.
         for _ in 1..<Self.attempts {
             do {
-                return try await exchange(head, request, id: id, limit: limit, deadline: timeout)
+                return try await exchange(head, request, id: id, alone: alone, limit: limit, deadline: timeout)
             } catch PeerExchangeError.notSent {
                 continue
             }
         }
-        return try await exchange(head, request, id: id, limit: limit, deadline: timeout)
+        return try await exchange(head, request, id: id, alone: alone, limit: limit, deadline: timeout)
     }
 
     /// How often a call refused unprocessed is sent (each time on a fresh connection).
     static let attempts = 3
 
-    private func exchange(_ head: HPACKHeaders, _ request: ByteBuffer, id: RPCID, limit: Int, deadline: TimeAmount)
+    private func exchange(_ head: HPACKHeaders, _ request: ByteBuffer, id: RPCID, alone: Bool, limit: Int, deadline: TimeAmount)
         async throws -> PeerAnswer
     {
         let slot = slots[turn.add(1, ordering: .relaxed).oldValue % slots.count]
         let connection = try await open(slot)
         let promise = connection.channel.eventLoop.makePromise(of: PeerAnswer.self)
         connection.calls.add(
-            PeerCall(head: head, deadline: deadline, request: request, id: id, limit: limit, promise: promise), to: connection
+            PeerCall(head: head, deadline: deadline, request: request, id: id, alone: alone, limit: limit, promise: promise),
+            to: connection
         )
         do {
             return try await promise.futureResult.get()

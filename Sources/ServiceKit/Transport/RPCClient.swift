@@ -72,7 +72,7 @@ public final class RPCClient: Sendable {
         let id = Self.nextID.add(1, ordering: .relaxed).newValue
         switch route {
         case .network(let endpoint, let connection, let mode):
-            let request = Request(method: M.name, params: params, id: id, requestID: requestID)
+            let request = Request(method: M.name, params: params, id: id, requestID: requestID, sharesBatches: M.sharesBatches)
             let bytes = try await post(request, to: endpoint, over: connection, mode: mode)
             return try decode(M.self, from: bytes)
         case .inProcess(let local, let caller):
@@ -100,6 +100,7 @@ public final class RPCClient: Sendable {
         let params: Params
         let id: Int64
         let requestID: String?
+        let sharesBatches: Bool
 
         /// The request object, with its own request id, origin and trace (``RPCRequestContext``):
         /// it may share a stream with other calls, whose headers it cannot use.
@@ -151,7 +152,7 @@ public final class RPCClient: Sendable {
                 InstrumentationSystem.instrument.inject(span.context, into: &trace, using: TraceFieldsInjector())
                 return try await connection.channel.call(
                     path: path, headers: headers, request: try request.encoded(trace: trace), id: .int(request.id),
-                    limit: Self.maximumResponseBytes, deadline: timeout
+                    alone: !request.sharesBatches, limit: Self.maximumResponseBytes, deadline: timeout
                 )
             }
         } catch PeerExchangeError.deadlineExceeded {
