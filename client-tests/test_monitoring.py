@@ -1,5 +1,5 @@
 """The metrics operators chart: one namespace (`mfa_`), `mfa_build_info`, database connection
-gauges, second-factor checks, and the Grafana dashboard and Prometheus configuration of
+gauges, second-factor checks, the calls sent to each peer and the streams that carried them, and the Grafana dashboard and Prometheus configuration of
 docker-compose.yml's `monitoring` profile, checked against what a running stack really exposes
 after real traffic (so a renamed metric cannot leave a panel silently empty)."""
 
@@ -13,7 +13,7 @@ import pytest
 import requests
 import yaml
 
-from conftest import ROOT, SERVICES, another_stack
+from conftest import PROCESSES, ROOT, SERVICES, another_stack
 from mfa_helpers import ADMIN, RECAPTCHA, error, sms_code, v1, v2, verified_user
 from rest_client import enroll_totp
 
@@ -87,6 +87,17 @@ def test_second_factor_checks_are_counted_by_kind_and_outcome(busy_stack):
     text = exposition(busy_stack)["challenge-issuer"]
     for outcome in ("accepted", "rejected"):
         assert f'mfa_second_factor_checks_total{{service="challenge-issuer",kind="totp",outcome="{outcome}"}} 1' in text
+
+
+@pytest.mark.skipif(PROCESSES == "one", reason="in one process the gateway calls the data services without a network")
+def test_the_gateway_counts_the_calls_it_sends_each_peer_and_the_streams_that_carried_them(busy_stack):
+    text = exposition(busy_stack)["gateway"]
+    for peer in ("factor-registry", "challenge-issuer", "session-token"):
+        calls = re.search(rf'mfa_rpc_client_calls_total{{service="gateway",peer="{peer}"}} (\d+)', text)
+        streams = re.search(rf'mfa_rpc_client_streams_total{{service="gateway",peer="{peer}"}} (\d+)', text)
+        assert calls and streams, peer
+        # Calls ready together share a stream (a JSON-RPC batch): never more streams than calls.
+        assert 1 <= int(streams[1]) <= int(calls[1]), (peer, calls[1], streams[1])
 
 
 def test_every_dashboard_query_names_metrics_the_services_expose(busy_stack):

@@ -47,6 +47,16 @@ for pair in $(seq 1 "$PAIRS"); do
       printf '%s process(es), pair %s: RSS %s %s KiB\n' "$processes" "$pair" "$(basename "$pidfile" .pid)" \
         "$(ps -o rss= -p "$(cat "$pidfile")" | tr -d ' ')"
     done
+    # How many calls the gateway's streams to each peer carried (a build that batches counts them).
+    if [ "$shape" = four ]; then
+      curl -fsS http://127.0.0.1:9104/metrics 2>/dev/null | awk -v prefix="$processes process(es), pair $pair: " '
+        /^mfa_rpc_client_(calls|streams)_total/ {
+          match($0, /peer="[^"]*"/); peer = substr($0, RSTART + 6, RLENGTH - 7)
+          if ($1 ~ /calls/) calls[peer] += $2; else streams[peer] += $2
+        }
+        END { for (peer in calls) if (streams[peer] > 0)
+          printf "%sgateway to %s: %.2f calls per stream (%d calls)\n", prefix, peer, calls[peer] / streams[peer], calls[peer] }' || true
+    fi
     STACK_DIR="$dir" scripts/stack.sh down >/dev/null 2>&1
     rm -rf "$dir"
   done

@@ -55,7 +55,7 @@ public final class ServiceHost: Sendable {
         for peer in ServiceName.allCases where peer != settings.service && localPeers?.hosts(peer) != true {
             connections[peer] = try PeerConnection(
                 peer: peer, baseURL: settings.peers[peer] ?? "https://127.0.0.1", tls: tls.clientConfiguration,
-                timeout: settings.rpcTimeout
+                timeout: settings.rpcTimeout, traffic: PeerTraffic(registry: metrics.registry, service: settings.service, peer: peer)
             )
         }
         peerConnections = connections

@@ -103,21 +103,17 @@ struct AccountStatementTests {
                 )
             }
             #expect(nobody == "USER_NOT_FOUND")
-            // The previous release's gateway asks the same through account.recordSignIn's check mode.
-            let previous = try await registry.call(
-                RecordSignIn.self,
-                .init(projectId: Self.project, localId: account.localId, requiredEnrollment: "factor-1", requiredKind: .phone, mode: .check)
-            )
-            #expect(previous.lastLoginAt == account.lastLoginAt)
-            let previousAsTOTP = try await registry.refusal {
+            // Recording checks the factor's kind as well: nothing is recorded for a TOTP sign-in there.
+            let recordedAsTOTP = try await registry.refusal {
                 _ = try await registry.call(
                     RecordSignIn.self,
                     .init(
-                        projectId: Self.project, localId: account.localId, requiredEnrollment: "factor-1", requiredKind: .totp, mode: .check
+                        projectId: Self.project, localId: account.localId, requiredEnrollment: "factor-1", requiredKind: .totp,
+                        mode: .asynchronous
                     )
                 )
             }
-            #expect(previousAsTOTP == "MFA_ENROLLMENT_NOT_FOUND")
+            #expect(recordedAsTOTP == "MFA_ENROLLMENT_NOT_FOUND")
             let signedInAt = Int64(Date().timeIntervalSince1970 * 1000) + 5000
             let recorded = try await registry.call(
                 RecordSignIn.self,

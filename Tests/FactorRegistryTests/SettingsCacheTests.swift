@@ -30,7 +30,7 @@ struct SettingsCacheTests {
     func tenantGoesWithItsProject() {
         let cache = Self.listening()
         let tenant = Tenant(
-            projectId: "demo-project", tenantId: "t1", displayName: nil, state: "active", createdAt: "2026-01-01T00:00:00.000Z",
+            projectId: "demo-project", tenantId: "t1", displayName: nil, state: .active, createdAt: "2026-01-01T00:00:00.000Z",
             settings: .tenantDefaults, version: 0
         )
         let key = SettingsCache.Key.tenant(projectId: "demo-project", tenantId: "t1")

@@ -152,7 +152,6 @@ extension RPCListenerTests {
     }
 }
 
-
 /// Names several tasks add to.
 private final class Names: Sendable {
     private let names = Mutex<[String]>([])

@@ -34,7 +34,7 @@ struct ReconcilerTests {
             }
             #expect(completed)
             let tenant = try await registry.call(CreateTenant.self, params)
-            #expect(tenant.state == "active")
+            #expect(tenant.state == .active)
             #expect(try await stack.schemas(in: .sessionToken).contains("t_\(tenant.tenantId)"))
         }
     }

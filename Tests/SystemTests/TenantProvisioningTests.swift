@@ -16,7 +16,7 @@ struct TenantProvisioningTests {
 
             let first = try await registry.call(CreateTenant.self, .init(projectId: "demo-project", displayName: "First"))
             let second = try await registry.call(CreateTenant.self, .init(projectId: "demo-project", displayName: "Second"))
-            #expect(first.state == "active")
+            #expect(first.state == .active)
             for service in Self.dataServices {
                 let schemas = try await stack.schemas(in: service)
                 #expect(schemas.isSuperset(of: ["p_demo-project", "t_\(first.tenantId)", "t_\(second.tenantId)"]), "\(service)")

@@ -35,10 +35,6 @@ public enum RecordSignIn: RPCMethod {
 
         public enum Mode: String, Codable, Sendable, Hashable {
             case asynchronous
-            /// The previous release's gateway checks the account this way: answered as
-            /// `account.checkFactor` answers, recording nothing. Removed in the next release
-            /// (docs/architecture.md, "Old and new versions side by side").
-            case check
         }
 
         public init(
@@ -59,8 +55,6 @@ public enum RecordSignIn: RPCMethod {
         public var recording: Recording {
             switch mode {
             case .asynchronous: .at(millis: signedInAt, asynchronous: true)
-            // Never recorded: factor-registry answers it as `account.checkFactor`.
-            case .check: .now
             case nil: signedInAt.map { .at(millis: $0, asynchronous: false) } ?? .now
             }
         }

@@ -1,3 +1,5 @@
+import AuthVocabulary
+
 /// A tenant as the tenant registry (factor-registry) records it.
 public struct Tenant: Codable, Sendable, Hashable {
     public var projectId: String
@@ -5,7 +7,7 @@ public struct Tenant: Codable, Sendable, Hashable {
     public var displayName: String?
     /// `provisioning` until every data service holds its schema, then `active`; `deleting` while
     /// schemas are dropped. Only `active` tenants serve requests.
-    public var state: String
+    public var state: ScopeState
     /// RFC 3339 time of creation.
     public var createdAt: String
     public var settings: AuthSettings
@@ -13,7 +15,7 @@ public struct Tenant: Codable, Sendable, Hashable {
     public var version: Int64
 
     public init(
-        projectId: String, tenantId: String, displayName: String?, state: String, createdAt: String,
+        projectId: String, tenantId: String, displayName: String?, state: ScopeState, createdAt: String,
         settings: AuthSettings = .tenantDefaults, version: Int64 = 0
     ) {
         self.settings = settings

@@ -234,15 +234,6 @@ struct AccountService: Sendable {
     static let lastWayIn = "The account's last way to sign in cannot be removed."
 
     func recordSignIn(_ params: RecordSignIn.Params) async throws -> Account {
-        if params.mode == .check, let enrollmentId = params.requiredEnrollment, let kind = params.requiredKind {
-            // The previous release's gateway: its check records nothing.
-            return try await checkFactor(
-                .init(
-                    projectId: params.projectId, tenantId: params.tenantId, localId: params.localId, enrollmentId: enrollmentId,
-                    kind: kind
-                )
-            )
-        }
         let schema = try await activeSchema(projectId: params.projectId, tenantId: params.tenantId)
         guard
             let account = try await accounts.recordSignIn(
@@ -334,7 +325,7 @@ struct AccountService: Sendable {
     func activeSchema(projectId: String, tenantId: String?) async throws -> TenantSchema {
         let schema = try ScopeSchema.of(projectId, tenantId)
         if let tenantId {
-            guard try await tenants.tenant(projectId: projectId, tenantId: tenantId)?.state == "active" else {
+            guard try await tenants.tenant(projectId: projectId, tenantId: tenantId)?.state == .active else {
                 throw TenantRegistryError.tenantNotFound
             }
         } else {

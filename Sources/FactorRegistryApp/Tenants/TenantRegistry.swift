@@ -37,9 +37,9 @@ struct TenantRegistry: Sendable {
             settings: settings
         )
         switch tenant.state {
-        case "active":
+        case .active:
             return tenant
-        case "provisioning":
+        case .provisioning:
             do {
                 try await provision(TenantScope(projectId: tenant.projectId, tenantId: tenant.tenantId))
             } catch {
@@ -48,10 +48,10 @@ struct TenantRegistry: Sendable {
                     metadata: ["tenant.id": "\(tenant.tenantId)", "error": "\(error)"])
                 throw TenantRegistryError.provisioningFailed
             }
-            _ = try await repository.transition(tenantId: tenant.tenantId, from: "provisioning", to: "active")
-            tenant.state = "active"
+            _ = try await repository.transition(tenantId: tenant.tenantId, from: .provisioning, to: .active)
+            tenant.state = .active
             return tenant
-        default:
+        case .deleting:
             // The key belongs to a tenant being deleted: it cannot be handed out again.
             throw TenantRegistryError.invalid("idempotencyKey belongs to a deleted tenant")
         }
@@ -60,7 +60,7 @@ struct TenantRegistry: Sendable {
     func get(_ params: GetTenant.Params) async throws -> Tenant {
         guard TenantSchema.isValidProjectID(params.projectId), TenantSchema.isValidTenantID(params.tenantId),
             let tenant = try await repository.tenant(projectId: params.projectId, tenantId: params.tenantId),
-            tenant.state == "active"
+            tenant.state == .active
         else { throw TenantRegistryError.tenantNotFound }
         return tenant
     }
@@ -82,7 +82,7 @@ struct TenantRegistry: Sendable {
 
     func delete(_ params: DeleteTenant.Params) async throws {
         let tenant = try await get(params)
-        guard try await repository.transition(tenantId: tenant.tenantId, from: "active", to: "deleting") else {
+        guard try await repository.transition(tenantId: tenant.tenantId, from: .active, to: .deleting) else {
             throw TenantRegistryError.tenantNotFound
         }
         do {
@@ -183,9 +183,9 @@ struct TenantRegistry: Sendable {
             for tenant in try await repository.unfinishedTenants() {
                 let scope = TenantScope(projectId: tenant.projectId, tenantId: tenant.tenantId)
                 do {
-                    if tenant.state == "provisioning" {
+                    if tenant.state == .provisioning {
                         try await provision(scope)
-                        _ = try await repository.transition(tenantId: tenant.tenantId, from: "provisioning", to: "active")
+                        _ = try await repository.transition(tenantId: tenant.tenantId, from: .provisioning, to: .active)
                     } else {
                         try await finishDeletion(scope)
                     }

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import Logging
@@ -18,15 +19,13 @@ struct TenantRepository: Sendable {
     /// A project's settings until an operator sets them (AuthSettings: production's or development's).
     let projectDefaults: AuthSettings
 
-    enum ProjectState: String { case provisioning, active }
-
-    func projectState(_ projectId: String) async throws -> ProjectState? {
+    func projectState(_ projectId: String) async throws -> ScopeState? {
         if activeProjects.contains(projectId) { return .active }
         let rows = try await client.query(
             cached: "SELECT state FROM control.projects WHERE project_id = \(projectId)", logger: logger
         )
         for try await state in rows.decode(String.self) {
-            let known = ProjectState(rawValue: state)
+            let known = ScopeState(rawValue: state)
             if known == .active { activeProjects.insert(projectId) }
             return known
         }
@@ -67,7 +66,7 @@ struct TenantRepository: Sendable {
         cache.invalidate(projectId: projectId)
     }
 
-    func projects(in state: ProjectState) async throws -> [String] {
+    func projects(in state: ScopeState) async throws -> [String] {
         let rows = try await client.query(
             "SELECT project_id FROM control.projects WHERE state = \(state.rawValue)", logger: logger
         )
@@ -110,7 +109,7 @@ struct TenantRepository: Sendable {
             logger: logger
         )
         defer { cache.invalidate(projectId: projectId) }
-        for try await row in rows.decode(Row.self) { return Self.tenant(from: row) }
+        for try await row in rows.decode(Row.self) { return try Self.tenant(from: row) }
         throw TenantRegistryError.storeInconsistent
     }
 
@@ -126,7 +125,7 @@ struct TenantRepository: Sendable {
             logger: logger
         )
         for try await row in rows.decode(Row.self) {
-            let tenant = Self.tenant(from: row)
+            let tenant = try Self.tenant(from: row)
             cache.store(.tenant(tenant), for: key, ticket: ticket)
             return tenant
         }
@@ -144,7 +143,7 @@ struct TenantRepository: Sendable {
             logger: logger
         )
         var tenants: [Tenant] = []
-        for try await row in rows.decode(Row.self) { tenants.append(Self.tenant(from: row)) }
+        for try await row in rows.decode(Row.self) { tenants.append(try Self.tenant(from: row)) }
         return tenants
     }
 
@@ -154,16 +153,16 @@ struct TenantRepository: Sendable {
             logger: logger
         )
         var tenants: [Tenant] = []
-        for try await row in rows.decode(Row.self) { tenants.append(Self.tenant(from: row)) }
+        for try await row in rows.decode(Row.self) { tenants.append(try Self.tenant(from: row)) }
         return tenants
     }
 
     /// Moves a tenant from one state to another; `false` when it was not in `from`.
-    func transition(tenantId: String, from: String, to: String) async throws -> Bool {
+    func transition(tenantId: String, from: ScopeState, to: ScopeState) async throws -> Bool {
         let rows = try await client.query(
             """
-            UPDATE control.tenants SET state = \(to), updated_at = now()
-            WHERE tenant_id = \(tenantId) AND state = \(from) RETURNING tenant_id
+            UPDATE control.tenants SET state = \(to.rawValue), updated_at = now()
+            WHERE tenant_id = \(tenantId) AND state = \(from.rawValue) RETURNING tenant_id
             """,
             logger: logger
         )
@@ -186,11 +185,19 @@ struct TenantRepository: Sendable {
 
     private typealias Row = (String, String, String?, String, String, String?, Int64)
 
-    private static func tenant(from row: Row) -> Tenant {
-        Tenant(
-            projectId: row.0, tenantId: row.1, displayName: row.2, state: row.3, createdAt: row.4,
+    private static func tenant(from row: Row) throws -> Tenant {
+        // The column's CHECK constraint allows only the three states.
+        guard let state = ScopeState(rawValue: row.3) else { throw UnknownScopeState(value: String(row.3.prefix(32))) }
+        return Tenant(
+            projectId: row.0, tenantId: row.1, displayName: row.2, state: state, createdAt: row.4,
             settings: SettingsJSON.decode(row.5) ?? .tenantDefaults, version: row.6
         )
+    }
+
+    /// A state the schema's CHECK constraint does not allow: a database another version changed.
+    struct UnknownScopeState: Error, CustomStringConvertible {
+        let value: String
+        var description: String { "control.tenants.state holds \(value), not a known state" }
     }
 
     /// Replaces an active tenant's name and settings if still at `expectedVersion`; `nil` when the
@@ -219,7 +226,7 @@ struct TenantRepository: Sendable {
                 logger: logger
             )
             var updated: Tenant?
-            for try await row in rows.decode(Row.self) { updated = Self.tenant(from: row) }
+            for try await row in rows.decode(Row.self) { updated = try Self.tenant(from: row) }
             guard let updated else { return nil }
             // A PATCH that changes nothing is no change to record (issue 58).
             let change = Self.change(from: previous, to: settings)

@@ -2,6 +2,7 @@ import JSONRPC
 import NIOCore
 import NIOHPACK
 import NIOHTTP2
+import Prometheus
 import Synchronization
 
 /// One JSON-RPC request object waiting for its connection, and the promise its answer completes.
@@ -161,16 +162,48 @@ struct PeerBatch {
     }
 }
 
-/// How many streams a channel opened and how many calls they carried (their ratio is the mean batch).
+/// How many streams the channels to one peer opened and how many calls they carried (their ratio is
+/// the mean batch): counted here, and in a service's `/metrics` as `mfa_rpc_client_streams_total` and
+/// `mfa_rpc_client_calls_total` by peer.
 public final class PeerTraffic: Sendable {
     private let streams = Atomic<Int>(0)
     private let calls = Atomic<Int>(0)
+    private let counters: (streams: Counter, calls: Counter)?
 
     public var streamsSent: Int { streams.load(ordering: .relaxed) }
     public var callsSent: Int { calls.load(ordering: .relaxed) }
 
+    /// Counted here only (a test's, a benchmark's channel).
+    public init() {
+        counters = nil
+    }
+
+    /// Counted in `registry` as well, labelled with this service and the peer.
+    init(registry: PrometheusCollectorRegistry, service: ServiceName, peer: ServiceName) {
+        let labels = [("service", service.rawValue), ("peer", peer.rawValue)]
+        counters = (
+            registry.makeCounter(descriptor: Self.streamsName, labels: labels),
+            registry.makeCounter(descriptor: Self.callsName, labels: labels)
+        )
+    }
+
+    static var streamsName: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "mfa", subsystem: "rpc_client", metricName: "streams", unitName: "total",
+            helpText: "HTTP/2 streams sent to a peer, each one call or one batch of calls"
+        )
+    }
+    static var callsName: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "mfa", subsystem: "rpc_client", metricName: "calls", unitName: "total",
+            helpText: "JSON-RPC calls sent to a peer over the network"
+        )
+    }
+
     func record(streams: Int, calls: Int) {
         self.streams.add(streams, ordering: .relaxed)
         self.calls.add(calls, ordering: .relaxed)
+        counters?.streams.increment(by: Int64(streams))
+        counters?.calls.increment(by: Int64(calls))
     }
 }

@@ -30,7 +30,7 @@ public final class PeerChannel: Sendable {
     private let turn = Atomic<Int>(0)
     private let opened = Atomic<Int>(0)
     /// Streams sent and the calls they carried.
-    public let traffic = PeerTraffic()
+    public let traffic: PeerTraffic
 
     /// How many connections were opened so far (each reconnection counts).
     var connectionsOpened: Int { opened.load(ordering: .relaxed) }
@@ -62,7 +62,13 @@ public final class PeerChannel: Sendable {
     ///   - url: `https://host:port`, the peer's RPC listener.
     ///   - connections: how many connections calls take turns on (a service's peer connections: one
     ///     per core of the machine).
-    public init(url: String, tls: TLSConfiguration, connections: Int = 1, connectTimeout: Duration = .seconds(5)) throws {
+    /// - Parameter traffic: where the streams and calls sent are counted (the peer's, shared by the
+    ///   channels that replace one another).
+    public init(
+        url: String, tls: TLSConfiguration, connections: Int = 1, connectTimeout: Duration = .seconds(5),
+        traffic: PeerTraffic = PeerTraffic()
+    ) throws {
+        self.traffic = traffic
         guard let components = URLComponents(string: url), components.scheme == "https", let host = components.host, !host.isEmpty
         else { throw PeerURLError(url: url) }
         let port = components.port ?? 443

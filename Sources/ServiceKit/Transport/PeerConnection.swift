@@ -23,6 +23,7 @@ public final class PeerConnection: Sendable {
     let timeout: Duration
     /// `nil` for a channel someone else owns (a test's, a benchmark's): never recycled or closed here.
     private let tls: TLSConfiguration?
+    private let traffic: PeerTraffic
     private let state: Mutex<State>
 
     static let recycleAfter = 3
@@ -37,13 +38,15 @@ public final class PeerConnection: Sendable {
         var recycles = 0
     }
 
-    /// A connection this object owns, with `tls` (ours): recycled when it stops answering.
-    public init(peer: ServiceName, baseURL: String, tls: TLSConfiguration, timeout: Duration) throws {
+    /// A connection this object owns, with `tls` (ours): recycled when it stops answering. Every
+    /// channel it opens counts what it sends in `traffic`.
+    public init(peer: ServiceName, baseURL: String, tls: TLSConfiguration, timeout: Duration, traffic: PeerTraffic = PeerTraffic()) throws {
         self.peer = peer
         self.baseURL = baseURL
         self.timeout = timeout
         self.tls = tls
-        state = Mutex(State(channel: try PeerChannel(url: baseURL, tls: tls, connections: Self.connectionsPerPeer)))
+        self.traffic = traffic
+        state = Mutex(State(channel: try PeerChannel(url: baseURL, tls: tls, connections: Self.connectionsPerPeer, traffic: traffic)))
     }
 
     /// A connection over a channel someone else owns.
@@ -52,6 +55,7 @@ public final class PeerConnection: Sendable {
         self.baseURL = "https://\(channel.authority)"
         self.timeout = timeout
         self.tls = nil
+        self.traffic = channel.traffic
         state = Mutex(State(channel: channel))
     }
 
@@ -76,7 +80,9 @@ public final class PeerConnection: Sendable {
             guard state.missedInARow >= Self.recycleAfter else { return nil }
             if let last = state.lastRecycle, now - last < timeout { return nil }
             // The URL was good for the first channel, so it is for this one.
-            guard let fresh = try? PeerChannel(url: baseURL, tls: tls, connections: Self.connectionsPerPeer) else { return nil }
+            guard let fresh = try? PeerChannel(url: baseURL, tls: tls, connections: Self.connectionsPerPeer, traffic: traffic) else {
+                return nil
+            }
             let old = state.channel
             state.channel = fresh
             state.lastRecycle = now
