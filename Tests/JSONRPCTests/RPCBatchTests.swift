@@ -35,7 +35,8 @@ struct RPCBatchTests {
         table.register(Meet.self, callers: .anyAuthenticated) { _, _ in
             gathering.inside.add(1, ordering: .relaxed)
             let clock = ContinuousClock()
-            let patience = clock.now + .seconds(5)
+            // Long enough for a loaded machine; in turn, the first would wait it out and answer false.
+            let patience = clock.now + .seconds(30)
             while gathering.inside.load(ordering: .relaxed) < count, clock.now < patience {
                 try await Task.sleep(for: .milliseconds(5))
             }
@@ -62,11 +63,8 @@ struct RPCBatchTests {
     @Test("a batch's members run side by side: each waits for the other, and both are answered")
     func membersRunConcurrently() async throws {
         let body = #"[{"jsonrpc":"2.0","method":"meet","id":1},{"jsonrpc":"2.0","method":"meet","id":2}]"#
-        let clock = ContinuousClock()
-        let started = clock.now
         let answer = try await handle(body, with: dispatcher())
         #expect(answer == [["jsonrpc": "2.0", "id": 1, "result": true], ["jsonrpc": "2.0", "id": 2, "result": true]])
-        #expect(clock.now - started < .seconds(4))
     }
 
     @Test("a batch is answered in its members' order, whichever finishes first")
