@@ -1,3 +1,4 @@
+import AuthVocabulary
 import JSONRPC
 
 /// `sms.start`: a phone verification session for an enrollment or a second-factor sign-in: checks
@@ -14,8 +15,7 @@ public enum StartPhoneVerification: RPCMethod {
         public var projectId: String
         public var tenantId: String?
         public var phoneNumber: String
-        /// `enroll` or `signIn`.
-        public var purpose: String
+        public var purpose: VerificationPurpose
         /// The user the session is for: only they can finish it.
         public var localId: String
         public var clientAddress: String?
@@ -35,7 +35,7 @@ public enum StartPhoneVerification: RPCMethod {
         public var holdDelivery: Bool?
 
         public init(
-            projectId: String, tenantId: String? = nil, phoneNumber: String, purpose: String, localId: String,
+            projectId: String, tenantId: String? = nil, phoneNumber: String, purpose: VerificationPurpose, localId: String,
             clientAddress: String? = nil, proof: AppVerificationProof? = nil, testCode: String? = nil, authorizedDomains: [String]? = nil,
             locale: String? = nil, notification: NotificationConfig? = nil, smsDefense: SMSDefenseConfig? = nil,
             holdDelivery: Bool? = nil
@@ -106,7 +106,7 @@ public enum VerifyPhoneCode: RPCMethod {
         public var tenantId: String?
         public var sessionInfo: String
         public var code: String
-        public var purpose: String
+        public var purpose: VerificationPurpose
         public var localId: String
         /// Names the flow this check finishes (the enrollment id, a digest of the pending
         /// credential). The session is then kept, used, until it expires, and the same attempt
@@ -115,7 +115,7 @@ public enum VerifyPhoneCode: RPCMethod {
         public var attempt: String?
 
         public init(
-            projectId: String, tenantId: String? = nil, sessionInfo: String, code: String, purpose: String, localId: String,
+            projectId: String, tenantId: String? = nil, sessionInfo: String, code: String, purpose: VerificationPurpose, localId: String,
             attempt: String? = nil
         ) {
             self.projectId = projectId

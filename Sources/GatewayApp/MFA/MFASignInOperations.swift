@@ -64,7 +64,7 @@ struct MFASignInOperations: Sendable {
             throw IdentityToolkitError.mfaProviderNotSupported
         }
         let sessionInfo = try await phone.start(
-            number: number, purpose: "signIn", account: account, proof: (body.phoneSignInInfo ?? .init()).proof,
+            number: number, purpose: .signIn, account: account, proof: (body.phoneSignInInfo ?? .init()).proof,
             settings: settings, projectId: pending.facts.projectId, tenantId: pending.facts.tenantId, request: request
         )
         return try request.answer(StartMFASignInResponse(phoneResponseInfo: .init(sessionInfo: sessionInfo)))

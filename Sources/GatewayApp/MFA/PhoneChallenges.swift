@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import IdentityToolkit
 import JSONRPC
@@ -13,15 +14,13 @@ struct PhoneChallenges: Sendable {
     let scopeSettings: CachedSettings
     let functions: BlockingFunctions
 
-    /// `beforeSendSms`'s `sms_type` for each purpose of a code.
-    static let smsTypes = ["phoneSignIn": "SIGN_IN_OR_SIGN_UP", "signIn": "MULTI_FACTOR_SIGN_IN", "enroll": "MULTI_FACTOR_ENROLLMENT"]
-
     static let regionRefused = IdentityToolkitError(
         .operationNotAllowed, detail: "SMS unable to be sent until this region enabled by the app developer.")
 
     /// `account`: the user the code is for (`nil` for a phone sign-in, whose user may not exist yet).
     func start(
-        number: String, purpose: String, account: Account?, proof: AppVerificationProof, settings: AuthSettings, projectId: String,
+        number: String, purpose: VerificationPurpose, account: Account?, proof: AppVerificationProof, settings: AuthSettings,
+        projectId: String,
         tenantId: String?, request: PublicRequest
     ) async throws -> String {
         let testCode = settings.testPhoneNumbers[number]
@@ -54,7 +53,7 @@ struct PhoneChallenges: Sendable {
             )
             if let held = started.heldMessage, let smsTrigger {
                 let route = try await functions.beforeSendSms(
-                    to: number, smsType: Self.smsTypes[purpose] ?? "SIGN_IN_OR_SIGN_UP", account: account, trigger: smsTrigger,
+                    to: number, smsType: purpose.smsType, account: account, trigger: smsTrigger,
                     projectId: projectId, tenantId: tenantId, request: request
                 )
                 try await deliver(held, route: route, projectId: projectId, tenantId: tenantId, request: request)
@@ -82,7 +81,7 @@ struct PhoneChallenges: Sendable {
 
     /// The number the session verified.
     func verify(
-        sessionInfo: String, code: String, purpose: String, localId: String, projectId: String, tenantId: String?,
+        sessionInfo: String, code: String, purpose: VerificationPurpose, localId: String, projectId: String, tenantId: String?,
         attempt: String?, request: PublicRequest
     ) async throws -> String {
         try await PeerCall.call(

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import IdentityToolkit
 import JSONRPC
@@ -26,7 +27,7 @@ struct PhoneSignInOperations: Sendable {
     let functions: BlockingFunctions
 
     /// What the phone session's check is for; it has no user yet.
-    static let purpose = "phoneSignIn"
+    static let purpose = VerificationPurpose.phoneSignIn
 
     func sendVerificationCode(_ request: PublicRequest) async throws -> JSONValue {
         let body = try request.decode(SendVerificationCodeRequest.self)

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Foundation
 import Logging
 import PostgresNIO
@@ -14,7 +15,7 @@ struct PhoneSessionRepository: Sendable {
 
     /// A new session for a code sent to `phoneNumber` (the code's hash and salt only).
     func insert(
-        key: String, codeHash: [UInt8], salt: [UInt8], phoneNumber: String, localId: String, purpose: String, expiresAt: Date,
+        key: String, codeHash: [UInt8], salt: [UInt8], phoneNumber: String, localId: String, purpose: VerificationPurpose, expiresAt: Date,
         in schema: TenantSchema
     ) async throws {
         try await client.query(
@@ -22,7 +23,7 @@ struct PhoneSessionRepository: Sendable {
                 INSERT INTO \(sql: schema.qualified(Self.sessions))
                 (session_id, kind, code_hash, salt, phone_number, local_id, purpose, expires_at)
                 VALUES (\(key), 'phone', \(ByteBuffer(bytes: codeHash)), \(ByteBuffer(bytes: salt)), \(phoneNumber),
-                        \(localId), \(purpose), \(expiresAt))
+                        \(localId), \(purpose.rawValue), \(expiresAt))
                 """,
             logger: logger
         )
@@ -39,7 +40,8 @@ struct PhoneSessionRepository: Sendable {
         let salt: ByteBuffer?
         let phoneNumber: String?
         let localId: String?
-        let purpose: String?
+        /// `nil` for a session of another kind (a phone proof), or one whose column holds no purpose.
+        let purpose: VerificationPurpose?
         let expiresAt: Date
         let consumed: Bool
         let attempts: Int32
@@ -68,7 +70,8 @@ struct PhoneSessionRepository: Sendable {
             (ByteBuffer?, ByteBuffer?, String?, String?, String?, Date, Bool, Int32, String?, String?).self
         ) {
             session = LockedSession(
-                codeHash: hash, salt: salt, phoneNumber: number, localId: owner, purpose: purpose, expiresAt: expiresAt,
+                codeHash: hash, salt: salt, phoneNumber: number, localId: owner,
+                purpose: purpose.flatMap(VerificationPurpose.init(rawValue:)), expiresAt: expiresAt,
                 consumed: consumed, attempts: attempts, consumedBy: consumedBy, finishedProof: proof
             )
         }

@@ -46,14 +46,13 @@ struct PhoneVerifications: Sendable {
 
     /// `enroll` and `signIn` are a second factor's, for the session's user; `phoneSignIn` is the
     /// phone as a first factor (`sendVerificationCode`), for nobody yet (`localId` empty).
-    static let purposes: Set<String> = ["enroll", "signIn", "phoneSignIn"]
 
     static let disabled = ChallengeRejection.error(.smsMFADisabled)
 
     func start(_ params: StartPhoneVerification.Params) async throws -> StartPhoneVerification.Result {
         guard let provider else { throw Self.disabled }
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
-        guard Self.purposes.contains(params.purpose), PhoneNumber.isValid(params.phoneNumber) else {
+        guard PhoneNumber.isValid(params.phoneNumber) else {
             throw ChallengeRejection.error(.invalidPhoneNumberFormat)
         }
         let now = Date()
@@ -71,7 +70,7 @@ struct PhoneVerifications: Sendable {
             // A second-factor sign-in's code goes to the number the account enrolled: its budget is
             // the account's, so strangers sending codes to that number (a phone sign-in, an
             // enrollment) cannot use it up (issue 39, M-2).
-            let sends = params.purpose == "signIn" ? "phone:signIn:account:\(schema.name):\(params.localId)" : "phone:\(params.phoneNumber)"
+            let sends = params.purpose == .signIn ? "phone:signIn:account:\(schema.name):\(params.localId)" : "phone:\(params.phoneNumber)"
             guard try await limiter.take(sends, rule: perNumber) else {
                 try await tripped("SMS sends per number", localId: params.localId, in: schema)
             }
@@ -96,7 +95,7 @@ struct PhoneVerifications: Sendable {
                 .init(
                     scope: schema, projectId: params.projectId, tenantId: params.tenantId, number: params.phoneNumber,
                     localId: params.localId, segments: message.length.segments, sessionKey: key, config: params.smsDefense,
-                    enrolledFactor: params.purpose == "signIn" && !params.localId.isEmpty
+                    enrolledFactor: params.purpose == .signIn && !params.localId.isEmpty
                 )
             )
         }
@@ -160,7 +159,7 @@ struct PhoneVerifications: Sendable {
         guard let provider else { throw Self.disabled }
         let (sessions, maximumAttempts, finished) = (self.sessions, self.maximumAttempts, self.finished)
         // Only a second-factor sign-in finishes a pending credential; '' finds nothing.
-        let signInAttempt = params.purpose == "signIn" ? (params.attempt ?? "") : ""
+        let signInAttempt = params.purpose == .signIn ? (params.attempt ?? "") : ""
         let outcome: Outcome
         do {
             outcome = try await sessions.transaction { connection in
@@ -194,7 +193,7 @@ struct PhoneVerifications: Sendable {
                 // odds too. A first-factor phone sign-in has no account yet, so only its number's
                 // budget counts (a shared empty account would let strangers lock everyone out).
                 let daily = budget.rule(acceptedCodes: 1)
-                let checks = "sms-checks:\(params.purpose)"
+                let checks = "sms-checks:\(params.purpose.rawValue)"
                 guard try await limiter.take("\(checks):number:\(number)", rule: daily, on: connection) else {
                     return .rejected(ChallengeRejection.tooManyAttempts)
                 }
@@ -249,17 +248,17 @@ struct PhoneVerifications: Sendable {
     /// A sign-in's code (second factor, or the phone as the first) in the audit trail; an
     /// enrollment's code is not a sign-in (factor-registry records the factor it adds).
     private func record(
-        passed: Bool, purpose: String?, localId: String, in schema: TenantSchema, on connection: PostgresConnection
+        passed: Bool, purpose: VerificationPurpose?, localId: String, in schema: TenantSchema, on connection: PostgresConnection
     ) async throws {
         switch purpose {
-        case "signIn":
+        case .signIn:
             try await events.record(
                 passed ? .secondFactorSucceeded : .secondFactorFailed, localId: localId, details: ["kind": FactorKind.phone.rawValue],
                 in: schema,
                 on: connection
             )
             events.countSecondFactorCheck(kind: .phone, outcome: passed ? .accepted : .rejected)
-        case "phoneSignIn":
+        case .phoneSignIn:
             try await events.record(
                 passed ? .signInSucceeded : .signInFailed, localId: localId.isEmpty ? nil : localId,
                 details: passed ? ["factor": FactorKind.phone.rawValue] : ["factor": FactorKind.phone.rawValue, "reason": "INVALID_CODE"],

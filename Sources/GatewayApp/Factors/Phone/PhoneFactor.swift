@@ -48,7 +48,7 @@ struct PhoneFactor: SecondFactorKind {
         }
         if user.account.mfaInfo?.contains(where: { $0.phoneNumber == number }) == true { throw IdentityToolkitError.phoneAlreadyEnrolled }
         let sessionInfo = try await phone.start(
-            number: number, purpose: "enroll", account: user.account, proof: info.proof, settings: settings,
+            number: number, purpose: .enroll, account: user.account, proof: info.proof, settings: settings,
             projectId: user.token.projectId, tenantId: user.token.tenantId, request: request
         )
         return StartMFAEnrollmentResponse(phoneSessionInfo: .init(sessionInfo: sessionInfo))
@@ -61,7 +61,7 @@ struct PhoneFactor: SecondFactorKind {
         let (code, sessionInfo) = try Self.codeAndSession(body.phoneVerificationInfo, missing: "((Missing phoneVerificationInfo.))")
         try checkLimit()
         let number = try await phone.verify(
-            sessionInfo: sessionInfo, code: code, purpose: "enroll", localId: user.account.localId,
+            sessionInfo: sessionInfo, code: code, purpose: .enroll, localId: user.account.localId,
             projectId: user.token.projectId, tenantId: user.token.tenantId, attempt: enrollmentId, request: request
         )
         if user.account.mfaInfo?.contains(where: { $0.phoneNumber == number && $0.mfaEnrollmentId != enrollmentId }) == true {
@@ -84,7 +84,7 @@ struct PhoneFactor: SecondFactorKind {
         async let accountRead = Result.capturing { try await pendingSignIns.account(of: pending, request: request) }
         let verified = await Result.capturing {
             try await phone.verify(
-                sessionInfo: sessionInfo, code: code, purpose: "signIn", localId: pending.facts.localId,
+                sessionInfo: sessionInfo, code: code, purpose: .signIn, localId: pending.facts.localId,
                 projectId: pending.facts.projectId, tenantId: pending.facts.tenantId,
                 attempt: FinalizeAttempt.signIn(finishing: pending.credential), request: request
             )
