@@ -144,22 +144,31 @@ struct PeerChannelTests {
     }
 
     @Test(
-        "queued calls are cut into batches of at most 32 calls that agree on head and deadline, in queue order; a call that goes alone is a batch of one"
+        "queued calls are cut into batches of at most 32 calls and 64 KiB that agree on head and deadline, in queue order; a call that goes alone is a batch of one"
     )
     func batchBoundaries() {
         let loop = EmbeddedEventLoop()
-        func call(_ path: String, _ seconds: Int64, alone: Bool = false) -> PeerCall {
+        func call(_ path: String, _ seconds: Int64, alone: Bool = false, bytes: Int = 100) -> PeerCall {
             var head = HPACKHeaders()
             head.add(name: ":path", value: path)
             return PeerCall(
-                head: head, deadline: .seconds(seconds), request: ByteBuffer(), id: .int(0), alone: alone, limit: 1,
-                promise: loop.makePromise()
+                head: head, deadline: .seconds(seconds), request: ByteBuffer(repeating: UInt8(ascii: " "), count: bytes), id: .int(0),
+                alone: alone, limit: 1, promise: loop.makePromise()
             )
         }
+        let third = PeerCallQueue.maximumBatchBytes / 3
         let calls =
             Array(repeating: call("/rpc", 5), count: 40) + [call("/rpc", 300), call("/rpc", 5), call("/other", 5)]
             + [call("/rpc", 5), call("/rpc", 5, alone: true), call("/rpc", 5), call("/rpc", 5)]
-        #expect(PeerCallQueue.batches(calls) == [0..<32, 32..<40, 40..<41, 41..<42, 42..<43, 43..<44, 44..<45, 45..<47])
+            // Bytes: the two small calls before them and three thirds are over the limit, so the third
+            // third starts a batch; a call over the limit goes alone.
+            + [call("/rpc", 5, bytes: third), call("/rpc", 5, bytes: third), call("/rpc", 5, bytes: third)]
+            + [call("/rpc", 5, bytes: PeerCallQueue.maximumBatchBytes * 2), call("/rpc", 5)]
+        #expect(
+            PeerCallQueue.batches(calls) == [
+                0..<32, 32..<40, 40..<41, 41..<42, 42..<43, 43..<44, 44..<45, 45..<49, 49..<50, 50..<51, 51..<52,
+            ]
+        )
         for pending in calls { pending.promise.fail(ChannelError.ioOnClosedChannel) }
     }
 

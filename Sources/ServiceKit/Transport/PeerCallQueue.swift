@@ -33,6 +33,10 @@ struct PeerCall: Sendable {
 /// service's round trip) takes a stream of its own for the same reason.
 final class PeerCallQueue: Sendable {
     static let maximumBatch = 32
+    /// A batch grows no larger than this many bytes of requests (a call larger than it goes alone):
+    /// far below any peer's body limit (`rpc.maxBodyBytes`, 1 MiB by default), so calls that would
+    /// each be taken alone are never refused together.
+    static let maximumBatchBytes = 64 << 10
 
     private struct State {
         var calls: [PeerCall] = []
@@ -66,15 +70,19 @@ final class PeerCallQueue: Sendable {
     }
 
     /// How queued calls are cut into batches: runs of calls in queue order with the same head and
-    /// deadline, at most ``maximumBatch`` each; a call that goes alone is a batch of one.
+    /// deadline, at most ``maximumBatch`` calls and ``maximumBatchBytes`` each; a call that goes alone
+    /// is a batch of one.
     static func batches(_ calls: [PeerCall]) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
         var start = 0
         while start < calls.count {
             var end = start + 1
+            var bytes = calls[start].request.readableBytes
             while end < calls.count, end - start < maximumBatch, !calls[start].alone, !calls[end].alone,
+                bytes + calls[end].request.readableBytes + 1 <= maximumBatchBytes,
                 calls[end].deadline == calls[start].deadline, calls[end].head == calls[start].head
             {
+                bytes += calls[end].request.readableBytes + 1
                 end += 1
             }
             ranges.append(start..<end)
