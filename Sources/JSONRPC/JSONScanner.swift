@@ -26,6 +26,11 @@ public enum JSONScanner {
         }
     }
 
+    /// JSON's insignificant whitespace (RFC 8259 §2): space, tab, line feed, carriage return.
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
     private static func withBuffer<T>(_ bytes: some Collection<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
         if let result = bytes.withContiguousStorageIfAvailable(body) { return result }
         return Array(bytes).withUnsafeBufferPointer(body)
@@ -132,7 +137,7 @@ public enum JSONScanner {
         }
 
         mutating func skipWhitespace() {
-            while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
+            while index < bytes.count, JSONScanner.isWhitespace(bytes[index]) { index += 1 }
         }
 
         mutating func consume(_ byte: UInt8) -> Bool {
@@ -141,12 +146,8 @@ public enum JSONScanner {
             return true
         }
 
-        static func isWhitespace(_ byte: UInt8) -> Bool {
-            byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-        }
-
         static func isDelimiter(_ byte: UInt8) -> Bool {
-            isWhitespace(byte) || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
+            JSONScanner.isWhitespace(byte) || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
                 || byte == UInt8(ascii: ":")
         }
     }

@@ -45,7 +45,7 @@ public struct RPCDispatcher: Sendable {
     /// side (a batch is answered once its slowest member is done, in the members' order).
     public func handle(_ body: some Collection<UInt8>, context: RPCCallContext) async -> Reply {
         let bytes = Data(body)
-        switch bytes.first(where: { !Self.isWhitespace($0) }) {
+        switch bytes.first(where: { !JSONScanner.isWhitespace($0) }) {
         case UInt8(ascii: "["):
             return await batch(bytes, context: context)
         default:
@@ -241,10 +241,6 @@ public struct RPCDispatcher: Sendable {
             throw RPCError.invalidParams("unknown param \(first)")
         }
         return try await entry.invoke(params, context)
-    }
-
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     private static func isProtocolError(_ code: RPCErrorCode) -> Bool {

@@ -21,6 +21,9 @@ public struct RPCRequestContext: Codable, Sendable, Hashable {
         self.trace = trace
     }
 
+    /// Nothing to send: the request goes without a `context` member.
+    public var isEmpty: Bool { requestId == nil && origin == nil && trace == nil }
+
     /// The members the contract declares; any other is refused.
     public static let memberNames: Set<String> = ["requestId", "origin", "trace"]
     static let originMemberNames: Set<String> = ["clientAddress", "userAgent", "actor"]

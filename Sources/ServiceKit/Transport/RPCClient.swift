@@ -108,7 +108,7 @@ public final class RPCClient: Sendable {
             let context = RPCRequestContext(requestId: requestID, origin: RequestOrigin.current, trace: trace.isEmpty ? nil : trace)
             let envelope = RPCRequestEnvelope(
                 method: method, params: params, id: .int(id),
-                context: context.requestId == nil && context.origin == nil && context.trace == nil ? nil : context
+                context: context.isEmpty ? nil : context
             )
             return ByteBuffer(bytes: try JSONCoding.encode(envelope))
         }
