@@ -28,6 +28,9 @@ if [ -n "$raw_sql" ]; then
   echo "$raw_sql" >&2
   exit 1
 fi
+# Each table is named by its one owning repository only, and no statement's rows are decoded as a
+# positional tuple (docs/architecture.md, "Statements and tables").
+python3 scripts/statement-ownership.py
 
 # Below Linux's ephemeral range (32768-60999), so no client socket can hold it; the next port is
 # tried when one is taken anyway. TEST_PG_PORT names a port to use as the first choice.

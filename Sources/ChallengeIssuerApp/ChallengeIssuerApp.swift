@@ -45,7 +45,7 @@ public enum ChallengeIssuerApp {
             limiter: limiter, perNumber: settings.smsPerNumber, perAddress: settings.smsPerAddress,
             budget: budget,
             defense: SMSDefense(
-                client: database, limits: settings.smsDefense,
+                repository: SMSDefenseRepository(client: database, logger: logger), limits: settings.smsDefense,
                 alerts: SMSDefenseAlerts(
                     registry: host.metrics.registry,
                     webhook: try settings.smsDefenseWebhook.map {
@@ -77,7 +77,8 @@ public enum ChallengeIssuerApp {
         )
         ChallengeIssuerMethods.registerTOTP(&parts.methods, totp: totp, recovery: recovery)
         ChallengeIssuerMethods.registerPhone(
-            &parts.methods, phone: phone, proofs: PhoneProofs(client: database, logger: logger), receipts: receipts
+            &parts.methods, phone: phone, proofs: PhoneProofs(sessions: PhoneSessionRepository(client: database, logger: logger)),
+            receipts: receipts
         )
         ChallengeIssuerMethods.registerAccounts(&parts.methods, challenges: AccountChallenges(client: database, logger: logger))
         ChallengeIssuerMethods.registerSMSDefense(&parts.methods, defense: phone.defense)
@@ -93,11 +94,11 @@ public enum ChallengeIssuerApp {
         let sweeper = RetentionSweeper(
             client: database, tenants: catalog.tenantMigrator,
             rules: [
-                ChallengeRetention.expiredSessions(settings.expiredSessionRetention), ChallengeRetention.expiredReceipts,
-                ChallengeRetention.expiredPasskeyChallenges(settings.expiredSessionRetention), RateLimiter.fullBuckets,
-                ChallengeRetention.smsSends, ChallengeRetention.smsDays, SecurityEventLog.retentionDays(reader),
+                PhoneSessionRepository.expiredSessions(settings.expiredSessionRetention), IosReceipts.expiredReceipts,
+                PasskeyChallenges.expiredPasskeyChallenges(settings.expiredSessionRetention), RateLimiter.fullBuckets,
+                SMSDefenseRepository.smsSends, SMSDefenseRepository.smsDays, SecurityEventLog.retentionDays(reader),
                 FinishedSignIns.retention,
-            ] + (settings.development ? [ChallengeRetention.developmentOutbox(settings.developmentOutboxRetention)] : []),
+            ] + (settings.development ? [DevelopmentOutbox.expiredMessages(settings.developmentOutboxRetention)] : []),
             logger: logger
         )
         parts.background.append(

@@ -61,7 +61,7 @@ public enum FactorRegistryApp {
         FactorRegistryMethods.registerAccounts(
             &parts.methods, accounts: accounts,
             importer: AccountImporter(service: accounts, enrollments: enrollmentRepository, identities: identities),
-            export: PasswordExport(client: database, accounts: accounts, logger: logger)
+            export: PasswordExport(keys: PasswordSignerKeyRepository(client: database, logger: logger), accounts: accounts)
         )
         FactorRegistryMethods.registerEnrollments(&parts.methods, enrollments: enrollments)
         // Identity providers: configurations, and sign-in with them (outside calls to the providers).
@@ -92,7 +92,8 @@ public enum FactorRegistryApp {
             try await registry.ensureProjectRecorded(defaultProject)
         }
         parts.background += background(
-            host, settings: settings, catalog: catalog, registry: registry, projects: projects, settingsCache: settingsCache
+            host, settings: settings, catalog: catalog, registry: registry, projects: projects, enrollments: enrollmentRepository,
+            settingsCache: settingsCache
         )
         parts.readiness.append(
             ReadinessCheck(name: "default-project") {
@@ -109,7 +110,7 @@ public enum FactorRegistryApp {
     /// The work factor-registry does on its own: reconciliation, sweeps, and following settings changes.
     static func background(
         _ host: ServiceHost, settings: FactorRegistrySettings, catalog: TenantSchemaCatalog, registry: TenantRegistry,
-        projects: TenantRepository, settingsCache: SettingsCache
+        projects: TenantRepository, enrollments: EnrollmentRepository, settingsCache: SettingsCache
     ) -> [any Service] {
         guard let database = host.database else { return [] }
         let logger = host.logger
@@ -129,7 +130,7 @@ public enum FactorRegistryApp {
         // Secrets challenge-issuer keeps for no enrollment (a crash between an enrollment's or a
         // withdrawal's two steps): checked hourly, once at least an hour old.
         let orphanSweep = OrphanSecretSweep(
-            client: database, tenants: projects, challenges: host.client(for: .challengeIssuer),
+            enrollments: enrollments, tenants: projects, challenges: host.client(for: .challengeIssuer),
             minimumAge: settings.orphanSecretMinimumAge, logger: logger
         )
         return [

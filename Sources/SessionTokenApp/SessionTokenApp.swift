@@ -44,7 +44,7 @@ public enum SessionTokenApp {
                 counters: LabeledCounters(registry: host.metrics.registry)
             ),
             refresh: RefreshExchange(
-                refreshSessions: RefreshSessions(client: database, logger: logger, sealKey: sealKey, events: events), issuer: issuer,
+                refreshSessions: RefreshSessions(sessions: sessions, logger: logger, sealKey: sealKey, events: events), issuer: issuer,
                 limiter: RateLimiter(client: database, logger: logger), perAddress: settings.refreshesPerAddress
             ),
             sessions: sessions, issuer: issuer
@@ -77,15 +77,15 @@ public enum SessionTokenApp {
         guard let database = host.database else { return [] }
         let logger = host.logger
         let pendingSweeper = RetentionSweeper(
-            client: database, tenants: catalog.tenantMigrator, rules: [SessionRetention.pendingCredentials], logger: logger
+            client: database, tenants: catalog.tenantMigrator, rules: [PendingCredentials.expired], logger: logger
         )
         // The session tables have no index on the columns that decide (one would cost every
         // refresh a write), so each pass scans them: hourly by default.
         let sessionSweeper = RetentionSweeper(
             client: database, tenants: catalog.tenantMigrator,
             rules: [
-                SessionRetention.rotatedTokens(settings.rotatedTokenRetention),
-                SessionRetention.revokedSessions(settings.revokedSessionRetention), RateLimiter.fullBuckets,
+                SessionRepository.rotatedTokens(settings.rotatedTokenRetention),
+                SessionRepository.revokedSessions(settings.revokedSessionRetention), RateLimiter.fullBuckets,
                 SecurityEventLog.retentionDays(host.settings.reader),
             ],
             logger: logger

@@ -47,17 +47,9 @@ struct DevelopmentOutbox: Sendable {
             logger: logger
         )
         var found: [OutboxOOBCode] = []
-        for try await (email, code, link, requestType, newEmail, subject, text, html, locale) in rows.decode(
-            (String, String, String?, String, String?, String?, String?, String?, String?).self
-        ) {
+        for try await row in rows.decode(rows: OutboxEmail.self) {
             // Only `recordEmail` writes these rows, with a known type.
-            guard let requestType = OOBRequestType(rawValue: requestType) else { continue }
-            found.append(
-                OutboxOOBCode(
-                    email: email, oobCode: code, oobLink: link ?? "", requestType: requestType, newEmail: newEmail, subject: subject,
-                    text: text, html: html, locale: locale
-                )
-            )
+            if let code = row.code { found.append(code) }
         }
         return found
     }
@@ -90,10 +82,47 @@ struct DevelopmentOutbox: Sendable {
             logger: logger
         )
         var found: [OutboxVerificationCode] = []
-        for try await (code, number, sessionInfo, text, locale) in rows.decode((String, String, String?, String?, String?).self) {
-            found.append(
-                OutboxVerificationCode(code: code, phoneNumber: number, sessionInfo: sessionInfo ?? "", text: text, locale: locale))
-        }
+        for try await row in rows.decode(rows: OutboxSMS.self) { found.append(row.code) }
         return found
+    }
+}
+
+/// A text in the outbox: its code, recipient number, session (kept as the link) and text.
+private struct OutboxSMS: StatementRow {
+    let code: OutboxVerificationCode
+
+    init(_ columns: RowColumns) throws {
+        code = OutboxVerificationCode(
+            code: try columns("code"), phoneNumber: try columns("recipient"),
+            sessionInfo: try columns("link", as: String?.self) ?? "", text: try columns("text"), locale: try columns("locale"))
+    }
+}
+
+extension DevelopmentOutbox {
+    /// What the development sink kept for the emulator's helper routes (development mode only):
+    /// past `retention` no code in it still works, if `retention` is at least the longest code
+    /// lifetime (an out-of-band code's three days by default).
+    static func expiredMessages(_ retention: Duration) -> RetentionRule {
+        RetentionRule(
+            "development outbox messages", table: "development_outbox", key: "id", column: "created_at", retention: retention,
+            indexed: false
+        )
+    }
+}
+
+/// A mail in the outbox; `code` is `nil` for a request type this version does not know.
+private struct OutboxEmail: StatementRow {
+    let code: OutboxOOBCode?
+
+    init(_ columns: RowColumns) throws {
+        guard let requestType = OOBRequestType(rawValue: try columns("request_type")) else {
+            code = nil
+            return
+        }
+        code = OutboxOOBCode(
+            email: try columns("recipient"), oobCode: try columns("code"), oobLink: try columns("link", as: String?.self) ?? "",
+            requestType: requestType, newEmail: try columns("new_email"), subject: try columns("subject"), text: try columns("text"),
+            html: try columns("html"), locale: try columns("locale")
+        )
     }
 }

@@ -14,7 +14,9 @@ struct AccountChallenges: Sendable {
         let localIds = try params.selection()
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         return try await AccountRows.delete(
-            from: ["totp_factors", "verification_sessions", "recovery_codes", "recovery_code_sets"], in: schema, localIds: localIds,
+            from: [
+                TOTPFactorRepository.factors, PhoneSessionRepository.sessions, RecoveryCodeRepository.codes, RecoveryCodeRepository.sets,
+            ], in: schema, localIds: localIds,
             client: client, logger: logger
         )
     }

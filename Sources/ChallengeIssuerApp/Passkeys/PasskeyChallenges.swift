@@ -52,14 +52,14 @@ struct PasskeyChallenges: Sendable {
         let rows = try await client.query(
             """
             DELETE FROM \(sql: schema.qualified(Self.table)) WHERE challenge_hash = \(ByteBuffer(bytes: Self.digest(bytes)))
-            RETURNING purpose, local_id, expires_at > now()
+            RETURNING purpose, local_id, expires_at > now() AS live
             """,
             logger: logger
         )
-        for try await (purpose, localId, live) in rows.decode((String, String, Bool).self) {
+        for try await spent in rows.decode(rows: SpentChallenge.self) {
             // Another user's or another ceremony's challenge is used up all the same: it was shown once.
-            guard purpose == params.purpose.rawValue, localId == (params.localId ?? "") else { throw Self.refused }
-            guard live else { throw ChallengeRejection.error(.passkeyChallengeTimeout) }
+            guard spent.purpose == params.purpose.rawValue, spent.localId == (params.localId ?? "") else { throw Self.refused }
+            guard spent.live else { throw ChallengeRejection.error(.passkeyChallengeTimeout) }
             return
         }
         throw Self.refused
@@ -68,4 +68,27 @@ struct PasskeyChallenges: Sendable {
     static let refused = ChallengeRejection.error(.invalidAuthenticatorResponse)
 
     static func digest(_ bytes: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
+}
+
+/// A challenge as its redemption deleted it: for which ceremony and user, and whether still live.
+private struct SpentChallenge: StatementRow {
+    let purpose: String
+    let localId: String
+    let live: Bool
+
+    init(_ columns: RowColumns) throws {
+        purpose = try columns("purpose")
+        localId = try columns("local_id")
+        live = try columns("live")
+    }
+}
+
+extension PasskeyChallenges {
+    /// An expired passkey challenge answers `PASSKEY_CHALLENGE_TIMEOUT` for `retention`, then it is unknown.
+    static func expiredPasskeyChallenges(_ retention: Duration) -> RetentionRule {
+        RetentionRule(
+            "expired passkey challenges", table: Self.table, key: "challenge_hash", column: "expires_at",
+            retention: retention, indexed: true
+        )
+    }
 }

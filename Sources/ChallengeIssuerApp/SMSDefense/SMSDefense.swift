@@ -9,13 +9,11 @@ import TenantStore
 
 /// Challenge-issuer's defence against SMS pumping, per project or tenant schema: every send to a real
 /// number (test numbers never count) is admitted by ``SMSAdmission`` in a transaction that holds the
-/// destination's row, so concurrent sends to one country are counted exactly, across instances.
-/// `sms_sends` keeps the last day's sends (sliding hours, and which codes were verified);
-/// `sms_daily` sums each UTC day per destination (spend caps, the anomaly brake's weekly average, the
-/// completion ratio). Spend across different destinations is summed without a lock, so concurrent
-/// sends can pass a cap by the sends in flight.
+/// destination's row, so concurrent sends to one country are counted exactly, across instances
+/// (what is counted, and where: ``SMSDefenseRepository``). Spend across different destinations is
+/// summed without a lock, so concurrent sends can pass a cap by the sends in flight.
 struct SMSDefense: Sendable {
-    let client: Database
+    let repository: SMSDefenseRepository
     let limits: SMSDefenseLimits
     let alerts: SMSDefenseAlerts
     /// The audit trail: each refusal (and pause) is recorded in the transaction that decides it.
@@ -45,68 +43,18 @@ struct SMSDefense: Sendable {
         let region = CallingCodes.region(of: send.number) ?? "ZZ"
         let prefix = CallingCodes.prefix(of: send.number) ?? "+"
         let cost = limits.prices.micros(region: region) * Int64(send.segments)
-        let (regions, sends, daily) = (
-            send.scope.qualified("sms_regions"), send.scope.qualified("sms_sends"), send.scope.qualified("sms_daily")
-        )
-        let logger = logger
-        let outcome: (SMSAdmission.Refusal?, SMSAdmission.Counts) = try await client.withTransaction(logger: logger) { connection in
-            var counts = SMSAdmission.Counts()
-            // The destination's row, locked until commit: sends to one country are admitted one at a time.
-            let held = try await connection.query(
-                """
-                INSERT INTO \(sql: regions) (region) VALUES (\(region))
-                ON CONFLICT (region) DO UPDATE SET region = EXCLUDED.region
-                RETURNING paused_at IS NOT NULL, coalesce(resumed_at, 'epoch'::timestamptz)
-                """,
-                logger: logger
-            )
-            var resumedAt = Date.distantPast
-            for try await (paused, resumed) in held.decode((Bool, Date).self) { (counts.paused, resumedAt) = (paused, resumed) }
-            let recent = try await connection.query(
-                """
-                SELECT count(*) FILTER (WHERE region = \(region)), count(*) FILTER (WHERE prefix = \(prefix)),
-                       count(*) FILTER (WHERE region = \(region) AND sent_at > \(resumedAt))
-                FROM \(sql: sends) WHERE sent_at > now() - interval '1 hour' AND (region = \(region) OR prefix = \(prefix))
-                """,
-                logger: logger
-            )
-            for try await (inRegion, inPrefix, sinceResume) in recent.decode((Int, Int, Int).self) {
-                (counts.regionLastHour, counts.prefixLastHour, counts.regionLastHourSinceResume) = (inRegion, inPrefix, sinceResume)
-            }
-            let days = try await connection.query(
-                """
-                SELECT coalesce(sum(cost_micros) FILTER (WHERE day = \(sql: Self.today)), 0)::bigint,
-                       coalesce(sum(cost_micros) FILTER (WHERE day >= \(sql: Self.monthStart)), 0)::bigint,
-                       coalesce(sum(sends) FILTER (WHERE region = \(region) AND day < \(sql: Self.today)), 0)::bigint
-                FROM \(sql: daily) WHERE day >= least(\(sql: Self.monthStart), \(sql: Self.today) - 7)
-                """,
-                logger: logger
-            )
-            for try await (today, month, week) in days.decode((Int64, Int64, Int64).self) {
-                (counts.spendToday, counts.spendThisMonth, counts.regionPreviousWeek) = (today, month, Int(week))
-            }
+        let (repository, logger) = (repository, logger)
+        let outcome: (SMSAdmission.Refusal?, SMSAdmission.Counts) = try await repository.client.withTransaction(logger: logger) {
+            connection in
+            let counts = try await repository.counts(region: region, prefix: prefix, in: send.scope, on: connection)
             let refusal = SMSAdmission.decide(counts, limits: limits, cost: cost, enrolledFactor: send.enrolledFactor)
             switch refusal {
             case nil:
-                try await connection.query(
-                    """
-                    INSERT INTO \(sql: sends) (region, prefix, segments, cost_micros, session_id)
-                    VALUES (\(region), \(prefix), \(send.segments), \(cost), \(send.sessionKey))
-                    """,
-                    logger: logger
-                )
-                try await connection.query(
-                    """
-                    INSERT INTO \(sql: daily) (day, region, sends, cost_micros) VALUES (\(sql: Self.today), \(region), 1, \(cost))
-                    ON CONFLICT (day, region) DO UPDATE
-                    SET sends = \(sql: daily).sends + 1, cost_micros = \(sql: daily).cost_micros + EXCLUDED.cost_micros
-                    """,
-                    logger: logger
-                )
+                try await repository.recordSend(
+                    region: region, prefix: prefix, segments: send.segments, cost: cost, sessionKey: send.sessionKey, in: send.scope,
+                    on: connection)
             case .anomaly?:
-                try await connection.query(
-                    "UPDATE \(sql: regions) SET paused_at = now(), reason = 'anomaly' WHERE region = \(region)", logger: logger
-                )
+                try await repository.pause(region: region, in: send.scope, on: connection)
             default:
                 break
             }
@@ -136,53 +84,16 @@ struct SMSDefense: Sendable {
 
     /// A code of a counted send was verified: the completion ratio's numerator.
     func verified(sessionKey: String, scope: TenantSchema, on connection: PostgresConnection) async throws {
-        let rows = try await connection.query(
-            """
-            WITH sent AS (
-                UPDATE \(sql: scope.qualified("sms_sends")) SET verified_at = now()
-                WHERE session_id = \(sessionKey) AND verified_at IS NULL RETURNING region, (sent_at AT TIME ZONE 'UTC')::date AS day
-            )
-            UPDATE \(sql: scope.qualified("sms_daily")) AS daily SET verified = daily.verified + 1
-            FROM sent WHERE daily.day = sent.day AND daily.region = sent.region RETURNING daily.region
-            """,
-            logger: logger
-        )
-        for try await region in rows.decode(String.self) { alerts.verified(region: region) }
+        for region in try await repository.markVerified(sessionKey: sessionKey, in: scope, on: connection) {
+            alerts.verified(region: region)
+        }
     }
 
     func status(_ scope: TenantScope) async throws -> GetSMSDefenseStatus.Result {
         let schema = try ScopeSchema.of(scope.projectId, scope.tenantId)
-        var paused: [GetSMSDefenseStatus.PausedRegion] = []
-        let pausedRows = try await client.query(
-            """
-            SELECT region, paused_at, coalesce(reason, '') FROM \(sql: schema.qualified("sms_regions"))
-            WHERE paused_at IS NOT NULL ORDER BY region
-            """,
-            logger: logger
-        )
-        for try await (region, at, reason) in pausedRows.decode((String, Date, String).self) {
-            paused.append(.init(region: region, pausedAt: at.formatted(.iso8601), reason: reason))
-        }
-        var today: [GetSMSDefenseStatus.RegionDay] = []
-        let dayRows = try await client.query(
-            """
-            SELECT region, sends, verified, cost_micros FROM \(sql: schema.qualified("sms_daily"))
-            WHERE day = \(sql: Self.today) ORDER BY sends DESC, region
-            """,
-            logger: logger
-        )
-        for try await (region, sends, verified, cost) in dayRows.decode((String, Int, Int, Int64).self) {
-            today.append(.init(region: region, sends: sends, verified: verified, spendUsd: Double(cost) / 1_000_000))
-        }
-        var month: Int64 = 0
-        let monthRows = try await client.query(
-            """
-            SELECT coalesce(sum(cost_micros), 0)::bigint FROM \(sql: schema.qualified("sms_daily"))
-            WHERE day >= \(sql: Self.monthStart)
-            """,
-            logger: logger
-        )
-        for try await total in monthRows.decode(Int64.self) { month = total }
+        let paused = try await repository.pausedRegions(in: schema)
+        let today = try await repository.today(in: schema)
+        let month = try await repository.spendThisMonth(in: schema)
         return .init(
             pausedRegions: paused, today: today, spendTodayUsd: today.reduce(0) { $0 + $1.spendUsd },
             spendThisMonthUsd: Double(month) / 1_000_000
@@ -191,15 +102,7 @@ struct SMSDefense: Sendable {
 
     func resume(_ params: ResumeSMSRegion.Params) async throws -> ResumeSMSRegion.Result {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
-        let rows = try await client.query(
-            """
-            UPDATE \(sql: schema.qualified("sms_regions")) SET paused_at = NULL, reason = NULL, resumed_at = now()
-            WHERE region = \(params.region.uppercased()) AND paused_at IS NOT NULL RETURNING region
-            """,
-            logger: logger
-        )
-        var resumed = false
-        for try await _ in rows.decode(String.self) { resumed = true }
+        let resumed = try await repository.resume(region: params.region.uppercased(), in: schema)
         if resumed {
             logger.warning(
                 "SMS resumed to a paused region",
@@ -210,7 +113,4 @@ struct SMSDefense: Sendable {
         }
         return .init(wasPaused: resumed)
     }
-
-    static let today: SQLText = "(now() AT TIME ZONE 'UTC')::date"
-    static let monthStart: SQLText = "date_trunc('month', now() AT TIME ZONE 'UTC')::date"
 }

@@ -18,32 +18,13 @@ struct AccountQuery: Sendable {
         let ids = conditions.compactMap(\.userId)
         let emails = conditions.compactMap(\.email).map(EmailAddress.normalized)
         let numbers = conditions.compactMap(\.phoneNumber)
-        let filtered = !conditions.isEmpty
-        let table = schema.qualified("accounts")
-        let repository = accounts.accounts
-        if !params.returnUserInfo {
-            let rows = try await repository.client.query(
-                """
-                SELECT count(*)::bigint FROM \(sql: table)
-                WHERE (NOT \(filtered) OR local_id = ANY(\(ids)) OR email_normalized = ANY(\(emails)) OR phone_number = ANY(\(numbers)))
-                """,
-                logger: repository.logger
-            )
-            for try await total in rows.decode(Int64.self) { return .init(recordsCount: Int(total)) }
-            return .init(recordsCount: 0)
+        let filter = AccountRepository.Filter(localIds: ids, normalizedEmails: emails, phoneNumbers: numbers, all: conditions.isEmpty)
+        guard params.returnUserInfo else {
+            return .init(recordsCount: try await accounts.accounts.count(in: schema, filter))
         }
-        let direction: SQLText = params.descending ? "DESC" : "ASC"
-        let rows = try await repository.client.query(
-            """
-            SELECT \(sql: AccountRepository.columns(schema)) FROM \(sql: table)
-            WHERE (NOT \(filtered) OR local_id = ANY(\(ids)) OR email_normalized = ANY(\(emails)) OR phone_number = ANY(\(numbers)))
-            ORDER BY \(sql: Self.column(params.sortBy)) \(sql: direction) NULLS LAST, local_id \(sql: direction)
-            LIMIT \(params.limit) OFFSET \(params.offset)
-            """,
-            logger: repository.logger
-        )
-        var found: [Account] = []
-        for try await row in rows.decode(AccountRepository.Row.self) { found.append(AccountRepository.credentials(from: row).account) }
+        let found = try await accounts.accounts.accounts(
+            in: schema, filter, orderBy: Self.column(params.sortBy), descending: params.descending, limit: params.limit,
+            offset: params.offset)
         return .init(recordsCount: found.count, accounts: found)
     }
 

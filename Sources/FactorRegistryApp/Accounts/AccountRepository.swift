@@ -8,6 +8,7 @@ import TenantStore
 
 /// Accounts in each tenant's (or project's) schema.
 struct AccountRepository: Sendable {
+    static let table: SQLText = "accounts"
     let client: Database
     /// The audit trail: a password or email change is recorded in its own transaction.
     let events: SecurityEventLog
@@ -18,7 +19,7 @@ struct AccountRepository: Sendable {
     /// none keeps its email or number from its owner's next try. The function's deadline is 7 s.
     static func expiredHolds(_ retention: Duration) -> RetentionRule {
         RetentionRule(
-            "accounts held for a beforeCreate function that never answered", table: "accounts", key: "local_id",
+            "accounts held for a beforeCreate function that never answered", table: Self.table, key: "local_id",
             column: "held_since", retention: retention, indexed: true
         )
     }
@@ -37,7 +38,7 @@ struct AccountRepository: Sendable {
         signedIn: Bool = false
     ) async throws -> Account {
         let disabled = disabled || held
-        let accounts = schema.qualified("accounts")
+        let accounts = schema.qualified(Self.table)
         let normalized = email.map(EmailAddress.normalized)
         do {
             // Only `qualified(_:)` output is spliced into the text; every value is a bind parameter.
@@ -48,15 +49,16 @@ struct AccountRepository: Sendable {
                      photo_url, last_login_at, held_since)
                     VALUES (\(localId), \(email), \(normalized), \(passwordHash), \(displayName), \(emailVerified), \(disabled),
                             \(phoneNumber), \(photoUrl), CASE WHEN \(signedIn) THEN now() END, CASE WHEN \(held) THEN now() END)
-                    RETURNING (extract(epoch FROM created_at) * 1000)::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint
+                    RETURNING (extract(epoch FROM created_at) * 1000)::bigint AS created_at_ms,
+                              (extract(epoch FROM last_login_at) * 1000)::bigint AS last_login_at_ms
                     """,
                 logger: logger
             )
-            for try await (createdAt, lastLogin) in rows.decode((Int64, Int64?).self) {
+            for try await inserted in rows.decode(rows: Inserted.self) {
                 return Account(
                     localId: localId, email: email, emailVerified: emailVerified, displayName: displayName, disabled: disabled,
-                    createdAt: String(createdAt), signInProvider: Self.provider(email: email, phoneNumber: phoneNumber),
-                    lastLoginAt: lastLogin.map(String.init), phoneNumber: phoneNumber, photoUrl: photoUrl
+                    createdAt: String(inserted.createdAtMillis), signInProvider: Self.provider(email: email, phoneNumber: phoneNumber),
+                    lastLoginAt: inserted.lastLoginAtMillis.map(String.init), phoneNumber: phoneNumber, photoUrl: photoUrl
                 )
             }
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
@@ -67,6 +69,17 @@ struct AccountRepository: Sendable {
             throw PhoneNumberTaken()
         }
         throw AccountStoreInconsistent()
+    }
+}
+
+/// The times an insert stamps on a new account.
+private struct Inserted: StatementRow {
+    let createdAtMillis: Int64
+    let lastLoginAtMillis: Int64?
+
+    init(_ columns: RowColumns) throws {
+        createdAtMillis = try columns("created_at_ms")
+        lastLoginAtMillis = try columns("last_login_at_ms")
     }
 }
 
@@ -100,7 +113,7 @@ extension AccountRepository {
         -> [Account]
     {
         let normalized = emails.map(EmailAddress.normalized)
-        let accounts = schema.qualified("accounts")
+        let accounts = schema.qualified(Self.table)
         let rows = try await client.query(
             """
             SELECT \(sql: Self.columns(schema)) FROM \(sql: accounts)
@@ -110,7 +123,7 @@ extension AccountRepository {
             logger: logger
         )
         var found: [Account] = []
-        for try await row in rows.decode(Row.self) { found.append(Self.credentials(from: row).account) }
+        for try await row in rows.decode(rows: Row.self) { found.append(Self.credentials(from: row).account) }
         return found
     }
 
@@ -118,19 +131,19 @@ extension AccountRepository {
     private func select(in schema: TenantSchema, where column: SQLText, equals value: String) async throws
         -> StoredCredentials?
     {
-        let accounts = schema.qualified("accounts")
+        let accounts = schema.qualified(Self.table)
         let rows = try await client.query(
             cached: "SELECT \(sql: Self.columns(schema)) FROM \(sql: accounts) WHERE \(sql: column) = \(value)",
             logger: logger
         )
-        for try await row in rows.decode(Row.self) { return Self.credentials(from: row) }
+        for try await row in rows.decode(rows: Row.self) { return Self.credentials(from: row) }
         return nil
     }
 
     /// The columns of an account: its enrollments as a JSON array (oldest first; `[]` for none),
     /// then its linked provider users (``identities(_:)``).
     static func columns(_ schema: TenantSchema) -> SQLText {
-        let enrollments = schema.qualified("mfa_enrollments")
+        let enrollments = schema.qualified(EnrollmentRepository.table)
         return """
             \(profileColumns("password_hash")),
             (SELECT coalesce(json_agg(json_build_object(
@@ -138,8 +151,8 @@ extension AccountRepository {
                 'phoneNumber', e.phone_number,
                 'enrolledAt', to_char(e.enrolled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))
               ORDER BY e.enrolled_at, e.enrollment_id), '[]')::text
-             FROM \(enrollments) e WHERE e.local_id = \(schema.qualified("accounts")).local_id),
-            \(identities(schema))
+             FROM \(enrollments) e WHERE e.local_id = \(schema.qualified(Self.table)).local_id) AS enrollments,
+            \(identities(schema)) AS identities
             """
     }
 
@@ -150,40 +163,73 @@ extension AccountRepository {
         (SELECT coalesce(json_agg(json_build_object(
             'providerId', f.provider_id, 'rawId', f.raw_id, 'email', f.email, 'displayName', f.display_name,
             'photoUrl', f.photo_url) ORDER BY f.linked_at, f.provider_id), '[]')::text
-         FROM \(schema.qualified("federated_identities")) f WHERE f.local_id = \(schema.qualified("accounts")).local_id)
+         FROM \(schema.qualified(FederatedIdentityRepository.table)) f WHERE f.local_id = \(schema.qualified(Self.table)).local_id)
         """
     }
 
     /// What the narrow reads select in place of the enrollments and identities of ``columns(_:)``:
     /// no enrollments (NULL, which also says the password was not looked at), the identities.
-    static func narrowTail(_ schema: TenantSchema) -> SQLText { "NULL::text, \(identities(schema))" }
+    static func narrowTail(_ schema: TenantSchema) -> SQLText { "NULL::text AS enrollments, \(identities(schema)) AS identities" }
 
     /// An account's own columns, up to `photo_url`, with `passwordHash` in the password hash's place.
     private static func profileColumns(_ passwordHash: SQLText) -> SQLText {
         """
-        local_id, email, email_verified, display_name, disabled, (extract(epoch FROM created_at) * 1000)::bigint,
-        \(passwordHash), floor(extract(epoch FROM valid_since))::bigint, (extract(epoch FROM last_login_at) * 1000)::bigint,
-        custom_attributes, phone_number, photo_url
+        local_id, email, email_verified, display_name, disabled, (extract(epoch FROM created_at) * 1000)::bigint AS created_at_ms,
+        \(passwordHash) AS password_hash, floor(extract(epoch FROM valid_since))::bigint AS valid_since_s,
+        (extract(epoch FROM last_login_at) * 1000)::bigint AS last_login_at_ms, custom_attributes, phone_number, photo_url
         """
     }
 
-    typealias Row = (String, String?, Bool, String?, Bool, Int64, String?, Int64?, Int64?, String?, String?, String?, String?, String?)
+    /// An account's row as ``columns(_:)`` and the narrow reads select it.
+    struct Row: StatementRow {
+        let localId: String
+        let email: String?
+        let emailVerified: Bool
+        let displayName: String?
+        let disabled: Bool
+        let createdAtMillis: Int64
+        let passwordHash: String?
+        let validSince: Int64?
+        let lastLoginAtMillis: Int64?
+        let customAttributes: String?
+        let phoneNumber: String?
+        let photoUrl: String?
+        /// The enrollments as JSON; `nil` in a narrow read.
+        let enrollments: String?
+        let identities: String?
+
+        init(_ columns: RowColumns) throws {
+            localId = try columns("local_id")
+            email = try columns("email")
+            emailVerified = try columns("email_verified")
+            displayName = try columns("display_name")
+            disabled = try columns("disabled")
+            createdAtMillis = try columns("created_at_ms")
+            passwordHash = try columns("password_hash")
+            validSince = try columns("valid_since_s")
+            lastLoginAtMillis = try columns("last_login_at_ms")
+            customAttributes = try columns("custom_attributes")
+            phoneNumber = try columns("phone_number")
+            photoUrl = try columns("photo_url")
+            enrollments = try columns("enrollments")
+            identities = try columns("identities")
+        }
+    }
 
     /// An account from its row. A full read (``columns(_:)``) has an enrollments array, `[]` at
     /// least, and says whether a password is set; a narrow one has neither.
     static func credentials(from row: Row) -> StoredCredentials {
-        let (localId, email, verified, name, disabled, createdAt, hash, validSince, lastLogin, claims, phone, photo, factors, linked) =
-            row
-        let identities = FederatedIdentityJSON.decode(linked)
+        let identities = FederatedIdentityJSON.decode(row.identities)
         let account = Account(
-            localId: localId, email: email, emailVerified: verified, displayName: name, disabled: disabled,
-            createdAt: String(createdAt),
-            signInProvider: provider(email: email, phoneNumber: phone, federated: identities?.first?.providerId),
-            validSince: validSince, lastLoginAt: lastLogin.map(String.init), customAttributes: claims,
-            phoneNumber: phone, mfaInfo: EnrollmentJSON.decode(factors), photoUrl: photo,
-            federatedIdentities: identities.flatMap { $0.isEmpty ? nil : $0 }, passwordSet: factors == nil ? nil : hash != nil
+            localId: row.localId, email: row.email, emailVerified: row.emailVerified, displayName: row.displayName,
+            disabled: row.disabled, createdAt: String(row.createdAtMillis),
+            signInProvider: provider(email: row.email, phoneNumber: row.phoneNumber, federated: identities?.first?.providerId),
+            validSince: row.validSince, lastLoginAt: row.lastLoginAtMillis.map(String.init), customAttributes: row.customAttributes,
+            phoneNumber: row.phoneNumber, mfaInfo: EnrollmentJSON.decode(row.enrollments), photoUrl: row.photoUrl,
+            federatedIdentities: identities.flatMap { $0.isEmpty ? nil : $0 },
+            passwordSet: row.enrollments == nil ? nil : row.passwordHash != nil
         )
-        return StoredCredentials(account: account, passwordHash: hash)
+        return StoredCredentials(account: account, passwordHash: row.passwordHash)
     }
 
     /// Records a sign-in that passed `requiredEnrollment` (when given) and reads the account back
@@ -194,7 +240,7 @@ extension AccountRepository {
         record: RecordSignIn.Recording = .now
     ) async throws -> Account? {
         let requiredKind = requiredKind?.rawValue
-        let accounts = schema.qualified("accounts")
+        let accounts = schema.qualified(Self.table)
         let millis: Int64? = if case .at(let millis, _) = record { millis } else { nil }
         // An asynchronous commit returns before its WAL record is
         // flushed: the session issued beside it is the sign-in's durable record.
@@ -205,7 +251,7 @@ extension AccountRepository {
                     ELSE greatest(last_login_at, to_timestamp(\(millis)::bigint / 1000.0)) END
                 WHERE local_id = \(localId)
                   AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
-                      SELECT 1 FROM \(sql: schema.qualified("mfa_enrollments")) e
+                      SELECT 1 FROM \(sql: schema.qualified(EnrollmentRepository.table)) e
                       WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
                         AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
                   AND (NOT \(asynchronous) OR (SELECT set_config('synchronous_commit', 'off', true)) = 'off')
@@ -213,7 +259,7 @@ extension AccountRepository {
                 """,
             logger: logger
         )
-        for try await row in rows.decode(Row.self) { return Self.credentials(from: row).account }
+        for try await row in rows.decode(rows: Row.self) { return Self.credentials(from: row).account }
         return nil
     }
 
@@ -225,20 +271,20 @@ extension AccountRepository {
     {
         let rows = try await client.query(
             cached: """
-                SELECT \(sql: Self.profileColumns("NULL::text")), \(sql: Self.narrowTail(schema)) FROM \(sql: schema.qualified("accounts"))
+                SELECT \(sql: Self.profileColumns("NULL::text")), \(sql: Self.narrowTail(schema)) FROM \(sql: schema.qualified(Self.table))
                 WHERE local_id = \(localId) AND EXISTS (
-                    SELECT 1 FROM \(sql: schema.qualified("mfa_enrollments")) e
+                    SELECT 1 FROM \(sql: schema.qualified(EnrollmentRepository.table)) e
                     WHERE e.local_id = \(localId) AND e.enrollment_id = \(enrollmentId) AND e.kind = \(kind.rawValue))
                 """,
             logger: logger
         )
-        for try await row in rows.decode(Row.self) { return Self.credentials(from: row).account }
+        for try await row in rows.decode(rows: Row.self) { return Self.credentials(from: row).account }
         return nil
     }
 
     /// Records a password sign-in; returns its time in seconds since the epoch.
     func recordSignIn(in schema: TenantSchema, localId: String) async throws -> Int64 {
-        let accounts = schema.qualified("accounts")
+        let accounts = schema.qualified(Self.table)
         let rows = try await client.query(
             cached: """
                 UPDATE \(sql: accounts) SET last_login_at = now() WHERE local_id = \(localId)
@@ -253,7 +299,7 @@ extension AccountRepository {
     /// Replaces a password's stored form by another of the same password, only while the account
     /// still has `old` (the same password: sessions and `valid_since` stay as they are).
     func replacePasswordHash(in schema: TenantSchema, localId: String, from old: String, to new: String) async throws {
-        let accounts = schema.qualified("accounts")
+        let accounts = schema.qualified(Self.table)
         try await client.query(
             "UPDATE \(sql: accounts) SET password_hash = \(new) WHERE local_id = \(localId) AND password_hash = \(old)",
             logger: logger
@@ -264,7 +310,7 @@ extension AccountRepository {
 extension AccountRepository {
     /// Removes an account; `false` when there was none.
     func delete(in schema: TenantSchema, localId: String) async throws -> Bool {
-        let accounts = schema.qualified("accounts")
+        let accounts = schema.qualified(Self.table)
         let rows = try await client.query(
             "DELETE FROM \(sql: accounts) WHERE local_id = \(localId) RETURNING local_id", logger: logger
         )
@@ -308,7 +354,7 @@ extension AccountRepository {
                 if !changes.unlinkProviders.isEmpty {
                     let rows = try await connection.query(
                         """
-                        DELETE FROM \(sql: schema.qualified("federated_identities"))
+                        DELETE FROM \(sql: schema.qualified(FederatedIdentityRepository.table))
                         WHERE local_id = \(localId) AND provider_id = ANY(\(changes.unlinkProviders)) RETURNING provider_id
                         """,
                         logger: logger
@@ -342,7 +388,7 @@ extension AccountRepository {
     private func apply(_ changes: Changes, in schema: TenantSchema, localId: String, on connection: PostgresConnection) async throws
         -> Account?
     {
-        let accounts = schema.qualified("accounts")
+        let accounts = schema.qualified(Self.table)
         let normalized = changes.email.map(EmailAddress.normalized)
         let validSince = changes.validSince.map { Date(timeIntervalSince1970: Double($0)) }
         do {
@@ -370,7 +416,7 @@ extension AccountRepository {
                     """,
                 logger: logger
             )
-            for try await row in rows.decode(Row.self) { return Self.credentials(from: row).account }
+            for try await row in rows.decode(rows: Row.self) { return Self.credentials(from: row).account }
             return nil
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
             throw EmailTaken()
@@ -381,7 +427,7 @@ extension AccountRepository {
 
     /// One page of accounts ordered by id, after `afterLocalId`.
     func page(in schema: TenantSchema, afterLocalId: String?, limit: Int) async throws -> [Account] {
-        let accounts = schema.qualified("accounts")
+        let accounts = schema.qualified(Self.table)
         let rows = try await client.query(
             """
             SELECT \(sql: Self.columns(schema)) FROM \(sql: accounts)
@@ -390,14 +436,14 @@ extension AccountRepository {
             logger: logger
         )
         var found: [Account] = []
-        for try await row in rows.decode(Row.self) { found.append(Self.credentials(from: row).account) }
+        for try await row in rows.decode(rows: Row.self) { found.append(Self.credentials(from: row).account) }
         return found
     }
 
     /// The stored password hashes of the listed accounts that have one (an admin's export).
     func passwordHashes(in schema: TenantSchema, localIds: [String]) async throws -> [(String, String)] {
         guard !localIds.isEmpty else { return [] }
-        let accounts = schema.qualified("accounts")
+        let accounts = schema.qualified(Self.table)
         let rows = try await client.query(
             """
             SELECT local_id, password_hash FROM \(sql: accounts)
@@ -406,8 +452,19 @@ extension AccountRepository {
             logger: logger
         )
         var found: [(String, String)] = []
-        for try await (localId, hash) in rows.decode((String, String).self) { found.append((localId, hash)) }
+        for try await row in rows.decode(rows: StoredPasswordHash.self) { found.append((row.localId, row.passwordHash)) }
         return found
+    }
+
+    /// An account's stored password hash.
+    private struct StoredPasswordHash: StatementRow {
+        let localId: String
+        let passwordHash: String
+
+        init(_ columns: RowColumns) throws {
+            localId = try columns("local_id")
+            passwordHash = try columns("password_hash")
+        }
     }
 }
 
@@ -415,7 +472,7 @@ extension AccountRepository {
     /// Deletes the listed accounts (all, or only the disabled ones); returns the ids still present
     /// afterwards, i.e. those kept because they were not disabled.
     func delete(in schema: TenantSchema, localIds: [String], onlyDisabled: Bool) async throws -> Set<String> {
-        let accounts = schema.qualified("accounts")
+        let accounts = schema.qualified(Self.table)
         try await client.query(
             "DELETE FROM \(sql: accounts) WHERE local_id = ANY(\(localIds)) AND (disabled OR NOT \(onlyDisabled))",
             logger: logger
@@ -432,7 +489,7 @@ extension AccountRepository {
 extension AccountRepository {
     /// Removes every account of the schema (the development helper's wipe).
     func deleteAll(in schema: TenantSchema) async throws {
-        try await client.query("DELETE FROM \(sql: schema.qualified("accounts"))", logger: logger)
+        try await client.query("DELETE FROM \(sql: schema.qualified(Self.table))", logger: logger)
     }
 }
 
@@ -454,7 +511,7 @@ extension AccountRepository {
 
     /// Inserts an imported account, or replaces the one with its `localId` when `overwrite`.
     func importAccount(in schema: TenantSchema, _ record: ImportRecord, overwrite: Bool) async throws {
-        let accounts = schema.qualified("accounts")
+        let accounts = schema.qualified(Self.table)
         let normalized = record.email.map(EmailAddress.normalized)
         // Without one, the database's clock, which sign-in times also use (SignedInUser compares them).
         let createdAt = record.createdAtMillis.map { Date(timeIntervalSince1970: Double($0) / 1000) }
@@ -501,9 +558,14 @@ extension AccountRepository {
     static let sessionsEnd: SQLText = "date_trunc('second', now()) + interval '1 second'"
 
     /// What an address's first proof took from the account (``claim(in:localId:email:keepsPassword:endsSessions:on:)``).
-    struct Claimed: Sendable {
+    struct Claimed: StatementRow {
         let hadPassword: Bool
         let hadPhoneNumber: Bool
+
+        init(_ columns: RowColumns) throws {
+            hadPassword = try columns("had_password")
+            hadPhoneNumber = try columns("had_phone_number")
+        }
     }
 
     /// The first proof of the account's address `email` (issue 56, F-1): while nobody had proved it,
@@ -514,7 +576,7 @@ extension AccountRepository {
     func claim(
         in schema: TenantSchema, localId: String, email: String, keepsPassword: Bool, endsSessions: Bool, on connection: PostgresConnection
     ) async throws -> Claimed? {
-        let accounts = schema.qualified("accounts")
+        let accounts = schema.qualified(Self.table)
         let rows = try await connection.query(
             """
             UPDATE \(sql: accounts) a SET email_verified = true, phone_number = NULL,
@@ -529,17 +591,20 @@ extension AccountRepository {
             """,
             logger: logger
         )
-        for try await (hadPassword, hadPhoneNumber) in rows.decode((Bool, Bool).self) {
-            return Claimed(hadPassword: hadPassword, hadPhoneNumber: hadPhoneNumber)
-        }
+        for try await claimed in rows.decode(rows: Claimed.self) { return claimed }
         return nil
     }
 
     /// What an email recovery took back (``recover(in:localId:email:changedAt:on:)``).
-    struct Recovered: Sendable {
+    struct Recovered: StatementRow {
         let hadPassword: Bool
         /// The phone number was set after the change, so it went.
         let phoneNumberRemoved: Bool
+
+        init(_ columns: RowColumns) throws {
+            hadPassword = try columns("had_password")
+            phoneNumberRemoved = try columns("new_phone_number")
+        }
     }
 
     /// `RECOVER_EMAIL` (issue 56, F-7): the address the link was mailed to comes back, verified,
@@ -549,7 +614,7 @@ extension AccountRepository {
     func recover(in schema: TenantSchema, localId: String, email: String, changedAt: Date?, on connection: PostgresConnection)
         async throws -> Recovered?
     {
-        let accounts = schema.qualified("accounts")
+        let accounts = schema.qualified(Self.table)
         let rows = try await connection.query(
             """
             UPDATE \(sql: accounts) a SET email = \(email), email_normalized = \(EmailAddress.normalized(email)), email_verified = true,
@@ -566,9 +631,7 @@ extension AccountRepository {
             """,
             logger: logger
         )
-        for try await (hadPassword, phoneNumberRemoved) in rows.decode((Bool, Bool).self) {
-            return Recovered(hadPassword: hadPassword, phoneNumberRemoved: phoneNumberRemoved)
-        }
+        for try await recovered in rows.decode(rows: Recovered.self) { return recovered }
         return nil
     }
 }
@@ -580,7 +643,7 @@ extension AccountRepository {
     {
         try await connection.query(
             """
-            UPDATE \(sql: schema.qualified("accounts")) SET display_name = \(displayName), photo_url = \(photoUrl)
+            UPDATE \(sql: schema.qualified(Self.table)) SET display_name = \(displayName), photo_url = \(photoUrl)
             WHERE local_id = \(localId)
             """,
             logger: logger
@@ -596,8 +659,8 @@ extension AccountRepository {
         let rows = try await connection.query(
             """
             SELECT (a.email IS NOT NULL AND (a.password_hash IS NOT NULL OR a.email_verified)) OR a.phone_number IS NOT NULL
-                OR EXISTS (SELECT 1 FROM \(sql: schema.qualified("federated_identities")) f WHERE f.local_id = a.local_id)
-            FROM \(sql: schema.qualified("accounts")) a WHERE a.local_id = \(localId)
+                OR EXISTS (SELECT 1 FROM \(sql: schema.qualified(FederatedIdentityRepository.table)) f WHERE f.local_id = a.local_id)
+            FROM \(sql: schema.qualified(Self.table)) a WHERE a.local_id = \(localId)
             """,
             logger: logger
         )

@@ -13,9 +13,8 @@ import TenantStore
 /// `control.password_signer_keys`. The key and the hashes go to admins only (the gateway asks for
 /// them on admin routes), and the key is never in a log.
 struct PasswordExport: Sendable {
-    let client: Database
+    let keys: PasswordSignerKeyRepository
     let accounts: AccountService
-    let logger: Logger
 
     /// Sealed under this associated data (with the project id), so a key copied to another project's row does not open.
     static func keyID(_ projectId: String) -> String { "password-signer-key:\(projectId)" }
@@ -44,27 +43,13 @@ struct PasswordExport: Sendable {
     /// The project's signer key, made the first time (two instances racing keep the first one stored).
     private func signerKey(for projectId: String) async throws -> Data {
         let sealer = accounts.hashers.sealer
-        if let sealed = try await storedKey(projectId) { return try sealer.open(sealed, keyID: Self.keyID(projectId)) }
+        if let sealed = try await keys.sealedKey(of: projectId) { return try sealer.open(sealed, keyID: Self.keyID(projectId)) }
         let fresh = try sealer.seal(
             Data((0..<FirebaseScrypt.keystreamLength).map { _ in UInt8.random(in: 0...255) }), keyID: Self.keyID(projectId)
         )
-        try await client.query(
-            """
-            INSERT INTO control.password_signer_keys (project_id, sealed_key) VALUES (\(projectId), \(ByteBuffer(bytes: fresh)))
-            ON CONFLICT (project_id) DO NOTHING
-            """,
-            logger: logger
-        )
-        guard let sealed = try await storedKey(projectId) else { throw AccountStoreInconsistent() }
+        try await keys.insertIfAbsent(fresh, for: projectId)
+        guard let sealed = try await keys.sealedKey(of: projectId) else { throw AccountStoreInconsistent() }
         return try sealer.open(sealed, keyID: Self.keyID(projectId))
-    }
-
-    private func storedKey(_ projectId: String) async throws -> Data? {
-        let rows = try await client.query(
-            "SELECT sealed_key FROM control.password_signer_keys WHERE project_id = \(projectId)", logger: logger
-        )
-        for try await sealed in rows.decode(ByteBuffer.self) { return Data(buffer: sealed) }
-        return nil
     }
 
     static func urlSafe(_ data: Data) -> String {

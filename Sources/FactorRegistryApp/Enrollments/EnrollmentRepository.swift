@@ -8,6 +8,7 @@ import TenantStore
 
 /// Second-factor enrollments in each tenant's schema.
 struct EnrollmentRepository: Sendable {
+    static let table: SQLText = "mfa_enrollments"
     let client: Database
     /// The audit trail: each factor added or removed is recorded with the change.
     let events: SecurityEventLog
@@ -30,16 +31,10 @@ struct EnrollmentRepository: Sendable {
     func add(
         in schema: TenantSchema, localId: String, _ enrollment: Enrollment, maximum: Int, revokeSessions: Bool = false
     ) async throws -> AddOutcome {
-        let accounts = schema.qualified("accounts")
-        let enrollments = schema.qualified("mfa_enrollments")
+        let enrollments = schema.qualified(Self.table)
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
-            let locked = try await connection.query(
-                cached: "SELECT local_id FROM \(sql: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
-            )
-            var exists = false
-            for try await _ in locked.decode(String.self) { exists = true }
-            guard exists else { return .accountMissing }
+            guard try await AccountRepository.lock(localId, in: schema, on: connection, logger: logger) else { return .accountMissing }
             let rows = try await connection.query(
                 cached: """
                     SELECT enrollment_id, phone_number, kind FROM \(sql: enrollments) WHERE local_id = \(localId)
@@ -47,12 +42,12 @@ struct EnrollmentRepository: Sendable {
                 logger: logger
             )
             var count = 0
-            for try await (id, phone, kind) in rows.decode((String, String?, String).self) {
-                if id == enrollment.mfaEnrollmentId { return .alreadyAdded }
-                if let phone, phone == enrollment.phoneNumber { return .phoneAlreadyEnrolled }
+            for try await held in rows.decode(rows: HeldFactor.self) {
+                if held.enrollmentId == enrollment.mfaEnrollmentId { return .alreadyAdded }
+                if let phone = held.phoneNumber, phone == enrollment.phoneNumber { return .phoneAlreadyEnrolled }
                 // A recovery-code set (docs/mfa-policy.md) is not a factor of its own: it does not count
                 // against the limit, needs another factor, and goes with the last one.
-                if kind != FactorKind.recoveryCode.rawValue { count += 1 }
+                if held.kind != FactorKind.recoveryCode.rawValue { count += 1 }
             }
             if enrollment.kind == .recoveryCode {
                 guard count > 0 else { return .noFactorToRecover }
@@ -70,15 +65,7 @@ struct EnrollmentRepository: Sendable {
             try await events.record(
                 .factorEnrolled, localId: localId, details: Self.details(enrollment), in: schema, on: connection
             )
-            if revokeSessions {
-                try await connection.query(
-                    cached: """
-                        UPDATE \(sql: accounts) SET valid_since = \(sql: AccountRepository.sessionsEnd)
-                        WHERE local_id = \(localId)
-                        """,
-                    logger: logger
-                )
-            }
+            if revokeSessions { try await AccountRepository.endSessions(of: localId, in: schema, on: connection, logger: logger) }
             return .added
         }
     }
@@ -86,21 +73,15 @@ struct EnrollmentRepository: Sendable {
     /// Replaces every enrollment of an existing account, in one transaction; `false` when there is
     /// no such account.
     func replace(in schema: TenantSchema, localId: String, _ enrollments: [Enrollment]) async throws -> Bool {
-        let accounts = schema.qualified("accounts")
-        let table = schema.qualified("mfa_enrollments")
+        let table = schema.qualified(Self.table)
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
-            let locked = try await connection.query(
-                "SELECT local_id FROM \(sql: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
-            )
-            var exists = false
-            for try await _ in locked.decode(String.self) { exists = true }
-            guard exists else { return false }
+            guard try await AccountRepository.lock(localId, in: schema, on: connection, logger: logger) else { return false }
             let before = try await connection.query(
-                "SELECT enrollment_id, kind FROM \(sql: table) WHERE local_id = \(localId)", logger: logger
+                "SELECT enrollment_id, kind, phone_number FROM \(sql: table) WHERE local_id = \(localId)", logger: logger
             )
             var previous: [String: String] = [:]
-            for try await (id, kind) in before.decode((String, String).self) { previous[id] = kind }
+            for try await held in before.decode(rows: HeldFactor.self) { previous[held.enrollmentId] = held.kind }
             try await Self.replace(in: schema, table: table, localId: localId, enrollments, connection: connection, logger: logger)
             let kept = Set(enrollments.map(\.mfaEnrollmentId))
             for (id, kind) in previous.sorted(by: { $0.key < $1.key }) where !kept.contains(id) {
@@ -135,7 +116,7 @@ struct EnrollmentRepository: Sendable {
     /// `false` when the user has no enrollment with that id. Removing the last factor also removes
     /// the recovery codes that backed it up (each removal recorded).
     func remove(in schema: TenantSchema, localId: String, enrollmentId: String) async throws -> Bool {
-        let enrollments = schema.qualified("mfa_enrollments")
+        let enrollments = schema.qualified(Self.table)
         let (events, logger) = (self.events, self.logger)
         let recovery = FactorKind.recoveryCode.rawValue
         return try await client.withTransaction(logger: logger) { connection in
@@ -148,19 +129,92 @@ struct EnrollmentRepository: Sendable {
                                                          WHERE local_id = \(localId) AND enrollment_id = \(enrollmentId))
                            AND NOT EXISTS (SELECT 1 FROM \(sql: enrollments)
                                            WHERE local_id = \(localId) AND kind <> \(recovery) AND enrollment_id <> \(enrollmentId))))
-                RETURNING enrollment_id, kind
+                RETURNING enrollment_id, kind, phone_number
                 """,
                 logger: logger
             )
-            var removed: [(String, String)] = []
-            for try await row in rows.decode((String, String).self) { removed.append(row) }
-            guard removed.contains(where: { $0.0 == enrollmentId }) else { return false }
-            for (id, kind) in removed {
+            var removed: [HeldFactor] = []
+            for try await row in rows.decode(rows: HeldFactor.self) { removed.append(row) }
+            guard removed.contains(where: { $0.enrollmentId == enrollmentId }) else { return false }
+            for factor in removed {
                 try await events.record(
-                    .factorWithdrawn, localId: localId, details: ["kind": kind, "enrollmentId": id], in: schema, on: connection
+                    .factorWithdrawn, localId: localId, details: ["kind": factor.kind, "enrollmentId": factor.enrollmentId], in: schema,
+                    on: connection
                 )
             }
             return true
+        }
+    }
+
+    /// Removes one enrollment on `connection` (a transaction of the caller's, which records it) and
+    /// returns it as it was; `nil` when the account has no such enrollment.
+    static func remove(
+        in schema: TenantSchema, localId: String, enrollmentId: String, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Enrollment? {
+        let rows = try await connection.query(
+            """
+            DELETE FROM \(sql: schema.qualified(Self.table)) WHERE local_id = \(localId) AND enrollment_id = \(enrollmentId)
+            RETURNING enrollment_id, kind, display_name, phone_number,
+                      to_char(enrolled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS enrolled_at
+            """,
+            logger: logger
+        )
+        var removed: Enrollment?
+        for try await row in rows.decode(rows: StoredEnrollment.self) { removed = row.enrollment ?? removed }
+        return removed
+    }
+
+    /// An enrollment as stored; `enrollment` is `nil` for a kind this version does not know.
+    private struct StoredEnrollment: StatementRow {
+        let enrollment: Enrollment?
+
+        init(_ columns: RowColumns) throws {
+            guard let kind = FactorKind(rawValue: try columns("kind")) else {
+                enrollment = nil
+                return
+            }
+            enrollment = Enrollment(
+                mfaEnrollmentId: try columns("enrollment_id"), kind: kind, displayName: try columns("display_name"),
+                phoneNumber: try columns("phone_number"), enrolledAt: try columns("enrolled_at"))
+        }
+    }
+
+    /// Which of `factors` have an enrollment here, of any kind: only a secret with no row at all is
+    /// an orphan (``OrphanSecretSweep``).
+    func recorded(_ factors: [StoredTOTPFactor], in schema: TenantSchema) async throws -> Set<StoredTOTPFactor> {
+        let (localIds, enrollmentIds) = (factors.map(\.localId), factors.map(\.mfaEnrollmentId))
+        let rows = try await client.query(
+            """
+            SELECT e.local_id, e.enrollment_id FROM \(sql: schema.qualified(Self.table)) e
+            JOIN unnest(\(localIds)::text[], \(enrollmentIds)::text[]) AS s (local_id, enrollment_id)
+              ON e.local_id = s.local_id AND e.enrollment_id = s.enrollment_id
+            """,
+            logger: logger
+        )
+        var found: Set<StoredTOTPFactor> = []
+        for try await row in rows.decode(rows: EnrollmentKey.self) { found.insert(row.factor) }
+        return found
+    }
+
+    /// An enrollment's account and id.
+    private struct EnrollmentKey: StatementRow {
+        let factor: StoredTOTPFactor
+
+        init(_ columns: RowColumns) throws {
+            factor = StoredTOTPFactor(localId: try columns("local_id"), mfaEnrollmentId: try columns("enrollment_id"))
+        }
+    }
+
+    /// An enrollment as the checks before a change read it.
+    private struct HeldFactor: StatementRow {
+        let enrollmentId: String
+        let kind: String
+        let phoneNumber: String?
+
+        init(_ columns: RowColumns) throws {
+            enrollmentId = try columns("enrollment_id")
+            kind = try columns("kind")
+            phoneNumber = try columns("phone_number")
         }
     }
 

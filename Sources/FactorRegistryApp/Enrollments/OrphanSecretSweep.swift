@@ -17,7 +17,7 @@ import TenantStore
 /// between its two steps (milliseconds apart) out of the comparison. Any failure ends the pass
 /// before a deletion it could not justify; the next pass starts again.
 struct OrphanSecretSweep: Sendable {
-    let client: Database
+    let enrollments: EnrollmentRepository
     let tenants: TenantRepository
     let challenges: RPCClient
     let minimumAge: Duration
@@ -52,7 +52,7 @@ struct OrphanSecretSweep: Sendable {
             guard let last = stored.last else { return deleted }
             let enrolled: Set<StoredTOTPFactor>
             do {
-                enrolled = try await recorded(stored, in: schema)
+                enrolled = try await enrollments.recorded(stored, in: schema)
             } catch  where TenantSchema.isMissing(error) {
                 return deleted  // the tenant went away meanwhile; its schemas go with it
             }
@@ -66,24 +66,5 @@ struct OrphanSecretSweep: Sendable {
             if stored.count < Self.page { return deleted }
             after = last.mfaEnrollmentId
         }
-    }
-
-    /// Which of `factors` have an enrollment here, of any kind: only a secret with no row at all is
-    /// an orphan.
-    private func recorded(_ factors: [StoredTOTPFactor], in schema: TenantSchema) async throws -> Set<StoredTOTPFactor> {
-        let (localIds, enrollmentIds) = (factors.map(\.localId), factors.map(\.mfaEnrollmentId))
-        let rows = try await client.query(
-            """
-            SELECT e.local_id, e.enrollment_id FROM \(sql: schema.qualified("mfa_enrollments")) e
-            JOIN unnest(\(localIds)::text[], \(enrollmentIds)::text[]) AS s (local_id, enrollment_id)
-              ON e.local_id = s.local_id AND e.enrollment_id = s.enrollment_id
-            """,
-            logger: logger
-        )
-        var found: Set<StoredTOTPFactor> = []
-        for try await (localId, enrollmentId) in rows.decode((String, String).self) {
-            found.insert(.init(localId: localId, mfaEnrollmentId: enrollmentId))
-        }
-        return found
     }
 }

@@ -9,6 +9,7 @@ import TenantStore
 /// Linked provider identities (`federated_identities`, in each tenant's schema) and the nonces of
 /// ID tokens already used (`control.idp_used_nonces`, one store for the deployment).
 struct FederatedIdentityRepository: Sendable {
+    static let table: SQLText = "federated_identities"
     let client: Database
     let logger: Logger
 
@@ -21,7 +22,7 @@ struct FederatedIdentityRepository: Sendable {
     func owner(in schema: TenantSchema, providerId: String, rawId: String) async throws -> String? {
         let rows = try await client.query(
             """
-            SELECT local_id FROM \(sql: schema.qualified("federated_identities"))
+            SELECT local_id FROM \(sql: schema.qualified(Self.table))
             WHERE provider_id = \(providerId) AND raw_id = \(rawId)
             """,
             logger: logger
@@ -35,7 +36,7 @@ struct FederatedIdentityRepository: Sendable {
         async throws
     {
         let query: PostgresQuery = """
-            INSERT INTO \(sql: schema.qualified("federated_identities"))
+            INSERT INTO \(sql: schema.qualified(Self.table))
                 (provider_id, raw_id, local_id, email, display_name, photo_url)
             VALUES (\(profile.providerId), \(profile.rawId), \(localId), \(profile.email), \(profile.displayName), \(profile.photoUrl))
             """
@@ -70,8 +71,6 @@ struct FederatedIdentityRepository: Sendable {
     func link(
         _ profile: ProviderProfile, to localId: String, adopting adoption: Adoption, in schema: TenantSchema, events: SecurityEventLog
     ) async throws {
-        let accounts = schema.qualified("accounts")
-        let identities = schema.qualified("federated_identities")
         let normalized = profile.email.map(EmailAddress.normalized)
         do {
             try await client.withTransaction(logger: logger) { connection in
@@ -79,22 +78,11 @@ struct FederatedIdentityRepository: Sendable {
                 case .none:
                     break
                 case .email:
-                    try await connection.query(
-                        """
-                        UPDATE \(sql: accounts) SET email = \(profile.email), email_normalized = \(normalized),
-                            email_verified = \(profile.emailVerified)
-                        WHERE local_id = \(localId) AND email IS NULL
-                        """,
-                        logger: logger
-                    )
+                    try await AccountRepository.adoptEmail(
+                        of: localId, email: profile.email, verified: profile.emailVerified, in: schema, on: connection, logger: logger)
                 case .verifiedEmail:
-                    try await connection.query(
-                        """
-                        UPDATE \(sql: accounts) SET email_verified = true
-                        WHERE local_id = \(localId) AND email_normalized = \(normalized)
-                        """,
-                        logger: logger
-                    )
+                    _ = try await AccountRepository.verifyEmail(
+                        of: localId, normalized: normalized, in: schema, on: connection, logger: logger)
                 case .takeOver(let proof):
                     // Proved meanwhile by someone else's proof (a race): then it is an ordinary link.
                     if let email = profile.email,
@@ -120,7 +108,7 @@ struct FederatedIdentityRepository: Sendable {
 
     /// An imported account's links, replacing any it had (an overwrite), in one transaction.
     func replace(in schema: TenantSchema, localId: String, _ links: [FederatedIdentity]) async throws {
-        let table = schema.qualified("federated_identities")
+        let table = schema.qualified(Self.table)
         do {
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query("DELETE FROM \(sql: table) WHERE local_id = \(localId)", logger: logger)
@@ -147,7 +135,7 @@ struct FederatedIdentityRepository: Sendable {
     {
         let rows = try await connection.query(
             """
-            DELETE FROM \(sql: schema.qualified("federated_identities"))
+            DELETE FROM \(sql: schema.qualified(Self.table))
             WHERE local_id = \(localId) AND (\(since)::timestamptz IS NULL OR linked_at >= \(since))
             RETURNING provider_id
             """,
@@ -162,7 +150,7 @@ struct FederatedIdentityRepository: Sendable {
     func refresh(_ profile: ProviderProfile, in schema: TenantSchema) async throws {
         try await client.query(
             """
-            UPDATE \(sql: schema.qualified("federated_identities"))
+            UPDATE \(sql: schema.qualified(Self.table))
             SET email = \(profile.email), display_name = \(profile.displayName), photo_url = \(profile.photoUrl)
             WHERE provider_id = \(profile.providerId) AND raw_id = \(profile.rawId)
               AND (email, display_name, photo_url) IS DISTINCT FROM (\(profile.email), \(profile.displayName), \(profile.photoUrl))

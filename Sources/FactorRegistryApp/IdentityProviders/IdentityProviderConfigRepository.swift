@@ -23,12 +23,12 @@ struct IdentityProviderConfigRepository: Sendable {
     func get(in schema: TenantSchema, providerId: String) async throws -> Stored? {
         let rows = try await client.query(
             """
-            SELECT config::text, sealed_client_secret, sealed_private_key FROM \(sql: schema.qualified("idp_configs"))
+            SELECT config::text AS config, sealed_client_secret, sealed_private_key FROM \(sql: schema.qualified("idp_configs"))
             WHERE provider_id = \(providerId)
             """,
             logger: logger
         )
-        for try await row in rows.decode((String, ByteBuffer?, ByteBuffer?).self) { return try Self.stored(row) }
+        for try await row in rows.decode(rows: Stored.self) { return row }
         return nil
     }
 
@@ -36,13 +36,13 @@ struct IdentityProviderConfigRepository: Sendable {
     func list(in schema: TenantSchema, kind: IdentityProviderConfig.Kind, after: String?, limit: Int) async throws -> [Stored] {
         let rows = try await client.query(
             """
-            SELECT config::text, sealed_client_secret, sealed_private_key FROM \(sql: schema.qualified("idp_configs"))
+            SELECT config::text AS config, sealed_client_secret, sealed_private_key FROM \(sql: schema.qualified("idp_configs"))
             WHERE kind = \(kind.rawValue) AND provider_id > \(after ?? "") ORDER BY provider_id LIMIT \(limit)
             """,
             logger: logger
         )
         var found: [Stored] = []
-        for try await row in rows.decode((String, ByteBuffer?, ByteBuffer?).self) { found.append(try Self.stored(row)) }
+        for try await row in rows.decode(rows: Stored.self) { found.append(row) }
         return found
     }
 
@@ -90,11 +90,18 @@ struct IdentityProviderConfigRepository: Sendable {
         for try await _ in rows.decode(Int.self) { return true }
         return false
     }
+}
 
-    private static func stored(_ row: (String, ByteBuffer?, ByteBuffer?)) throws -> Stored {
-        var config = try JSONDecoder().decode(IdentityProviderConfig.self, from: Data(row.0.utf8))
-        config.clientSecretSet = row.1 != nil
-        config.applePrivateKeySet = row.2 != nil
-        return Stored(config: config, sealedClientSecret: row.1.map { Data(buffer: $0) }, sealedPrivateKey: row.2.map { Data(buffer: $0) })
+extension IdentityProviderConfigRepository.Stored: StatementRow {
+    /// The stored document says nothing of the secrets; whether each is set comes from its column.
+    init(_ columns: RowColumns) throws {
+        let document: String = try columns("config")
+        let secret: ByteBuffer? = try columns("sealed_client_secret")
+        let key: ByteBuffer? = try columns("sealed_private_key")
+        config = try JSONDecoder().decode(IdentityProviderConfig.self, from: Data(document.utf8))
+        config.clientSecretSet = secret != nil
+        config.applePrivateKeySet = key != nil
+        sealedClientSecret = secret.map { Data(buffer: $0) }
+        sealedPrivateKey = key.map { Data(buffer: $0) }
     }
 }

@@ -26,38 +26,33 @@ struct OOBCodeEffects: Sendable {
     }
 
     func perform(_ code: OOBCodeRepository.Stored, newPasswordHash: String?, on connection: PostgresConnection) async throws -> Outcome {
-        let accounts = schema.qualified("accounts")
         guard let localId = code.localId else { return Outcome(applied: false) }
         // A disabled account changes by an admin only; the code stays for when it is enabled again.
-        let state = try await connection.query(
-            "SELECT disabled FROM \(sql: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
-        )
-        for try await disabled in state.decode(Bool.self) where disabled { throw AccountService.rejected(.userDisabled) }
+        if try await AccountRepository.lockDisabled(localId, in: schema, on: connection, logger: logger) == true {
+            throw AccountService.rejected(.userDisabled)
+        }
         let codeEmail = code.email.isEmpty ? nil : EmailAddress.normalized(code.email)
-        let query: PostgresQuery
+        let (schema, logger) = (schema, logger)
+        let change: () async throws -> Bool
         switch code.requestType {
         case .verifyEmail:
             if let codeEmail { try await proof.claim(localId: localId, email: codeEmail, by: .verifyEmail, in: schema, on: connection) }
-            query = """
-                UPDATE \(sql: accounts) SET email_verified = true
-                WHERE local_id = \(localId) AND email_normalized = \(codeEmail) RETURNING local_id
-                """
+            change = {
+                try await AccountRepository.verifyEmail(of: localId, normalized: codeEmail, in: schema, on: connection, logger: logger)
+            }
         case .passwordReset:
             // The mail reached the owner: the address is verified too, and proved for the first time
             // maybe, which removes what its earlier holder planted.
             if let codeEmail { try await proof.claim(localId: localId, email: codeEmail, by: .passwordReset, in: schema, on: connection) }
-            query = """
-                UPDATE \(sql: accounts) SET password_hash = \(newPasswordHash), email_verified = true,
-                    valid_since = \(sql: AccountRepository.sessionsEnd)
-                WHERE local_id = \(localId) AND email_normalized = \(codeEmail) RETURNING local_id
-                """
+            change = {
+                try await AccountRepository.resetPassword(
+                    of: localId, normalized: codeEmail, to: newPasswordHash, in: schema, on: connection, logger: logger)
+            }
         case .verifyAndChangeEmail:
-            let target = code.newEmail ?? ""
-            query = """
-                UPDATE \(sql: accounts) SET email = \(target), email_normalized = \(EmailAddress.normalized(target)),
-                    email_verified = true, valid_since = \(sql: AccountRepository.sessionsEnd)
-                WHERE local_id = \(localId) AND email_normalized IS NOT DISTINCT FROM \(codeEmail) RETURNING local_id
-                """
+            change = {
+                try await AccountRepository.changeEmail(
+                    of: localId, from: codeEmail, to: code.newEmail ?? "", in: schema, on: connection, logger: logger)
+            }
         case .recoverEmail:
             // The owner takes the account back (issue 39, L-3; issue 56, F-7): the code is the
             // account's, single use and expiring; another account that took the address meanwhile
@@ -74,10 +69,10 @@ struct OOBCodeEffects: Sendable {
         case .revertPhoneNumberAddition:
             // The owner says someone else linked the number: it goes (while the account still has
             // that one), and every session ends, the linker's with them.
-            query = """
-                UPDATE \(sql: accounts) SET phone_number = NULL, valid_since = \(sql: AccountRepository.sessionsEnd)
-                WHERE local_id = \(localId) AND phone_number = \(code.phoneNumber ?? "") RETURNING local_id
-                """
+            change = {
+                try await AccountRepository.removePhoneNumber(
+                    of: localId, code.phoneNumber ?? "", in: schema, on: connection, logger: logger)
+            }
         case .revertSecondFactorAddition:
             let removed = try await revert(code, localId: localId, on: connection)
             if let removed {
@@ -92,9 +87,7 @@ struct OOBCodeEffects: Sendable {
             return Outcome(applied: false)
         }
         do {
-            let rows = try await connection.query(query, logger: logger)
-            var applied = false
-            for try await _ in rows.decode(String.self) { applied = true }
+            let applied = try await change()
             // The change and its record commit together.
             switch code.requestType {
             case .passwordReset where applied:
@@ -129,32 +122,14 @@ struct OOBCodeEffects: Sendable {
             try await endSessions(of: localId, on: connection)
             return nil
         }
-        let enrollments = schema.qualified("mfa_enrollments")
-        var removed: Enrollment?
-        let rows = try await connection.query(
-            """
-            DELETE FROM \(sql: enrollments) WHERE local_id = \(localId) AND enrollment_id = \(code.enrollmentId ?? "")
-            RETURNING enrollment_id, kind, display_name, phone_number,
-                      to_char(enrolled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-            """,
-            logger: logger
-        )
-        for try await (id, kind, name, phone, enrolledAt) in rows.decode((String, String, String?, String?, String).self) {
-            guard let kind = FactorKind(rawValue: kind) else { continue }
-            removed = Enrollment(mfaEnrollmentId: id, kind: kind, displayName: name, phoneNumber: phone, enrolledAt: enrolledAt)
-        }
+        let removed = try await EnrollmentRepository.remove(
+            in: schema, localId: localId, enrollmentId: code.enrollmentId ?? "", on: connection, logger: logger)
         try await endSessions(of: localId, on: connection)
         return removed
     }
 
     private func endSessions(of localId: String, on connection: PostgresConnection) async throws {
-        try await connection.query(
-            """
-            UPDATE \(sql: schema.qualified("accounts")) SET valid_since = \(sql: AccountRepository.sessionsEnd)
-            WHERE local_id = \(localId)
-            """,
-            logger: logger
-        )
+        try await AccountRepository.endSessions(of: localId, in: schema, on: connection, logger: logger)
     }
 
     struct SignedIn: Sendable {
@@ -167,23 +142,14 @@ struct OOBCodeEffects: Sendable {
     /// An email link used by a signed-in user: the address becomes theirs, verified (an anonymous
     /// account's upgrade, or a second way in). Another account's address is not taken.
     func link(email: String, to localId: String, on connection: PostgresConnection) async throws -> SignedIn {
-        let accounts = schema.qualified("accounts")
+        let seconds: Int64?
         do {
-            let rows = try await connection.query(
-                """
-                UPDATE \(sql: accounts) SET email = \(email), email_normalized = \(EmailAddress.normalized(email)),
-                    email_verified = true, last_login_at = now()
-                WHERE local_id = \(localId) RETURNING floor(extract(epoch FROM last_login_at))::bigint
-                """,
-                logger: logger
-            )
-            for try await seconds in rows.decode(Int64.self) {
-                return SignedIn(localId: localId, created: false, lastLoginAt: seconds, secondFactorRequired: false)
-            }
+            seconds = try await AccountRepository.linkEmail(email, to: localId, in: schema, on: connection, logger: logger)
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
             throw AccountService.rejected(.emailExists)
         }
-        throw AccountService.rejected(.userNotFound)
+        guard let seconds else { throw AccountService.rejected(.userNotFound) }
+        return SignedIn(localId: localId, created: false, lastLoginAt: seconds, secondFactorRequired: false)
     }
 
     /// An email link's sign-in: the account with the address has it verified (and the sign-in
@@ -195,47 +161,24 @@ struct OOBCodeEffects: Sendable {
     func signIn(email: String, secondFactorKinds: Set<FactorKind>, holdNewAccount: Bool = false, on connection: PostgresConnection)
         async throws -> SignedIn
     {
-        let accounts = schema.qualified("accounts")
-        let enrollments = schema.qualified("mfa_enrollments")
-        let normalized = EmailAddress.normalized(email)
-        let found = try await connection.query(
-            """
-            SELECT a.local_id, a.disabled, coalesce(array_agg(e.kind) FILTER (WHERE e.kind IS NOT NULL), '{}')
-            FROM \(sql: accounts) a LEFT JOIN \(sql: enrollments) e ON e.local_id = a.local_id
-            WHERE a.email_normalized = \(normalized) GROUP BY a.local_id, a.disabled
-            """,
-            logger: logger
-        )
-        for try await (localId, disabled, kinds) in found.decode((String, Bool, [String]).self) {
-            if disabled { throw AccountService.rejected(.userDisabled) }
-            let required = kinds.contains { FactorKind(rawValue: $0).map(secondFactorKinds.contains) == true }
+        if let holder = try await AccountRepository.holder(
+            ofNormalized: EmailAddress.normalized(email), in: schema, on: connection, logger: logger)
+        {
+            let localId = holder.localId
+            if holder.disabled { throw AccountService.rejected(.userDisabled) }
+            let required = holder.kinds.contains { FactorKind(rawValue: $0).map(secondFactorKinds.contains) == true }
             // Pre-hijacking: whoever signed the address up before its owner proved it may still
             // hold a password, a link, a number, a code and a session; the first proof takes them.
             try await proof.claim(localId: localId, email: email, by: .emailLink, in: schema, on: connection)
-            let rows = try await connection.query(
-                """
-                UPDATE \(sql: accounts) SET email_verified = true,
-                    last_login_at = CASE WHEN \(required) THEN last_login_at ELSE now() END
-                WHERE local_id = \(localId) RETURNING coalesce(floor(extract(epoch FROM last_login_at))::bigint, 0)
-                """,
-                logger: logger
-            )
-            for try await seconds in rows.decode(Int64.self) {
+            if let seconds = try await AccountRepository.signInByEmailLink(
+                localId, required: required, in: schema, on: connection, logger: logger)
+            {
                 return SignedIn(localId: localId, created: false, lastLoginAt: required ? 0 : seconds, secondFactorRequired: required)
             }
         }
         let localId = RandomIdentifier.make()
-        let rows = try await connection.query(
-            """
-            INSERT INTO \(sql: accounts) (local_id, email, email_normalized, email_verified, disabled, last_login_at, held_since)
-            VALUES (\(localId), \(email), \(normalized), true, \(holdNewAccount), now(), CASE WHEN \(holdNewAccount) THEN now() END)
-            RETURNING floor(extract(epoch FROM last_login_at))::bigint
-            """,
-            logger: logger
-        )
-        for try await seconds in rows.decode(Int64.self) {
-            return SignedIn(localId: localId, created: true, lastLoginAt: seconds, secondFactorRequired: false)
-        }
-        throw AccountStoreInconsistent()
+        let seconds = try await AccountRepository.insertSignedInByEmailLink(
+            localId, email: email, held: holdNewAccount, in: schema, on: connection, logger: logger)
+        return SignedIn(localId: localId, created: true, lastLoginAt: seconds, secondFactorRequired: false)
     }
 }

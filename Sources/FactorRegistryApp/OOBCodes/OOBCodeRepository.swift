@@ -100,7 +100,7 @@ struct OOBCodeRepository: Sendable {
     private func select(in schema: TenantSchema, code: String, lock: Bool, on connection: PostgresConnection?) async throws -> Stored? {
         let table = schema.qualified("oob_codes")
         let query: PostgresQuery = """
-            SELECT request_type, local_id, email, new_email, enrollment_id, phone_number, expires_at > now(), created_at, email_proved
+            SELECT request_type, local_id, email, new_email, enrollment_id, phone_number, expires_at > now() AS live, created_at, email_proved
             FROM \(sql: table) WHERE code_hash = \(Self.hash(code)) \(sql: lock ? "FOR UPDATE" : "")
             """
         let rows: PostgresRowSequence
@@ -109,16 +109,7 @@ struct OOBCodeRepository: Sendable {
         } else {
             rows = try await client.query(query, logger: logger)
         }
-        for try await (type, localId, email, newEmail, enrollmentId, phoneNumber, live, createdAt, emailProved) in rows.decode(
-            (String, String?, String, String?, String?, String?, Bool, Date, Bool?).self
-        ) {
-            // Only `insert` writes the rows, with a known type; anything else is no code of ours.
-            guard let type = OOBRequestType(rawValue: type) else { return nil }
-            return Stored(
-                requestType: type, localId: localId, email: email, newEmail: newEmail, enrollmentId: enrollmentId,
-                phoneNumber: phoneNumber, live: live, createdAt: createdAt, emailProved: emailProved
-            )
-        }
+        for try await row in rows.decode(rows: CodeRow.self) { return row.stored }
         return nil
     }
 }
@@ -134,5 +125,23 @@ extension OOBCodeRepository {
         var removed = 0
         for try await _ in rows.decode(String.self) { removed += 1 }
         return removed
+    }
+}
+
+/// A code as stored; `stored` is `nil` for a request type this version does not know (only
+/// `insert` writes the rows, with a known type, so such a row is no code of ours).
+private struct CodeRow: StatementRow {
+    let stored: OOBCodeRepository.Stored?
+
+    init(_ columns: RowColumns) throws {
+        guard let type = OOBRequestType(rawValue: try columns("request_type")) else {
+            stored = nil
+            return
+        }
+        stored = OOBCodeRepository.Stored(
+            requestType: type, localId: try columns("local_id"), email: try columns("email"), newEmail: try columns("new_email"),
+            enrollmentId: try columns("enrollment_id"), phoneNumber: try columns("phone_number"), live: try columns("live"),
+            createdAt: try columns("created_at"), emailProved: try columns("email_proved")
+        )
     }
 }

@@ -25,18 +25,13 @@ struct PasskeyRepository: Sendable {
     /// Inserts the credential if the account exists and has fewer than `maximum` passkeys, its row
     /// locked meanwhile; audited in the same transaction.
     func add(_ credential: Stored, localId: String, maximum: Int, in schema: TenantSchema) async throws -> AddOutcome {
-        let (accounts, passkeys) = (schema.qualified("accounts"), schema.qualified(Self.table))
+        let passkeys = schema.qualified(Self.table)
         let (events, logger) = (self.events, self.logger)
         return try await client.withTransaction(logger: logger) { connection -> AddOutcome in
             // The lock first, the count after it in a statement of its own: a count read in the
             // locking statement would see the snapshot from before the wait, without the passkey the
             // enrollment that held the lock just added.
-            let locked = try await connection.query(
-                "SELECT local_id FROM \(sql: accounts) WHERE local_id = \(localId) FOR UPDATE", logger: logger
-            )
-            var exists = false
-            for try await _ in locked.decode(String.self) { exists = true }
-            guard exists else { return .accountMissing }
+            guard try await AccountRepository.lock(localId, in: schema, on: connection, logger: logger) else { return .accountMissing }
             struct CountRow { let count: Int64 }
             let counted = try await connection.query("SELECT count(*) FROM \(sql: passkeys) WHERE local_id = \(localId)", logger: logger)
             var row = CountRow(count: 0)
@@ -76,15 +71,18 @@ struct PasskeyRepository: Sendable {
         var backedUp: Bool
     }
 
-    struct FoundRow: Sendable {
+    struct FoundRow: StatementRow {
         let localId: String
         let stored: Stored
 
-        init(_ columns: (String, ByteBuffer, Int32, Int64, String, ByteBuffer, Bool, Bool), credentialId: [UInt8]) {
-            localId = columns.0
+        init(_ columns: RowColumns) throws {
+            localId = try columns("local_id")
             stored = Stored(
-                credentialId: credentialId, publicKey: Array(columns.1.readableBytesView), algorithm: columns.2, signCount: columns.3,
-                name: columns.4, aaguid: Array(columns.5.readableBytesView), backupEligible: columns.6, backedUp: columns.7
+                credentialId: Array(try columns("credential_id", as: ByteBuffer.self).readableBytesView),
+                publicKey: Array(try columns("public_key", as: ByteBuffer.self).readableBytesView), algorithm: try columns("algorithm"),
+                signCount: try columns("sign_count"), name: try columns("name"),
+                aaguid: Array(try columns("aaguid", as: ByteBuffer.self).readableBytesView),
+                backupEligible: try columns("backup_eligible"), backedUp: try columns("backed_up")
             )
         }
     }
@@ -92,15 +90,24 @@ struct PasskeyRepository: Sendable {
     func find(credentialId: [UInt8], in schema: TenantSchema) async throws -> FoundRow? {
         let rows = try await client.query(
             """
-            SELECT local_id, public_key, algorithm, sign_count, name, aaguid, backup_eligible, backed_up
+            SELECT local_id, credential_id, public_key, algorithm, sign_count, name, aaguid, backup_eligible, backed_up
             FROM \(sql: schema.qualified(Self.table)) WHERE credential_id = \(ByteBuffer(bytes: credentialId))
             """,
             logger: logger
         )
-        for try await columns in rows.decode((String, ByteBuffer, Int32, Int64, String, ByteBuffer, Bool, Bool).self) {
-            return FoundRow(columns, credentialId: credentialId)
-        }
+        for try await row in rows.decode(rows: FoundRow.self) { return row }
         return nil
+    }
+
+    /// How many passkeys had the credential id, and how many of those moved their counter.
+    private struct UseCounts: StatementRow {
+        let found: Int64
+        let moved: Int64
+
+        init(_ columns: RowColumns) throws {
+            found = try columns("found")
+            moved = try columns("moved")
+        }
     }
 
     enum UseOutcome: Sendable, Equatable {
@@ -119,12 +126,12 @@ struct PasskeyRepository: Sendable {
                      UPDATE \(sql: table) p SET sign_count = \(next), last_used_at = now()
                      FROM found WHERE p.credential_id = found.credential_id AND found.sign_count = \(previous)
                      RETURNING p.credential_id)
-            SELECT (SELECT count(*) FROM found), (SELECT count(*) FROM moved)
+            SELECT (SELECT count(*) FROM found) AS found, (SELECT count(*) FROM moved) AS moved
             """,
             logger: logger
         )
-        for try await (found, moved) in rows.decode((Int64, Int64).self) {
-            return found == 0 ? .gone : moved == 1 ? .recorded : .moved
+        for try await counts in rows.decode(rows: UseCounts.self) {
+            return counts.found == 0 ? .gone : counts.moved == 1 ? .recorded : .moved
         }
         return .gone
     }
@@ -208,10 +215,16 @@ struct PasskeyRepository: Sendable {
         return count
     }
 
-    struct ListedRow: Sendable {
+    struct ListedRow: StatementRow {
         let localId: String
         let credentialId: [UInt8]
         let name: String
+
+        init(_ columns: RowColumns) throws {
+            localId = try columns("local_id")
+            credentialId = Array(try columns("credential_id", as: ByteBuffer.self).readableBytesView)
+            name = try columns("name")
+        }
     }
 
     func list(localIds: [String], in schema: TenantSchema) async throws -> [ListedRow] {
@@ -223,9 +236,7 @@ struct PasskeyRepository: Sendable {
             logger: logger
         )
         var listed: [ListedRow] = []
-        for try await (localId, id, name) in rows.decode((String, ByteBuffer, String).self) {
-            listed.append(ListedRow(localId: localId, credentialId: Array(id.readableBytesView), name: name))
-        }
+        for try await row in rows.decode(rows: ListedRow.self) { listed.append(row) }
         return listed
     }
 }

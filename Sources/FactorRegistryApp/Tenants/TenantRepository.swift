@@ -79,17 +79,23 @@ struct TenantRepository: Sendable {
     func activeScopes() async throws -> [TenantScope] {
         let rows = try await client.query(
             """
-            SELECT project_id, NULL::text FROM control.projects WHERE state = 'active'
+            SELECT project_id, NULL::text AS tenant_id FROM control.projects WHERE state = 'active'
             UNION ALL
             SELECT project_id, tenant_id FROM control.tenants WHERE state = 'active'
             """,
             logger: logger
         )
         var scopes: [TenantScope] = []
-        for try await (projectId, tenantId) in rows.decode((String, String?).self) {
-            scopes.append(TenantScope(projectId: projectId, tenantId: tenantId))
-        }
+        for try await scope in rows.decode(rows: ScopeRow.self) { scopes.append(scope.scope) }
         return scopes
+    }
+
+    private struct ScopeRow: StatementRow {
+        let scope: TenantScope
+
+        init(_ columns: RowColumns) throws {
+            scope = TenantScope(projectId: try columns("project_id"), tenantId: try columns("tenant_id"))
+        }
     }
 
     /// Inserts a tenant in state `provisioning`, or returns the one an earlier call with the same
@@ -109,7 +115,7 @@ struct TenantRepository: Sendable {
             logger: logger
         )
         defer { cache.invalidate(projectId: projectId) }
-        for try await row in rows.decode(Row.self) { return try Self.tenant(from: row) }
+        for try await row in rows.decode(rows: Row.self) { return row.tenant }
         throw TenantRegistryError.storeInconsistent
     }
 
@@ -124,8 +130,8 @@ struct TenantRepository: Sendable {
                 """,
             logger: logger
         )
-        for try await row in rows.decode(Row.self) {
-            let tenant = try Self.tenant(from: row)
+        for try await row in rows.decode(rows: Row.self) {
+            let tenant = row.tenant
             cache.store(.tenant(tenant), for: key, ticket: ticket)
             return tenant
         }
@@ -143,7 +149,7 @@ struct TenantRepository: Sendable {
             logger: logger
         )
         var tenants: [Tenant] = []
-        for try await row in rows.decode(Row.self) { tenants.append(try Self.tenant(from: row)) }
+        for try await row in rows.decode(rows: Row.self) { tenants.append(row.tenant) }
         return tenants
     }
 
@@ -153,7 +159,7 @@ struct TenantRepository: Sendable {
             logger: logger
         )
         var tenants: [Tenant] = []
-        for try await row in rows.decode(Row.self) { tenants.append(try Self.tenant(from: row)) }
+        for try await row in rows.decode(rows: Row.self) { tenants.append(row.tenant) }
         return tenants
     }
 
@@ -179,19 +185,39 @@ struct TenantRepository: Sendable {
     }
 
     private static let columns: SQLText = """
-        project_id, tenant_id, display_name, state, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-        settings::text, settings_version
+        project_id, tenant_id, display_name, state,
+        to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at, settings::text AS settings,
+        settings_version
         """
 
-    private typealias Row = (String, String, String?, String, String, String?, Int64)
+    /// A tenant's row as ``columns`` selects it.
+    private struct Row: StatementRow {
+        let tenant: Tenant
 
-    private static func tenant(from row: Row) throws -> Tenant {
-        // The column's CHECK constraint allows only the three states.
-        guard let state = ScopeState(rawValue: row.3) else { throw UnknownScopeState(value: String(row.3.prefix(32))) }
-        return Tenant(
-            projectId: row.0, tenantId: row.1, displayName: row.2, state: state, createdAt: row.4,
-            settings: SettingsJSON.decode(row.5) ?? .tenantDefaults, version: row.6
-        )
+        init(_ columns: RowColumns) throws {
+            let state: String = try columns("state")
+            // The column's CHECK constraint allows only the three states.
+            guard let known = ScopeState(rawValue: state) else { throw UnknownScopeState(value: String(state.prefix(32))) }
+            tenant = Tenant(
+                projectId: try columns("project_id"), tenantId: try columns("tenant_id"), displayName: try columns("display_name"),
+                state: known, createdAt: try columns("created_at"),
+                settings: SettingsJSON.decode(try columns("settings", as: String?.self)) ?? .tenantDefaults,
+                version: try columns("settings_version")
+            )
+        }
+    }
+
+    /// A project's settings, their version and its API key.
+    private struct ProjectRow: StatementRow {
+        let settings: String?
+        let version: Int64
+        let apiKey: String?
+
+        init(_ columns: RowColumns) throws {
+            settings = try columns("settings")
+            version = try columns("settings_version")
+            apiKey = try columns("api_key")
+        }
     }
 
     /// A state the schema's CHECK constraint does not allow: a database another version changed.
@@ -226,7 +252,7 @@ struct TenantRepository: Sendable {
                 logger: logger
             )
             var updated: Tenant?
-            for try await row in rows.decode(Row.self) { updated = try Self.tenant(from: row) }
+            for try await row in rows.decode(rows: Row.self) { updated = row.tenant }
             guard let updated else { return nil }
             // A PATCH that changes nothing is no change to record (issue 58).
             let change = Self.change(from: previous, to: settings)
@@ -254,11 +280,15 @@ struct TenantRepository: Sendable {
         if case .project(let config) = cache.entry(.project(projectId)) { return config }
         let ticket = cache.ticket()
         let rows = try await client.query(
-            cached: "SELECT settings::text, settings_version, api_key FROM control.projects WHERE project_id = \(projectId)", logger: logger
+            cached: """
+                SELECT settings::text AS settings, settings_version, api_key FROM control.projects WHERE project_id = \(projectId)
+                """,
+            logger: logger
         )
-        for try await (settings, version, apiKey) in rows.decode((String?, Int64, String?).self) {
+        for try await row in rows.decode(rows: ProjectRow.self) {
             let config = ProjectConfig(
-                projectId: projectId, settings: SettingsJSON.decode(settings) ?? projectDefaults, version: version, apiKey: apiKey
+                projectId: projectId, settings: SettingsJSON.decode(row.settings) ?? projectDefaults, version: row.version,
+                apiKey: row.apiKey
             )
             cache.store(.project(config), for: .project(projectId), ticket: ticket)
             return config
@@ -281,13 +311,13 @@ struct TenantRepository: Sendable {
                 """
                 UPDATE control.projects SET settings = \(settingsJSON)::jsonb, settings_version = settings_version + 1
                 WHERE project_id = \(projectId) AND settings_version = \(expectedVersion)
-                RETURNING settings_version, api_key
+                RETURNING NULL::text AS settings, settings_version, api_key
                 """,
                 logger: logger
             )
             var updated: ProjectConfig?
-            for try await (version, apiKey) in rows.decode((Int64, String?).self) {
-                updated = ProjectConfig(projectId: projectId, settings: settings, version: version, apiKey: apiKey)
+            for try await row in rows.decode(rows: ProjectRow.self) {
+                updated = ProjectConfig(projectId: projectId, settings: settings, version: row.version, apiKey: row.apiKey)
             }
             guard let updated else { return nil }
             // A project still being provisioned has no schema yet, and no trail to write to.

@@ -16,6 +16,9 @@ import TenantStore
 /// ``RequestOrigin``. `audit.list` reads it (the gateway merges the services' trails);
 /// `mfa_security_events_total{service,scope,type}` counts it.
 public struct SecurityEventLog: Sendable {
+    /// The trail's table in every schema; the TOTP check writes its record in the same statement.
+    public static let table: SQLText = "security_events"
+
     public let source: String
     let client: Database
     let counters: LabeledCounters
@@ -116,7 +119,7 @@ public struct SecurityEventLog: Sendable {
         let origin = RequestOrigin.current
         let encoded = (try? JSONEncoder().encode(details)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return """
-            INSERT INTO \(sql: schema.qualified("security_events")) (type, local_id, actor, client_address, user_agent, details)
+            INSERT INTO \(sql: schema.qualified(Self.table)) (type, local_id, actor, client_address, user_agent, details)
             VALUES (\(type.rawValue), \(localId), \(origin?.actor ?? "system"), \(origin?.clientAddress), \(origin?.userAgent),
                     \(encoded)::jsonb)
             """
@@ -147,26 +150,48 @@ public struct SecurityEventLog: Sendable {
         }
         let limit = bind(max(1, min(params.limit, 1000)))
         let sql: SQLText = """
-            SELECT id, at_micros, type, local_id, actor, client_address, user_agent, details::text
-            FROM \(schema.qualified("security_events")) WHERE \(SQLText.joined(conditions, separator: " AND "))
+            SELECT id, at_micros, type, local_id, actor, client_address, user_agent, details::text AS details
+            FROM \(schema.qualified(Self.table)) WHERE \(SQLText.joined(conditions, separator: " AND "))
             ORDER BY at_micros DESC, id DESC LIMIT \(limit)
             """
         let rows = try await client.query(PostgresQuery(tenantSQL: sql, binds: binds), logger: logger)
         var events: [SecurityEvent] = []
-        for try await (id, at, type, localId, actor, address, agent, details) in rows.decode(
-            (Int64, Int64, String, String?, String, String?, String?, String).self
-        ) {
-            let time = Date(timeIntervalSince1970: Double(at) / 1_000_000).formatted(
+        for try await row in rows.decode(rows: StoredEvent.self) {
+            let time = Date(timeIntervalSince1970: Double(row.atMicros) / 1_000_000).formatted(
                 .iso8601.year().month().day().time(includingFractionalSeconds: true)
             )
             events.append(
                 SecurityEvent(
-                    source: source, id: id, atMicros: at, time: time, type: type, localId: localId, actor: actor, clientAddress: address,
-                    userAgent: agent, details: (try? JSONDecoder().decode([String: String].self, from: Data(details.utf8))) ?? [:]
+                    source: source, id: row.id, atMicros: row.atMicros, time: time, type: row.type, localId: row.localId,
+                    actor: row.actor, clientAddress: row.clientAddress, userAgent: row.userAgent,
+                    details: (try? JSONDecoder().decode([String: String].self, from: Data(row.details.utf8))) ?? [:]
                 )
             )
         }
         return .init(events: events)
+    }
+}
+
+/// An event as the trail stores it.
+private struct StoredEvent: StatementRow {
+    let id: Int64
+    let atMicros: Int64
+    let type: String
+    let localId: String?
+    let actor: String
+    let clientAddress: String?
+    let userAgent: String?
+    let details: String
+
+    init(_ columns: RowColumns) throws {
+        id = try columns("id")
+        atMicros = try columns("at_micros")
+        type = try columns("type")
+        localId = try columns("local_id")
+        actor = try columns("actor")
+        clientAddress = try columns("client_address")
+        userAgent = try columns("user_agent")
+        details = try columns("details")
     }
 }
 

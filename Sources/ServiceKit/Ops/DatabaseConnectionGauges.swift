@@ -52,13 +52,24 @@ struct DatabaseConnectionGauges: Sendable {
     func sample() async throws {
         let rows = try await client.query(
             """
-            SELECT coalesce(state, 'unknown'), count(*)::int8 FROM pg_stat_activity
+            SELECT coalesce(state, 'unknown') AS state, count(*)::int8 AS connections FROM pg_stat_activity
             WHERE datname = current_database() AND usename = current_user GROUP BY 1
             """,
             logger: logger
         )
         var counts: [String: Int64] = [:]
-        for try await (state, count) in rows.decode((String, Int64).self) { counts[state] = count }
+        for try await row in rows.decode(rows: ConnectionState.self) { counts[row.state] = row.connections }
         for (state, gauge) in gauges { gauge.set(counts[state] ?? 0) }
+    }
+}
+
+/// How many of our connections are in one state.
+private struct ConnectionState: StatementRow {
+    let state: String
+    let connections: Int64
+
+    init(_ columns: RowColumns) throws {
+        state = try columns("state")
+        connections = try columns("connections")
     }
 }

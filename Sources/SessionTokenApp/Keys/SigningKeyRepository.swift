@@ -17,7 +17,8 @@ struct SigningKeyRepository: Sendable {
             logger: logger
         )
         var keys: [SigningKey] = []
-        for try await (kid, sealed, certificate, signingFrom) in rows.decode((String, Data, String, Date).self) {
+        for try await row in rows.decode(rows: StoredSigningKey.self) {
+            let (kid, sealed, certificate, signingFrom) = (row.kid, row.sealedPrivateKey, row.certificatePEM, row.signingFrom)
             let der: Data
             do {
                 der = try sealer.open(sealed, keyID: kid)
@@ -68,4 +69,19 @@ struct SigningKeyRepository: Sendable {
 struct UnreadableSigningKey: Error, CustomStringConvertible {
     let kid: String
     var description: String { "signing key \(kid) cannot be opened with this master key" }
+}
+
+/// A signing key as stored: its private key sealed.
+private struct StoredSigningKey: StatementRow {
+    let kid: String
+    let sealedPrivateKey: Data
+    let certificatePEM: String
+    let signingFrom: Date
+
+    init(_ columns: RowColumns) throws {
+        kid = try columns("kid")
+        sealedPrivateKey = try columns("sealed_private_key")
+        certificatePEM = try columns("certificate_pem")
+        signingFrom = try columns("signing_from")
+    }
 }

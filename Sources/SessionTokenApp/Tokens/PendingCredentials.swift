@@ -11,6 +11,7 @@ import TenantStore
 /// has second factors. Sealed facts (`SealedPendingCredential`), stored by hash in the tenant's
 /// schema, expiring, used once.
 struct PendingCredentials: Sendable {
+    static let table: SQLText = "mfa_pending_credentials"
     let client: Database
     let logger: Logger
     let lifetime: Duration
@@ -34,7 +35,7 @@ struct PendingCredentials: Sendable {
         )
         try await client.query(
             cached: """
-                INSERT INTO \(sql: schema.qualified("mfa_pending_credentials"))
+                INSERT INTO \(sql: schema.qualified(Self.table))
                 (credential_hash, local_id, sign_in_provider, expires_at)
                 VALUES (\(credential.hash), \(params.localId), \(params.signInProvider), now() + make_interval(secs => \(seconds)))
                 """,
@@ -51,7 +52,7 @@ struct PendingCredentials: Sendable {
         do {
             rows = try await client.query(
                 cached: """
-                    SELECT local_id, sign_in_provider FROM \(sql: schema.qualified("mfa_pending_credentials"))
+                    SELECT local_id, sign_in_provider FROM \(sql: schema.qualified(Self.table))
                     WHERE credential_hash = \(credential.hash) AND consumed_at IS NULL AND expires_at > now()
                     """,
                 logger: logger
@@ -60,8 +61,8 @@ struct PendingCredentials: Sendable {
             if TenantSchema.isMissing(error) { throw Self.invalid }
             throw error
         }
-        for try await (localId, provider) in rows.decode((String, String).self) {
-            return .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: localId, signInProvider: provider)
+        for try await row in rows.decode(rows: PendingRow.self) {
+            return .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: row.localId, signInProvider: row.signInProvider)
         }
         if retry, let facts = SealedPendingCredential.open(text, keys: [sealKey]) {
             let token = try finishing.token(
@@ -76,4 +77,26 @@ struct PendingCredentials: Sendable {
         }
         throw Self.invalid
     }
+}
+
+/// An unused pending credential's account and first factor.
+private struct PendingRow: StatementRow {
+    let localId: String
+    let signInProvider: String
+
+    init(_ columns: RowColumns) throws {
+        localId = try columns("local_id")
+        signInProvider = try columns("sign_in_provider")
+    }
+}
+
+extension PendingCredentials {
+    /// Expired pending credentials: an expired credential is refused like an unknown one, so it
+    /// can go at once. A used one is deleted when it is used; one never used (a sign-in abandoned
+    /// at its second step) would otherwise stay for good. Rows that earlier versions marked used
+    /// expire the same way.
+    static let expired = RetentionRule(
+        "expired pending credentials", table: Self.table, key: "credential_hash", column: "expires_at",
+        retention: .zero, indexed: true
+    )
 }

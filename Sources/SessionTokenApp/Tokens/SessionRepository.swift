@@ -9,6 +9,8 @@ import TenantStore
 
 /// Sign-in sessions (refresh-token families) in each tenant's schema.
 struct SessionRepository: Sendable {
+    static let families: SQLText = "session_families"
+    static let tokens: SQLText = "refresh_tokens"
     let client: Database
     let logger: Logger
     /// How long after a pending credential was used its finalize may be retried (its lifetime).
@@ -68,9 +70,9 @@ struct SessionRepository: Sendable {
         schema: TenantSchema, familyID: String, params: IssueSession.Params, authTime: Date, tokenHash: Data, logger: Logger
     ) async throws -> Bool {
         // Only `qualified(_:)` output is spliced into the text; every value is a bind parameter.
-        let families = schema.qualified("session_families")
-        let tokens = schema.qualified("refresh_tokens")
-        let pending = schema.qualified("mfa_pending_credentials")
+        let families = schema.qualified(Self.families)
+        let tokens = schema.qualified(Self.tokens)
+        let pending = schema.qualified(PendingCredentials.table)
         let consume = params.consumePendingCredential != nil
         let pendingHash = params.consumePendingCredential.map { PendingCredential(value: $0).hash } ?? Data()
         let revoke = params.revokeOtherSessions == true
@@ -109,11 +111,18 @@ struct SessionRepository: Sendable {
     }
 
     /// The sign-in a pending credential finished, for a finalize retried after its answer was lost.
-    struct FinishedSignIn: Sendable {
+    struct FinishedSignIn: StatementRow {
         let localId: String
         let signInProvider: String
         let secondFactorIdentifier: String?
         let authTime: Int64
+
+        init(_ columns: RowColumns) throws {
+            localId = try columns("local_id")
+            signInProvider = try columns("sign_in_provider")
+            secondFactorIdentifier = try columns("second_factor_identifier")
+            authTime = try columns("auth_time")
+        }
     }
 
     /// The session a used pending credential started, found by its first refresh token (derived
@@ -123,17 +132,16 @@ struct SessionRepository: Sendable {
         let window = Double(retryWindow.components.seconds)
         let rows = try await client.query(
             cached: """
-                SELECT f.local_id, f.sign_in_provider, f.second_factor_identifier, floor(extract(epoch FROM f.auth_time))::bigint
-                FROM \(sql: schema.qualified("refresh_tokens")) t
-                JOIN \(sql: schema.qualified("session_families")) f ON f.family_id = t.family_id
+                SELECT f.local_id, f.sign_in_provider, f.second_factor_identifier,
+                       floor(extract(epoch FROM f.auth_time))::bigint AS auth_time
+                FROM \(sql: schema.qualified(Self.tokens)) t
+                JOIN \(sql: schema.qualified(Self.families)) f ON f.family_id = t.family_id
                 WHERE t.token_hash = \(tokenHash) AND t.rotated_at IS NULL AND f.revoked_at IS NULL
                   AND f.created_at > now() - make_interval(secs => \(window))
                 """,
             logger: logger
         )
-        for try await (localId, provider, identifier, authTime) in rows.decode((String, String, String?, Int64).self) {
-            return FinishedSignIn(localId: localId, signInProvider: provider, secondFactorIdentifier: identifier, authTime: authTime)
-        }
+        for try await finished in rows.decode(rows: FinishedSignIn.self) { return finished }
         return nil
     }
 
@@ -144,7 +152,7 @@ struct SessionRepository: Sendable {
         let identifier = params.secondFactorIdentifier
         let rows = try await client.query(
             """
-            UPDATE \(sql: schema.qualified("session_families")) SET revoked_at = now(), revoked_reason = 'factor'
+            UPDATE \(sql: schema.qualified(Self.families)) SET revoked_at = now(), revoked_reason = 'factor'
             WHERE local_id = \(params.localId) AND (second_factor_identifier = \(identifier) OR first_factor_identifier = \(identifier))
               AND revoked_at IS NULL
             RETURNING family_id
@@ -162,7 +170,7 @@ struct SessionRepository: Sendable {
         let localIds = try params.selection()
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         return try await AccountRows.delete(
-            from: ["session_families", "mfa_pending_credentials"], in: schema, localIds: localIds, client: client, logger: logger
+            from: [Self.families, PendingCredentials.table], in: schema, localIds: localIds, client: client, logger: logger
         )
     }
 
@@ -177,5 +185,31 @@ struct SessionRepository: Sendable {
     static func decode(_ text: String?) -> [String: JSONValue]? {
         guard let text, case .object(let members)? = try? JSONCoding.parse(Array(text.utf8)) else { return nil }
         return members
+    }
+}
+
+extension SessionRepository {
+    /// Every refresh adds a token and keeps the one it replaced, so that a replaced token coming
+    /// back revokes its family (contract decision 2). A replaced token is kept `retention` for that;
+    /// after it, the token is unknown: still refused (`INVALID_REFRESH_TOKEN`), without revoking
+    /// the family. Without a limit a session refreshed hourly adds 8,760 rows a year.
+    static func rotatedTokens(_ retention: Duration) -> RetentionRule {
+        RetentionRule(
+            "rotated refresh tokens", table: Self.tokens, key: "token_hash", column: "rotated_at", retention: retention,
+            indexed: false
+        )
+    }
+}
+
+extension SessionRepository {
+    /// A revoked session is kept `retention` so that its tokens answer why (`TOKEN_EXPIRED` after a
+    /// withdrawn factor, `INVALID_REFRESH_TOKEN` after reuse); then it goes with its tokens
+    /// (`ON DELETE CASCADE`), and they are simply unknown (`INVALID_REFRESH_TOKEN`). Runs after the
+    /// rotated tokens' rule, so the cascade finds few.
+    static func revokedSessions(_ retention: Duration) -> RetentionRule {
+        RetentionRule(
+            "revoked sessions", table: Self.families, key: "family_id", column: "revoked_at", retention: retention,
+            indexed: false
+        )
     }
 }

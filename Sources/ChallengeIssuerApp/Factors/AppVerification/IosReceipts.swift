@@ -98,3 +98,10 @@ struct IosReceiptVerifier: AppVerifier {
         }
     }
 }
+
+extension IosReceipts {
+    /// An expired or used iOS receipt is refused like an unknown one, so it goes at expiry.
+    static let expiredReceipts = RetentionRule(
+        "expired iOS receipts", table: "ios_receipts", key: "receipt_hash", column: "expires_at", retention: .zero, indexed: true
+    )
+}

@@ -35,7 +35,7 @@ struct PhoneSessionRepository: Sendable {
     }
 
     /// A session as it stands, its row locked by the transaction that read it.
-    struct LockedSession {
+    struct LockedSession: StatementRow {
         let codeHash: ByteBuffer?
         let salt: ByteBuffer?
         let phoneNumber: String?
@@ -49,6 +49,20 @@ struct PhoneSessionRepository: Sendable {
         let consumedBy: String?
         /// What `signInAttempt` was finished with already, if it was.
         let finishedProof: String?
+
+        init(_ columns: RowColumns) throws {
+            codeHash = try columns("code_hash")
+            salt = try columns("salt")
+            phoneNumber = try columns("phone_number")
+            localId = try columns("local_id")
+            // A stored purpose that is not one of the three matches no request.
+            purpose = try columns("purpose", as: String?.self).flatMap(VerificationPurpose.init(rawValue:))
+            expiresAt = try columns("expires_at")
+            consumed = try columns("consumed")
+            attempts = try columns("attempts")
+            consumedBy = try columns("consumed_by")
+            finishedProof = try columns("finished_proof")
+        }
     }
 
     /// Session `key`, locked until `connection`'s transaction ends, with what the second-factor
@@ -58,23 +72,15 @@ struct PhoneSessionRepository: Sendable {
     {
         let rows = try await connection.query(
             cached: """
-                SELECT code_hash, salt, phone_number, local_id, purpose, expires_at, consumed_at IS NOT NULL, attempts, consumed_by,
-                       (SELECT proof FROM \(sql: schema.qualified(FinishedSignIns.table))
-                        WHERE attempt = \(signInAttempt) AND expires_at > now())
+                SELECT code_hash, salt, phone_number, local_id, purpose, expires_at, consumed_at IS NOT NULL AS consumed, attempts,
+                       consumed_by, (SELECT proof FROM \(sql: schema.qualified(FinishedSignIns.table))
+                                     WHERE attempt = \(signInAttempt) AND expires_at > now()) AS finished_proof
                 FROM \(sql: schema.qualified(Self.sessions)) WHERE session_id = \(key) AND kind = 'phone' FOR UPDATE
                 """,
             logger: logger
         )
         var session: LockedSession?
-        for try await (hash, salt, number, owner, purpose, expiresAt, consumed, attempts, consumedBy, proof) in rows.decode(
-            (ByteBuffer?, ByteBuffer?, String?, String?, String?, Date, Bool, Int32, String?, String?).self
-        ) {
-            session = LockedSession(
-                codeHash: hash, salt: salt, phoneNumber: number, localId: owner,
-                purpose: purpose.flatMap(VerificationPurpose.init(rawValue:)), expiresAt: expiresAt,
-                consumed: consumed, attempts: attempts, consumedBy: consumedBy, finishedProof: proof
-            )
-        }
+        for try await row in rows.decode(rows: LockedSession.self) { session = row }
         return session
     }
 
@@ -101,5 +107,46 @@ struct PhoneSessionRepository: Sendable {
             cached: "UPDATE \(sql: schema.qualified(Self.sessions)) SET attempts = attempts + 1 WHERE session_id = \(key)",
             logger: logger
         )
+    }
+}
+
+extension PhoneSessionRepository {
+    /// An expired verification session (SMS, TOTP enrollment) answers `SESSION_EXPIRED`; it is kept
+    /// `retention` past its expiry for that, then it is unknown (`INVALID_SESSION_INFO`). A used
+    /// session answers like an unknown one; it is deleted when used, or, when a flow that can be
+    /// retried used it (`consumed_by`), kept until this rule removes it.
+    static func expiredSessions(_ retention: Duration) -> RetentionRule {
+        RetentionRule(
+            "expired verification sessions", table: Self.sessions, key: "session_id", column: "expires_at",
+            retention: retention, indexed: true
+        )
+    }
+}
+
+extension PhoneSessionRepository {
+    /// A `temporaryProof` of a verified number (``PhoneProofs``): a session of kind `proof`.
+    func insertProof(key: String, phoneNumber: String, lifetime: Duration, in schema: TenantSchema) async throws {
+        let seconds = Double(lifetime.components.seconds)
+        try await client.query(
+            """
+            INSERT INTO \(sql: schema.qualified(Self.sessions)) (session_id, kind, phone_number, expires_at)
+            VALUES (\(key), 'proof', \(phoneNumber), now() + make_interval(secs => \(seconds)))
+            """,
+            logger: logger
+        )
+    }
+
+    /// Uses up the live proof `key` of `phoneNumber`; `false` when there is none.
+    func redeemProof(key: String, phoneNumber: String, in schema: TenantSchema) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            DELETE FROM \(sql: schema.qualified(Self.sessions))
+            WHERE session_id = \(key) AND kind = 'proof' AND phone_number = \(phoneNumber) AND expires_at > now()
+            RETURNING session_id
+            """,
+            logger: logger
+        )
+        for try await _ in rows.decode(String.self) { return true }
+        return false
     }
 }

@@ -87,16 +87,17 @@ struct RecoveryCodeRepository: Sendable {
                 let read = try await connection.query(
                     """
                     SELECT (failure_window_start > now() - make_interval(secs => \(window)) AND failures >= \(maximumFailures))
-                           OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) < 1,
+                           OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) < 1
+                           AS throttled,
                            (SELECT proof FROM \(sql: schema.qualified(FinishedSignIns.table))
-                            WHERE attempt = \(attempt) AND expires_at > now())
+                            WHERE attempt = \(attempt) AND expires_at > now()) AS finished_proof
                     FROM \(sql: sets) WHERE enrollment_id = \(enrollmentId) AND local_id = \(localId) FOR UPDATE
                     """,
                     logger: logger
                 )
-                var found: (Bool, String?)?
-                for try await row in read.decode((Bool, String?).self) { found = row }
-                guard let (throttled, finishedProof) = found else { return .missing }
+                var found: SetState?
+                for try await row in read.decode(rows: SetState.self) { found = row }
+                guard let (throttled, finishedProof) = found.map({ ($0.throttled, $0.finishedProof) }) else { return .missing }
                 if let finishedProof { return .finishedBefore(FinishedSignIns.Proof(text: finishedProof)) }
                 if throttled { return .throttled }
                 let used = try await connection.query(
@@ -152,7 +153,7 @@ struct RecoveryCodeRepository: Sendable {
         let rows = try await client.query(
             """
             SELECT (SELECT count(*) FROM \(sql: schema.qualified(Self.codes)) c
-                    WHERE c.enrollment_id = s.enrollment_id AND c.used_at IS NULL),
+                    WHERE c.enrollment_id = s.enrollment_id AND c.used_at IS NULL) AS remaining,
                    s.generated_at
             FROM \(sql: schema.qualified(Self.sets)) s
             WHERE s.enrollment_id = \(enrollmentId) AND s.local_id = \(localId)
@@ -160,7 +161,7 @@ struct RecoveryCodeRepository: Sendable {
             logger: logger
         )
         var found: (Int, Date)?
-        for try await (remaining, generatedAt) in rows.decode((Int64, Date).self) { found = (Int(remaining), generatedAt) }
+        for try await row in rows.decode(rows: UnusedCodes.self) { found = (Int(row.remaining), row.generatedAt) }
         return found
     }
 
@@ -172,5 +173,27 @@ struct RecoveryCodeRepository: Sendable {
             """,
             logger: logger
         )
+    }
+}
+
+/// A set's guessing state and the proof of a sign-in it already finished.
+private struct SetState: StatementRow {
+    let throttled: Bool
+    let finishedProof: String?
+
+    init(_ columns: RowColumns) throws {
+        throttled = try columns("throttled")
+        finishedProof = try columns("finished_proof")
+    }
+}
+
+/// A set's unused codes and when it was made.
+private struct UnusedCodes: StatementRow {
+    let remaining: Int64
+    let generatedAt: Date
+
+    init(_ columns: RowColumns) throws {
+        remaining = try columns("remaining")
+        generatedAt = try columns("generated_at")
     }
 }

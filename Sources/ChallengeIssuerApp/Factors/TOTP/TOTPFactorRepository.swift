@@ -13,7 +13,7 @@ struct TOTPFactorRepository: Sendable {
     let client: Database
     let logger: Logger
 
-    static let sessions: SQLText = "verification_sessions"
+    static let sessions = PhoneSessionRepository.sessions
     static let factors: SQLText = "totp_factors"
 
     // MARK: Enrollment
@@ -49,7 +49,7 @@ struct TOTPFactorRepository: Sendable {
     }
 
     /// An enrollment session as it stands, its row locked until the decision about it is written.
-    struct EnrollmentSession {
+    struct EnrollmentSession: StatementRow {
         let localId: String?
         let sealedSecret: ByteBuffer?
         let expiresAt: Date
@@ -58,6 +58,16 @@ struct TOTPFactorRepository: Sendable {
         /// The enrollment that used the session, and the step it was finished with (decision 22).
         let consumedBy: String?
         let consumedStep: Int64?
+
+        init(_ columns: RowColumns) throws {
+            localId = try columns("local_id")
+            sealedSecret = try columns("secret_sealed")
+            expiresAt = try columns("expires_at")
+            consumed = try columns("consumed")
+            attempts = try columns("attempts")
+            consumedBy = try columns("consumed_by")
+            consumedStep = try columns("consumed_step")
+        }
     }
 
     /// What to write about a locked enrollment session.
@@ -78,20 +88,13 @@ struct TOTPFactorRepository: Sendable {
         return try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 cached: """
-                    SELECT local_id, secret_sealed, expires_at, consumed_at IS NOT NULL, attempts, consumed_by, consumed_step
+                    SELECT local_id, secret_sealed, expires_at, consumed_at IS NOT NULL AS consumed, attempts, consumed_by, consumed_step
                     FROM \(sql: sessions) WHERE session_id = \(key) AND kind = 'totp' FOR UPDATE
                     """,
                 logger: logger
             )
             var session: EnrollmentSession?
-            for try await (localId, sealed, expiresAt, consumed, attempts, consumedBy, consumedStep) in rows.decode(
-                (String?, ByteBuffer?, Date, Bool, Int32, String?, Int64?).self)
-            {
-                session = EnrollmentSession(
-                    localId: localId, sealedSecret: sealed, expiresAt: expiresAt, consumed: consumed, attempts: attempts,
-                    consumedBy: consumedBy, consumedStep: consumedStep
-                )
-            }
+            for try await row in rows.decode(rows: EnrollmentSession.self) { session = row }
             let (write, outcome) = try decide(session)
             switch write {
             case .nothing:
@@ -134,13 +137,20 @@ struct TOTPFactorRepository: Sendable {
     }
 
     /// What a sign-in check reads first (nothing to commit).
-    struct FactorForSignIn {
+    struct FactorForSignIn: StatementRow {
         let sealedSecret: ByteBuffer
         let lastStep: Int64
         /// Whether the window's wrong codes or the daily budget stop any further check now.
         let throttled: Bool
         /// What the sign-in `attempt` was finished with already, if it was (decision 22).
         let finishedProof: String?
+
+        init(_ columns: RowColumns) throws {
+            sealedSecret = try columns("secret_sealed")
+            lastStep = try columns("last_step")
+            throttled = try columns("throttled", as: Bool?.self) == true
+            finishedProof = try columns("finished_proof")
+        }
     }
 
     /// The factor, whether it is throttled, and the attempt's finished sign-in; `nil`: no such
@@ -154,16 +164,15 @@ struct TOTPFactorRepository: Sendable {
             cached: """
                 SELECT secret_sealed, last_step,
                        (failure_window_start > now() - make_interval(secs => \(window)) AND failures >= \(maximumFailures))
-                       OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) < 1,
+                       OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) < 1
+                       AS throttled,
                        (SELECT proof FROM \(sql: schema.qualified(FinishedSignIns.table))
-                        WHERE attempt = \(attempt) AND expires_at > now())
+                        WHERE attempt = \(attempt) AND expires_at > now()) AS finished_proof
                 FROM \(sql: schema.qualified(Self.factors)) WHERE enrollment_id = \(enrollmentId) AND local_id = \(localId)
                 """,
             logger: logger
         )
-        for try await (sealed, lastStep, throttled, proof) in rows.decode((ByteBuffer, Int64, Bool?, String?).self) {
-            return FactorForSignIn(sealedSecret: sealed, lastStep: lastStep, throttled: throttled == true, finishedProof: proof)
-        }
+        for try await factor in rows.decode(rows: FactorForSignIn.self) { return factor }
         return nil
     }
 
@@ -205,7 +214,7 @@ struct TOTPFactorRepository: Sendable {
                   AND NOT (\(good) AND \(attempt) <> '' AND last_step = \(step) AND last_step_attempt = \(attempt))
                 RETURNING failure_window_start IS NULL AS ok
                 ), recorded AS (
-                    INSERT INTO \(sql: schema.qualified("security_events")) (type, local_id, actor, client_address, user_agent, details)
+                    INSERT INTO \(sql: schema.qualified(SecurityEventLog.table)) (type, local_id, actor, client_address, user_agent, details)
                     SELECT CASE WHEN ok THEN 'secondFactor.succeeded' ELSE 'secondFactor.failed' END, \(localId), \(actor),
                            \(address), \(agent), jsonb_build_object('kind', \(FactorKind.totp.rawValue)::text, 'enrollmentId', \(enrollmentId)::text)
                     FROM updated
@@ -258,12 +267,19 @@ struct TOTPFactorRepository: Sendable {
                 """,
                 logger: logger
             )
-            for try await (localId, enrollmentId) in rows.decode((String, String).self) {
-                factors.append(.init(localId: localId, mfaEnrollmentId: enrollmentId))
-            }
+            for try await row in rows.decode(rows: StoredFactorKey.self) { factors.append(row.factor) }
         } catch  where TenantSchema.isMissing(error) {
             return []
         }
         return factors
+    }
+}
+
+/// A stored factor's account and enrollment id.
+private struct StoredFactorKey: StatementRow {
+    let factor: StoredTOTPFactor
+
+    init(_ columns: RowColumns) throws {
+        factor = StoredTOTPFactor(localId: try columns("local_id"), mfaEnrollmentId: try columns("enrollment_id"))
     }
 }
