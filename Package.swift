@@ -417,9 +417,19 @@ let package = Package(
         .testTarget(
             name: "FactorRegistryTests",
             dependencies: [
-                "FactorRegistryApp", "ChallengeIssuerApp", "SessionTokenApp", "Contracts", "IdentityToolkit", "JSONRPC", "ServiceKit",
-                "ServiceTesting",
+                "FactorRegistryApp", "ChallengeIssuerApp", "SessionTokenApp", "AuthVocabulary", "Contracts", "IdentityToolkit", "JSONRPC",
+                "ServiceKit", "ServiceTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DataServiceTests",
+            dependencies: [
+                "FactorRegistryApp", "ChallengeIssuerApp", "SessionTokenApp", "AuthVocabulary", "Contracts", "FactorTOTP", "JSONRPC",
+                "ServiceKit", "ServiceTesting", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

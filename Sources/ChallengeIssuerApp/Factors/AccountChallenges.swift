@@ -4,7 +4,8 @@ import PostgresNIO
 import ServiceKit
 import TenantStore
 
-/// What challenge-issuer holds for an account: its TOTP secrets and its open verification sessions.
+/// What challenge-issuer holds for an account: its TOTP secrets, recovery codes, open verification
+/// sessions and passkey challenges.
 struct AccountChallenges: Sendable {
     let client: Database
     let logger: Logger
@@ -16,6 +17,7 @@ struct AccountChallenges: Sendable {
         return try await AccountRows.delete(
             from: [
                 TOTPFactorRepository.factors, PhoneSessionRepository.sessions, RecoveryCodeRepository.codes, RecoveryCodeRepository.sets,
+                PasskeyChallenges.table,
             ], in: schema, localIds: localIds,
             client: client, logger: logger
         )

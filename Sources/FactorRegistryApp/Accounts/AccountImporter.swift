@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import IdentityToolkit
 import JSONRPC
+import TenantStore
 
 /// `account.import` (Admin SDK `importUsers`, contract §2.17). Whole-request problems refuse the
 /// request; a problem with one account is reported at its index and the rest are imported.
@@ -40,13 +41,7 @@ struct AccountImporter: Sendable {
                 let record = try records[index].get()
                 let factors = try Self.secondFactors(user)
                 let links = try Self.providerLinks(user)
-                try await service.accounts.importAccount(in: schema, record, overwrite: params.allowOverwrite)
-                if !factors.isEmpty || params.allowOverwrite {
-                    _ = try await enrollments.replace(in: schema, localId: record.localId, factors)
-                }
-                if !links.isEmpty || params.allowOverwrite {
-                    try await identities.replace(in: schema, localId: record.localId, links)
-                }
+                try await write(record, factors: factors, links: links, overwrite: params.allowOverwrite, in: schema)
             } catch let failure as ImportFailure {
                 failures.append(.init(index: index, message: failure.message))
             } catch is AccountRepository.LocalIDTaken {
@@ -60,6 +55,29 @@ struct AccountImporter: Sendable {
             }
         }
         return .init(errors: failures)
+    }
+
+    /// One user's account, factors and links in one transaction: a user refused for any of them (a
+    /// link another account holds, say) is left out whole, and the users after it go on.
+    private func write(
+        _ record: AccountRepository.ImportRecord, factors: [Enrollment], links: [FederatedIdentity], overwrite: Bool,
+        in schema: TenantSchema
+    ) async throws {
+        let (accounts, enrollments, identities) = (service.accounts, self.enrollments, self.identities)
+        do {
+            try await accounts.client.withTransaction(logger: accounts.logger) { connection in
+                try await accounts.importAccount(in: schema, record, overwrite: overwrite, on: connection)
+                if !factors.isEmpty || overwrite {
+                    try await enrollments.replace(in: schema, localId: record.localId, factors, on: connection)
+                }
+                if !links.isEmpty || overwrite {
+                    try await identities.replace(in: schema, localId: record.localId, links, on: connection)
+                }
+            }
+        } catch let error as TransactionError {
+            guard let refusal = error.closureError, error.rollbackError == nil else { throw error }
+            throw refusal
+        }
     }
 
     /// Each user's record, or why it cannot be one, computed a few at a time (as many as there are
@@ -109,7 +127,14 @@ struct AccountImporter: Sendable {
             throw ImportFailure(message: "Second factor account requires email to be verified.")
         }
         var ids: Set<String> = []
-        return try items.map { item in
+        // One number is one factor (contract §3.1: exact equality de-duplicates): a repeat is dropped,
+        // as an admin's replacement of the list drops it.
+        var numbers: Set<String> = []
+        let distinct = items.filter { item in
+            guard let number = item.phoneNumber else { return true }
+            return numbers.insert(number).inserted
+        }
+        return try distinct.map { item in
             // A TOTP factor comes with its id: the gateway stored its secret under it first.
             if item.kind == .totp, !item.mfaEnrollmentId.isEmpty {
                 guard ids.insert(item.mfaEnrollmentId).inserted else { throw ImportFailure(message: "Enrollment id already exists.") }

@@ -509,15 +509,18 @@ extension AccountRepository {
         var lastLoginAtMillis: Int64?
     }
 
-    /// Inserts an imported account, or replaces the one with its `localId` when `overwrite`.
-    func importAccount(in schema: TenantSchema, _ record: ImportRecord, overwrite: Bool) async throws {
+    /// Inserts an imported account, or replaces the one with its `localId` when `overwrite`, on the
+    /// connection of the transaction that also writes its factors and links (``AccountImporter``).
+    func importAccount(in schema: TenantSchema, _ record: ImportRecord, overwrite: Bool, on connection: PostgresConnection)
+        async throws
+    {
         let accounts = schema.qualified(Self.table)
         let normalized = record.email.map(EmailAddress.normalized)
         // Without one, the database's clock, which sign-in times also use (SignedInUser compares them).
         let createdAt = record.createdAtMillis.map { Date(timeIntervalSince1970: Double($0) / 1000) }
         let lastLoginAt = record.lastLoginAtMillis.map { Date(timeIntervalSince1970: Double($0) / 1000) }
         do {
-            let rows = try await client.query(
+            let rows = try await connection.query(
                 """
                 INSERT INTO \(sql: accounts)
                 (local_id, email, email_normalized, email_verified, display_name, password_hash, disabled, phone_number,

@@ -73,25 +73,33 @@ struct EnrollmentRepository: Sendable {
     /// Replaces every enrollment of an existing account, in one transaction; `false` when there is
     /// no such account.
     func replace(in schema: TenantSchema, localId: String, _ enrollments: [Enrollment]) async throws -> Bool {
-        let table = schema.qualified(Self.table)
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
             guard try await AccountRepository.lock(localId, in: schema, on: connection, logger: logger) else { return false }
-            let before = try await connection.query(
-                "SELECT enrollment_id, kind, phone_number FROM \(sql: table) WHERE local_id = \(localId)", logger: logger
-            )
-            var previous: [String: String] = [:]
-            for try await held in before.decode(rows: HeldFactor.self) { previous[held.enrollmentId] = held.kind }
-            try await Self.replace(in: schema, table: table, localId: localId, enrollments, connection: connection, logger: logger)
-            let kept = Set(enrollments.map(\.mfaEnrollmentId))
-            for (id, kind) in previous.sorted(by: { $0.key < $1.key }) where !kept.contains(id) {
-                try await events.record(
-                    .factorWithdrawn, localId: localId, details: ["kind": kind, "enrollmentId": id], in: schema, on: connection)
-            }
-            for enrollment in enrollments where previous[enrollment.mfaEnrollmentId] == nil {
-                try await events.record(.factorEnrolled, localId: localId, details: Self.details(enrollment), in: schema, on: connection)
-            }
+            try await replace(in: schema, localId: localId, enrollments, on: connection)
             return true
+        }
+    }
+
+    /// Replaces every enrollment of the account on `connection` (a transaction of the caller's that
+    /// holds or has just written the account's row), each change recorded.
+    func replace(in schema: TenantSchema, localId: String, _ enrollments: [Enrollment], on connection: PostgresConnection)
+        async throws
+    {
+        let table = schema.qualified(Self.table)
+        let before = try await connection.query(
+            "SELECT enrollment_id, kind, phone_number FROM \(sql: table) WHERE local_id = \(localId)", logger: logger
+        )
+        var previous: [String: String] = [:]
+        for try await held in before.decode(rows: HeldFactor.self) { previous[held.enrollmentId] = held.kind }
+        try await Self.replace(in: schema, table: table, localId: localId, enrollments, connection: connection, logger: logger)
+        let kept = Set(enrollments.map(\.mfaEnrollmentId))
+        for (id, kind) in previous.sorted(by: { $0.key < $1.key }) where !kept.contains(id) {
+            try await events.record(
+                .factorWithdrawn, localId: localId, details: ["kind": kind, "enrollmentId": id], in: schema, on: connection)
+        }
+        for enrollment in enrollments where previous[enrollment.mfaEnrollmentId] == nil {
+            try await events.record(.factorEnrolled, localId: localId, details: Self.details(enrollment), in: schema, on: connection)
         }
     }
 

@@ -107,24 +107,19 @@ struct FederatedIdentityRepository: Sendable {
     }
 
     /// An imported account's links, replacing any it had (an overwrite), in one transaction.
-    func replace(in schema: TenantSchema, localId: String, _ links: [FederatedIdentity]) async throws {
-        let table = schema.qualified(Self.table)
-        do {
-            try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("DELETE FROM \(sql: table) WHERE local_id = \(localId)", logger: logger)
-                for link in links {
-                    try await self.link(
-                        ProviderProfile(
-                            providerId: link.providerId, rawId: link.rawId, email: link.email, displayName: link.displayName,
-                            photoUrl: link.photoUrl
-                        ),
-                        to: localId, in: schema, on: connection
-                    )
-                }
-            }
-        } catch let error as TransactionError {
-            guard let refusal = error.closureError, error.rollbackError == nil else { throw error }
-            throw refusal
+    /// (On `connection`: a transaction of the caller's that also writes the account.)
+    func replace(in schema: TenantSchema, localId: String, _ links: [FederatedIdentity], on connection: PostgresConnection)
+        async throws
+    {
+        try await connection.query("DELETE FROM \(sql: schema.qualified(Self.table)) WHERE local_id = \(localId)", logger: logger)
+        for link in links {
+            try await self.link(
+                ProviderProfile(
+                    providerId: link.providerId, rawId: link.rawId, email: link.email, displayName: link.displayName,
+                    photoUrl: link.photoUrl
+                ),
+                to: localId, in: schema, on: connection
+            )
         }
     }
 

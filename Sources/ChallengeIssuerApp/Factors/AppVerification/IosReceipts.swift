@@ -26,7 +26,9 @@ struct IosReceipts: Sendable {
     let logger: Logger
 
     func issue(_ params: IssueIosReceipt.Params) async throws -> IssueIosReceipt.Result {
-        let schema = try ScopeSchema.of(params.projectId, params.tenantId)
+        // A receipt proves the project's app, whichever tenant the SMS request it passes names: it is
+        // kept in the project's schema, where the verifier looks, even when a tenant id came with it.
+        let schema = try ScopeSchema.of(params.projectId, nil)
         guard let pushes else {
             throw RPCError(code: .deliveryFailed, message: "No APNs sender is configured (appVerification.apns.*)")
         }
