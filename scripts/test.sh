@@ -31,6 +31,8 @@ fi
 # Each table is named by its one owning repository only, and no statement's rows are decoded as a
 # positional tuple (docs/architecture.md, "Statements and tables").
 python3 scripts/statement-ownership.py
+# Every data-service RPC method is called by at least one Swift test.
+python3 scripts/method-coverage.py
 
 # Below Linux's ephemeral range (32768-60999), so no client socket can hold it; the next port is
 # tried when one is taken anyway. TEST_PG_PORT names a port to use as the first choice.
