@@ -24,7 +24,8 @@ public enum FactorRegistryApp {
             projectDefaults: host.settings.mode == .production ? .productionProjectDefaults : .projectDefaults
         )
         let registry = TenantRegistry(
-            repository: projects, catalog: catalog, peers: [host.client(for: .challengeIssuer), host.client(for: .sessionToken)],
+            repository: projects, catalog: catalog, challenges: host.peer(ChallengeIssuerAPI.self),
+            sessions: host.peer(SessionTokenAPI.self),
             logger: logger, defaultProjectId: host.settings.defaultProjectId
         )
         let sealer = SecretSealer(masterKey: try SecretSealer.masterKey(base64: settings.masterKeyBase64, file: settings.masterKeyFile))
@@ -130,7 +131,7 @@ public enum FactorRegistryApp {
         // Secrets challenge-issuer keeps for no enrollment (a crash between an enrollment's or a
         // withdrawal's two steps): checked hourly, once at least an hour old.
         let orphanSweep = OrphanSecretSweep(
-            enrollments: enrollments, tenants: projects, challenges: host.client(for: .challengeIssuer),
+            enrollments: enrollments, tenants: projects, challenges: host.peer(ChallengeIssuerAPI.self),
             minimumAge: settings.orphanSecretMinimumAge, logger: logger
         )
         return [

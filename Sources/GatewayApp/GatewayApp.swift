@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import IdentityToolkit
 import JSONRPC
@@ -21,7 +22,7 @@ public enum GatewayApp {
             schemas = schemas.map { $0.adding(document) } ?? document
         }
         guard let schemas else { throw MissingContract(fileName: "identitytoolkit/schemas.json") }
-        let cachedSettings = CachedSettings(registry: host.client(for: .factorRegistry))
+        let cachedSettings = CachedSettings(registry: host.peer(FactorRegistryAPI.self))
         let credentials = CredentialResolver(
             mode: host.settings.mode,
             admin: AdminAuthenticator(tokenHashesHex: host.settings.adminTokenHashes, mode: host.settings.mode),
@@ -33,7 +34,7 @@ public enum GatewayApp {
         let api = PublicAPI(
             router: OperationRouter(schemas: schemas), validator: RequestValidator(schemas: schemas), credentials: credentials,
             handlers: operations.handlers, status: { await status(host, checks) },
-            signingKeys: SigningKeySet(client: host.client(for: .sessionToken)), emulator: operations.emulator,
+            signingKeys: SigningKeySet(client: host.peer(SessionTokenAPI.self)), emulator: operations.emulator,
             demo: DemoPage(mode: host.settings.mode, projectId: host.settings.defaultProjectId),
             securityEventExport: SecurityEventExport(events: operations.securityEvents, credentials: credentials),
             metrics: PublicRequestMetrics(host.metrics), clientAddress: settings.clientAddress,

@@ -1,3 +1,4 @@
+import Contracts
 import IdentityToolkit
 import JSONRPC
 import PluginHTTP
@@ -14,9 +15,9 @@ struct PublicOperations: Sendable {
     let securityEvents: SecurityEventOperations
 
     init(_ host: ServiceHost, settings: GatewaySettings, credentials: CredentialResolver, cachedSettings: CachedSettings) throws {
-        let registry = host.client(for: .factorRegistry)
-        let sessions = host.client(for: .sessionToken)
-        let challenges = host.client(for: .challengeIssuer)
+        let registry = host.peer(FactorRegistryAPI.self)
+        let sessions = host.peer(SessionTokenAPI.self)
+        let challenges = host.peer(ChallengeIssuerAPI.self)
         let erasure = AccountErasure(sessions: sessions, challenges: challenges)
         let admin = AdminAccountOperations(registry: registry, erasure: erasure)
         let mail = OutOfBandMail(
@@ -75,7 +76,7 @@ struct PublicOperations: Sendable {
         let projectConfig = ProjectConfigOperations(registry: registry, defaults: settings.modeDefaults)
         let tenants = TenantOperations(registry: registry, defaults: settings.modeDefaults)
         let smsDefense = SMSDefenseOperations(challenges: challenges, settings: cachedSettings)
-        let securityEvents = SecurityEventOperations(peers: [registry, challenges, sessions], settings: cachedSettings)
+        let securityEvents = SecurityEventOperations(peers: [registry.rpc, challenges.rpc, sessions.rpc], settings: cachedSettings)
         let providerConfigs = IdentityProviderConfigOperations(registry: registry, settings: cachedSettings)
         let sessionCookie = SessionCookieOperation(registry: registry, scopeSettings: cachedSettings, sessions: sessions).handle
         let accountQuery = AccountQueryOperation(registry: registry).handle

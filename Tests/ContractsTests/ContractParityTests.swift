@@ -11,6 +11,27 @@ struct ContractParityTests {
         #expect(declared == (try ContractFiles.methodNames(service)))
     }
 
+    /// The markers a typed peer client checks at compile time (`PeerClient<FactorRegistryAPI>` takes
+    /// `FactorRegistryMethod`s only) say exactly what each service's list, held to its OpenRPC
+    /// document above, says it serves: a method marked for a service that does not serve it would
+    /// compile into a call that fails at run time.
+    @Test("each method is marked with exactly the data services that serve it")
+    func servedMarkers() {
+        let apis: [(String, [any RPCMethod.Type], (any RPCMethod.Type) -> Bool)] = [
+            (FactorRegistryAPI.service, FactorRegistryAPI.allMethods, { $0 is any FactorRegistryMethod.Type }),
+            (ChallengeIssuerAPI.service, ChallengeIssuerAPI.allMethods, { $0 is any ChallengeIssuerMethod.Type }),
+            (SessionTokenAPI.service, SessionTokenAPI.allMethods, { $0 is any SessionTokenMethod.Type }),
+        ]
+        let every = apis.flatMap(\.1)
+        #expect(every.count > 80)
+        for (service, served, marked) in apis {
+            let names = Set(served.map { $0.name })
+            for method in every {
+                #expect(marked(method) == names.contains(method.name), "\(method.name) and \(service)")
+            }
+        }
+    }
+
     @Test("every documented method uses by-name params and has at least one example", arguments: ContractFiles.services.map(\.name))
     func methodsAreComplete(service: String) throws {
         guard case .array(let methods)? = try ContractFiles.document(service)["methods"] else {

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Contracts
 import Logging
 import PluginHTTP
 import Prometheus
@@ -9,7 +10,9 @@ import ServiceKit
 extension BlockingFunctions {
     /// The flows' functions against scripted peers: a scope without `blockingFunctions` never
     /// reaches the HTTP client, which is the process's shared one.
-    static func scripted(registry: RPCClient, sessions: RPCClient, settings: CachedSettings) -> BlockingFunctions {
+    static func scripted(registry: PeerClient<FactorRegistryAPI>, sessions: PeerClient<SessionTokenAPI>, settings: CachedSettings)
+        -> BlockingFunctions
+    {
         BlockingFunctions(
             registry: registry, settings: settings,
             caller: BlockingFunctionCaller(

@@ -20,10 +20,10 @@ struct MFAEnrollmentTests {
     }
 
     var operations: MFAEnrollmentOperations {
-        let registry = peers.client(.factorRegistry)
-        let challenges = peers.client(.challengeIssuer)
+        let registry = peers.client(FactorRegistryAPI.self)
+        let challenges = peers.client(ChallengeIssuerAPI.self)
         return MFAEnrollmentOperations(
-            registry: registry, scopeSettings: CachedSettings(registry: registry), sessions: peers.client(.sessionToken),
+            registry: registry, scopeSettings: CachedSettings(registry: registry), sessions: peers.client(SessionTokenAPI.self),
             challenges: challenges, kinds: harness.operations.kinds,
             recentLogin: RecentLogin(),
             mail: OutOfBandMail(

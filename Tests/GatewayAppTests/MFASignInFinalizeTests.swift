@@ -20,9 +20,9 @@ struct MFASignInFinalizeTests {
     init(peers: ScriptedPeers) { self.peers = peers }
 
     var operations: MFASignInOperations {
-        let registry = peers.client(.factorRegistry)
-        let sessions = peers.client(.sessionToken)
-        let challenges = peers.client(.challengeIssuer)
+        let registry = peers.client(FactorRegistryAPI.self)
+        let sessions = peers.client(SessionTokenAPI.self)
+        let challenges = peers.client(ChallengeIssuerAPI.self)
         return MFASignInOperations(
             registry: registry, sessions: sessions, challenges: challenges,
             phone: PhoneChallenges(

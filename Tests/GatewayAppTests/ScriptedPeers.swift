@@ -43,8 +43,8 @@ final class ScriptedPeers: Sendable {
     var calls: [String] { served.withLock { $0 } }
     func forgetCalls() { served.withLock { $0.removeAll() } }
 
-    func client(_ peer: ServiceName) -> RPCClient {
-        RPCClient(peer: peer, in: local, caller: .gateway, timeout: .seconds(5))
+    func client<API: DataServiceAPI>(_ api: API.Type) -> PeerClient<API> {
+        PeerClient(RPCClient(peer: ServiceName(rawValue: API.service)!, in: local, caller: .gateway, timeout: .seconds(5)))
     }
 
     /// A pending credential sealed as session-token seals one.

@@ -1,7 +1,7 @@
 import JSONRPC
 
 /// challenge-issuer's contract: `proto-json/challenge-issuer.openrpc.json`.
-public enum ChallengeIssuerAPI {
+public enum ChallengeIssuerAPI: DataServiceAPI {
     public static let service = "challenge-issuer"
     public static let allMethods: [any RPCMethod.Type] = [
         Discover.self, GetServiceStatus.self, Ping.self, ProvisionTenantSchema.self, DropTenantSchema.self,
@@ -13,3 +13,29 @@ public enum ChallengeIssuerAPI {
         CountRecoveryCodes.self, IssuePasskeyChallenge.self, RedeemPasskeyChallenge.self,
     ]
 }
+
+// The methods only this service serves: calling one through another service's client does not compile.
+extension SendEmail: ChallengeIssuerMethod {}
+extension ListOutboxOOBCodes: ChallengeIssuerMethod {}
+extension ForgetOutboxOOBCode: ChallengeIssuerMethod {}
+extension IssuePhoneProof: ChallengeIssuerMethod {}
+extension RedeemPhoneProof: ChallengeIssuerMethod {}
+extension StartTOTPEnrollment: ChallengeIssuerMethod {}
+extension FinalizeTOTPEnrollment: ChallengeIssuerMethod {}
+extension VerifyTOTP: ChallengeIssuerMethod {}
+extension DeleteTOTPFactor: ChallengeIssuerMethod {}
+extension ListStoredTOTPFactors: ChallengeIssuerMethod {}
+extension StartPhoneVerification: ChallengeIssuerMethod {}
+extension DeliverPhoneVerification: ChallengeIssuerMethod {}
+extension VerifyPhoneCode: ChallengeIssuerMethod {}
+extension ListOutboxVerificationCodes: ChallengeIssuerMethod {}
+extension IssueIosReceipt: ChallengeIssuerMethod {}
+extension ForgetAccountChallenges: ChallengeIssuerMethod {}
+extension GetSMSDefenseStatus: ChallengeIssuerMethod {}
+extension ResumeSMSRegion: ChallengeIssuerMethod {}
+extension ImportTOTPSecrets: ChallengeIssuerMethod {}
+extension GenerateRecoveryCodes: ChallengeIssuerMethod {}
+extension RedeemRecoveryCode: ChallengeIssuerMethod {}
+extension CountRecoveryCodes: ChallengeIssuerMethod {}
+extension IssuePasskeyChallenge: ChallengeIssuerMethod {}
+extension RedeemPasskeyChallenge: ChallengeIssuerMethod {}

@@ -1,7 +1,7 @@
 import JSONRPC
 
 /// factor-registry's contract: `proto-json/factor-registry.openrpc.json`.
-public enum FactorRegistryAPI {
+public enum FactorRegistryAPI: DataServiceAPI {
     public static let service = "factor-registry"
     /// Every method the service serves; a test checks this list against the OpenRPC document.
     public static let allMethods: [any RPCMethod.Type] = [
@@ -29,3 +29,50 @@ extension RPCErrorCode {
     /// An account request the Identity Toolkit answers with a business error (`EMAIL_EXISTS`, …).
     public static let accountRejected = RPCErrorCode(1010)
 }
+
+// The methods only this service serves: calling one through another service's client does not compile.
+extension CreateTenant: FactorRegistryMethod {}
+extension GetTenant: FactorRegistryMethod {}
+extension ListTenants: FactorRegistryMethod {}
+extension DeleteTenant: FactorRegistryMethod {}
+extension SignUpAccount: FactorRegistryMethod {}
+extension VerifyPassword: FactorRegistryMethod {}
+extension GetAccount: FactorRegistryMethod {}
+extension DeleteAccount: FactorRegistryMethod {}
+extension CreateAccount: FactorRegistryMethod {}
+extension FindAccounts: FactorRegistryMethod {}
+extension UpdateAccount: FactorRegistryMethod {}
+extension RecordSignIn: FactorRegistryMethod {}
+extension CheckFactor: FactorRegistryMethod {}
+extension ListAccounts: FactorRegistryMethod {}
+extension ExportPasswordHashes: FactorRegistryMethod {}
+extension DeleteAccounts: FactorRegistryMethod {}
+extension DeleteAllAccounts: FactorRegistryMethod {}
+extension CreateOOBCode: FactorRegistryMethod {}
+extension ApplyOOBCode: FactorRegistryMethod {}
+extension InspectOOBCode: FactorRegistryMethod {}
+extension SignInWithEmailLink: FactorRegistryMethod {}
+extension SignInWithPhone: FactorRegistryMethod {}
+extension ImportAccounts: FactorRegistryMethod {}
+extension GetProjectConfig: FactorRegistryMethod {}
+extension UpdateProjectConfig: FactorRegistryMethod {}
+extension UpdateTenant: FactorRegistryMethod {}
+extension ResolveSettings: FactorRegistryMethod {}
+extension WatchSettings: FactorRegistryMethod {}
+extension AddEnrollment: FactorRegistryMethod {}
+extension RemoveEnrollment: FactorRegistryMethod {}
+extension ReplaceEnrollments: FactorRegistryMethod {}
+extension ResolveAPIKey: FactorRegistryMethod {}
+extension PutIdentityProviderConfig: FactorRegistryMethod {}
+extension GetIdentityProviderConfig: FactorRegistryMethod {}
+extension ListIdentityProviderConfigs: FactorRegistryMethod {}
+extension DeleteIdentityProviderConfig: FactorRegistryMethod {}
+extension SignInWithIdp: FactorRegistryMethod {}
+extension CreateAuthorizationUri: FactorRegistryMethod {}
+extension QueryAccounts: FactorRegistryMethod {}
+extension RevokeProviderToken: FactorRegistryMethod {}
+extension AddPasskey: FactorRegistryMethod {}
+extension FindPasskey: FactorRegistryMethod {}
+extension RecordPasskeyUse: FactorRegistryMethod {}
+extension RemovePasskeys: FactorRegistryMethod {}
+extension ListPasskeys: FactorRegistryMethod {}

@@ -19,7 +19,7 @@ import TenantStore
 struct OrphanSecretSweep: Sendable {
     let enrollments: EnrollmentRepository
     let tenants: TenantRepository
-    let challenges: RPCClient
+    let challenges: PeerClient<ChallengeIssuerAPI>
     let minimumAge: Duration
     let logger: Logger
 

@@ -15,7 +15,8 @@ struct TenantRegistry: Sendable {
     let repository: TenantRepository
     let catalog: TenantSchemaCatalog
     /// The other data services, which keep their own schema per tenant.
-    let peers: [RPCClient]
+    let challenges: PeerClient<ChallengeIssuerAPI>
+    let sessions: PeerClient<SessionTokenAPI>
     let logger: Logger
     let defaultProjectId: String
 
@@ -204,9 +205,8 @@ struct TenantRegistry: Sendable {
     private func provision(_ scope: TenantScope) async throws {
         _ = try await catalog.provision(scope)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for peer in peers {
-                group.addTask { _ = try await peer.call(ProvisionTenantSchema.self, scope) }
-            }
+            group.addTask { _ = try await challenges.call(ProvisionTenantSchema.self, scope) }
+            group.addTask { _ = try await sessions.call(ProvisionTenantSchema.self, scope) }
             try await group.waitForAll()
         }
     }
@@ -214,9 +214,8 @@ struct TenantRegistry: Sendable {
     /// Drops the scope's schema in every peer and here, then forgets the tenant.
     private func finishDeletion(_ scope: TenantScope) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for peer in peers {
-                group.addTask { _ = try await peer.call(DropTenantSchema.self, scope) }
-            }
+            group.addTask { _ = try await challenges.call(DropTenantSchema.self, scope) }
+            group.addTask { _ = try await sessions.call(DropTenantSchema.self, scope) }
             try await group.waitForAll()
         }
         _ = try await catalog.drop(scope)

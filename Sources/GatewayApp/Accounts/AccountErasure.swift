@@ -11,8 +11,8 @@ import ServiceKit
 /// deleted account behind. The second pass (best effort) catches a sign-in that completed in
 /// between.
 struct AccountErasure: Sendable {
-    let sessions: RPCClient
-    let challenges: RPCClient
+    let sessions: PeerClient<SessionTokenAPI>
+    let challenges: PeerClient<ChallengeIssuerAPI>
 
     /// Both services at once.
     func forget(_ accounts: AccountsToForget, requestID: String) async throws {

@@ -11,7 +11,7 @@ import ServiceKit
 /// does. Admin credential only; the factor-registry records it in the audit trail with the admin as
 /// actor. Answers the factors left.
 struct AdminFactorWithdrawal: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     let erasure: AccountErasure
     let settings: CachedSettings
 

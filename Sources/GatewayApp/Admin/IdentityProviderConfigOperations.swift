@@ -8,7 +8,7 @@ import ServiceKit
 /// `GET /v2/defaultSupportedIdps`. The resources are Identity Platform's, except that a client
 /// secret or Apple private key is write-only: stored sealed by factor-registry, never answered.
 struct IdentityProviderConfigOperations: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     let settings: CachedSettings
 
     enum Collection {

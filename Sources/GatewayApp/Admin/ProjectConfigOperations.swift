@@ -5,7 +5,7 @@ import ServiceKit
 
 /// `GET|PATCH /v2/projects/{p}/config` (and `/admin/v2/…`), contract §2.15 and decision 6.
 struct ProjectConfigOperations: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     let defaults: ModeDefaults
 
     func get(_ request: PublicRequest) async throws -> JSONValue {
@@ -20,7 +20,8 @@ struct ProjectConfigOperations: Sendable {
     /// `signIn.hashConfig` (output only, as in Identity Platform): the parameters with which the
     /// project's exported password hashes import into Firebase, Identity Platform or another project
     /// (`firebase auth:import --hash-algo=SCRYPT --hash-key=… --salt-separator=… --rounds=… --mem-cost=…`).
-    static func withHashConfig(_ document: JSONValue, registry: RPCClient, projectId: String, requestID: String) async throws
+    static func withHashConfig(_ document: JSONValue, registry: PeerClient<FactorRegistryAPI>, projectId: String, requestID: String)
+        async throws
         -> JSONValue
     {
         let export = try await PeerCall.call(

@@ -8,7 +8,7 @@ import ServiceKit
 /// destinations, and an operator's resume of one. Admin credential only; an unknown tenant is
 /// `TENANT_NOT_FOUND`.
 struct SMSDefenseOperations: Sendable {
-    let challenges: RPCClient
+    let challenges: PeerClient<ChallengeIssuerAPI>
     let settings: CachedSettings
 
     func get(_ request: PublicRequest) async throws -> JSONValue {

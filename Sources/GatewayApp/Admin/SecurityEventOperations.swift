@@ -10,6 +10,7 @@ import ServiceKit
 /// `eventTypes` (comma-separated), `startTime` and `endTime` (RFC 3339); `pageSize` (1-1000, 100 by
 /// default) and `pageToken` (the previous page's `nextPageToken`).
 struct SecurityEventOperations: Sendable {
+    /// Every data service: each keeps its own trail (`ListSecurityEvents`, which every one serves).
     let peers: [RPCClient]
     let settings: CachedSettings
 

@@ -6,7 +6,7 @@ import ServiceKit
 /// `/v2/projects/{p}/tenants[/{t}]` (and `/admin/v2/…`), contract §2.16 and decisions 5-6: create
 /// (schemas provisioned in every data service before the answer), get, list, patch, delete.
 struct TenantOperations: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     let defaults: ModeDefaults
 
     func create(_ request: PublicRequest) async throws -> JSONValue {

@@ -15,7 +15,7 @@ import ServiceKit
 /// `mfa_blocking_function_calls_total{event, outcome}` and
 /// `mfa_blocking_function_duration_seconds{event}`.
 struct BlockingFunctionCaller: Sendable {
-    let sessions: RPCClient
+    let sessions: PeerClient<SessionTokenAPI>
     let call: OutsideCall
     let addresses: FunctionAddressPolicy
     /// Production: an `http://` function is never called, whatever was stored.

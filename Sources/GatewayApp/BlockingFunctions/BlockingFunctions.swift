@@ -9,7 +9,7 @@ import ServiceKit
 /// a message. Anonymous and custom-token sign-ins call none, as in Identity Platform; nor do the
 /// admin API's calls.
 struct BlockingFunctions: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     let settings: CachedSettings
     let caller: BlockingFunctionCaller
 

@@ -13,8 +13,8 @@ import ServiceKit
 /// needed, as in the emulator.
 struct EmulatorRoutes: Sendable {
     let mode: DeploymentMode
-    let registry: RPCClient
-    let challenges: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
+    let challenges: PeerClient<ChallengeIssuerAPI>
     let erasure: AccountErasure
     let credentials: CredentialResolver
     let codes: OOBCodeApplication

@@ -10,11 +10,11 @@ import ServiceKit
 /// kind is the one whose member the request carries (`totpEnrollmentInfo`, `totpVerificationInfo`),
 /// else phone; what differs per kind is its ``SecondFactorKind``.
 struct MFAEnrollmentOperations: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
-    let sessions: RPCClient
-    let challenges: RPCClient
+    let sessions: PeerClient<SessionTokenAPI>
+    let challenges: PeerClient<ChallengeIssuerAPI>
     let kinds: SecondFactorKinds
     let recentLogin: RecentLogin
     /// The notice of a new factor, with its `REVERT_SECOND_FACTOR_ADDITION` link.

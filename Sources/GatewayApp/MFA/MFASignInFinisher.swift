@@ -11,8 +11,8 @@ import ServiceKit
 /// time, the ID token's `auth_time`. The record requires the factor again, so a factor withdrawn
 /// between the hops refuses the answer.
 struct MFASignInFinisher: Sendable {
-    let registry: RPCClient
-    let sessions: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
+    let sessions: PeerClient<SessionTokenAPI>
     /// `beforeSignIn` runs here, after the second factor (as Identity Platform's docs say).
     let functions: BlockingFunctions
 

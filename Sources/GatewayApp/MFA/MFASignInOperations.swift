@@ -20,7 +20,8 @@ struct MFASignInOperations: Sendable {
     let finisher: MFASignInFinisher
 
     init(
-        registry: RPCClient, sessions: RPCClient, challenges: RPCClient, phone: PhoneChallenges, keys: TokenSealKeys,
+        registry: PeerClient<FactorRegistryAPI>, sessions: PeerClient<SessionTokenAPI>, challenges: PeerClient<ChallengeIssuerAPI>,
+        phone: PhoneChallenges, keys: TokenSealKeys,
         cachedSettings: CachedSettings, recoveryNotice: RecoveryCodeNotice
     ) {
         let pendingSignIns = PendingSignIns(registry: registry, sessions: sessions, keys: keys)

@@ -16,8 +16,8 @@ struct PendingSignIn: Sendable {
 /// Where the gateway learns about pending sign-ins: the sealed facts a credential carries (no
 /// call), else session-token's `pendingCredential.inspect` (one call), and the account they name.
 struct PendingSignIns: Sendable {
-    let registry: RPCClient
-    let sessions: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
+    let sessions: PeerClient<SessionTokenAPI>
     let keys: TokenSealKeys
 
     /// The facts of a sealed credential of the caller's project whose tenant is `tenantId` (when

@@ -8,8 +8,8 @@ import ServiceKit
 /// settings, the scope's `beforeSendSms` function, the app proof from the request, then
 /// challenge-issuer's `sms.start` / `sms.verify`.
 struct PhoneChallenges: Sendable {
-    let challenges: RPCClient
-    let registry: RPCClient
+    let challenges: PeerClient<ChallengeIssuerAPI>
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
     let functions: BlockingFunctions

@@ -15,9 +15,9 @@ import ServiceKit
 /// Looking up says how many codes are left (never the codes): to the user with an ID token, to an
 /// admin with `localId` on the project's or tenant's path.
 struct RecoveryCodeOperations: Sendable {
-    let registry: RPCClient
-    let sessions: RPCClient
-    let challenges: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
+    let sessions: PeerClient<SessionTokenAPI>
+    let challenges: PeerClient<ChallengeIssuerAPI>
     let cachedSettings: CachedSettings
 
     static let defaultMaximumAge: Int64 = 300

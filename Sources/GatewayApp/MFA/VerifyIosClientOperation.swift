@@ -6,10 +6,10 @@ import ServiceKit
 /// `v1/accounts:verifyIosClient` (contract §2.13, decision 10): challenge-issuer sends a silent push
 /// with a secret to the device token; the app then proves itself with `iosReceipt` + `iosSecret`.
 struct VerifyIosClientOperation: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
-    let challenges: RPCClient
+    let challenges: PeerClient<ChallengeIssuerAPI>
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         let body = try request.decode(VerifyIosClientRequest.self)

@@ -7,10 +7,10 @@ import ServiceKit
 /// `v1/accounts:lookup` and `v1/accounts:delete` for the signed-in user (contract §2.3, §2.6).
 /// The Admin SDKs' privileged forms (by `localId`, `email`, …) come with the admin endpoints.
 struct AccountOperations: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
-    let sessions: RPCClient
+    let sessions: PeerClient<SessionTokenAPI>
     let recentLogin: RecentLogin
     let codes: OOBCodeApplication
     /// Decision 19's default while a project has not set `emailPrivacyConfig` (production: on).

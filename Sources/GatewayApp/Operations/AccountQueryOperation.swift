@@ -9,7 +9,7 @@ import ServiceKit
 /// `LAST_LOGIN_AT` or `USER_EMAIL`, `order` `ASC` (default) or `DESC`. Without `returnUserInfo`
 /// the answer is how many accounts match.
 struct AccountQueryOperation: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
 
     static let sorts: [String: QueryAccounts.SortBy] = [
         "SORT_BY_FIELD_UNSPECIFIED": .userId, "USER_ID": .userId, "NAME": .name, "CREATED_AT": .createdAt,

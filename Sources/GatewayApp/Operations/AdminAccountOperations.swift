@@ -7,11 +7,11 @@ import ServiceKit
 /// What the Admin SDKs call on `/v1/projects/{p}[/tenants/{t}]/accounts…` (contract §1.7):
 /// `createUser`, `getUser(s)` by id or email, `deleteUser`.
 struct AdminAccountOperations: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// What other services hold for a deleted account goes with it.
     let erasure: AccountErasure
     /// challenge-issuer, which keeps imported TOTP factors' secrets.
-    var challenges: RPCClient { erasure.challenges }
+    var challenges: PeerClient<ChallengeIssuerAPI> { erasure.challenges }
 
     /// `POST …/accounts` (createUser): no tokens in the answer.
     func create(_ request: PublicRequest) async throws -> JSONValue {

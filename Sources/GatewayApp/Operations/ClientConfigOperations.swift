@@ -9,7 +9,7 @@ import ServiceKit
 /// reCAPTCHA Enterprise protects sign-in: never here, so every provider's enforcement is `OFF` and
 /// the SDKs go on with their `ApplicationVerifier`, whose token arrives as `recaptchaToken`).
 struct ClientConfigOperations: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
     let projectNumber: String

@@ -10,7 +10,7 @@ import ServiceKit
 /// With `identifier`: whether the email has an account and how it signs in (`fetchSignInMethodsForEmail`),
 /// in the emulator's check order; under email enumeration protection, nothing but the session id.
 struct CreateAuthUriOperation: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
     /// Decision 19's default while a project has not set `emailPrivacyConfig` (production: on).

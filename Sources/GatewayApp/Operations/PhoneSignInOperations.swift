@@ -12,11 +12,11 @@ import ServiceKit
 /// linking the number to the signed-in user. A user with second factors can never use a phone as
 /// the first factor. Tenants are refused (`UNSUPPORTED_TENANT_OPERATION`), as the contract says.
 struct PhoneSignInOperations: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
-    let sessions: RPCClient
-    let challenges: RPCClient
+    let sessions: PeerClient<SessionTokenAPI>
+    let challenges: PeerClient<ChallengeIssuerAPI>
     let phone: PhoneChallenges
     let linking: AccountLinking
     /// The notice of a linked number to the account's address, with its `REVERT_PHONE_NUMBER_ADDITION` link.

@@ -10,7 +10,7 @@ import ServiceKit
 /// every earlier session ended. It never signs anyone in: a user with second factors still passes
 /// one at the next sign-in.
 struct ResetPasswordOperation: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
     let codes: OOBCodeApplication

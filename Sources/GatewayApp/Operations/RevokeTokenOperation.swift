@@ -7,10 +7,10 @@ import ServiceKit
 /// requires apps to revoke when an account is deleted) revoked at the provider by factor-registry,
 /// which holds the client's secret. The ID-token prelude first; then `providerId` and `token`.
 struct RevokeTokenOperation: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
-    let sessions: RPCClient
+    let sessions: PeerClient<SessionTokenAPI>
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         let body = try request.decode(RevokeTokenRequest.self)

@@ -18,8 +18,8 @@ import ServiceKit
 /// costs two calls in sequence. A refusal before the rotation asks session-token about
 /// the token first, so a token that is itself invalid is answered as such.
 struct SecureTokenOperation: Sendable {
-    let registry: RPCClient
-    let sessions: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
+    let sessions: PeerClient<SessionTokenAPI>
     let keys: TokenSealKeys
     let cachedSettings: CachedSettings
     /// Sent as `project_id` (Google sends the project number there; the emulator sends "12345").

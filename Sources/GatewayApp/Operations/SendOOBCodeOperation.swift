@@ -11,10 +11,10 @@ import ServiceKit
 /// link). It is mailed through challenge-issuer's sender, or returned as a link to an admin that asks
 /// (`returnOobLink`: the Admin SDKs' `generate…Link`).
 struct SendOOBCodeOperation: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
-    let sessions: RPCClient
+    let sessions: PeerClient<SessionTokenAPI>
     let mail: OutOfBandMail
     let recentLogin: RecentLogin
     /// Decision 19's default while a project has not set `emailPrivacyConfig` (production: on).

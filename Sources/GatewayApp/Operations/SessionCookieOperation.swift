@@ -10,10 +10,10 @@ import ServiceKit
 /// `USER_DISABLED`…), whose project must be the path's. The cookie is signed with the ID tokens'
 /// keys (also published at `v1/sessionCookiePublicKeys`) under Firebase's session-cookie issuer.
 struct SessionCookieOperation: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
-    let sessions: RPCClient
+    let sessions: PeerClient<SessionTokenAPI>
 
     static let durations: ClosedRange<Int64> = 300...1_209_600
 

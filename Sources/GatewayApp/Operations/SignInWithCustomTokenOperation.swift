@@ -8,10 +8,10 @@ import ServiceKit
 /// branch and can never enroll a second factor). The token's `claims` ride along in every ID
 /// token of the session.
 struct SignInWithCustomTokenOperation: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
-    let sessions: RPCClient
+    let sessions: PeerClient<SessionTokenAPI>
 
     func handle(_ request: PublicRequest) async throws -> JSONValue {
         let body = try request.decode(SignInWithCustomTokenRequest.self)

@@ -8,10 +8,10 @@ import ServiceKit
 /// factors gets the MFA branch exactly as after a password: a pending credential and the factors as
 /// hints, no tokens. The session's first factor is `password`, as Identity Platform names it.
 struct SignInWithEmailLinkOperation: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
-    let sessions: RPCClient
+    let sessions: PeerClient<SessionTokenAPI>
     let mail: OutOfBandMail
     let linking: AccountLinking
     let functions: BlockingFunctions

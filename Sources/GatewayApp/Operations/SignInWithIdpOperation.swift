@@ -11,10 +11,10 @@ import ServiceKit
 /// first factor is the provider); a linked or signed-in user gets tokens whose `sign_in_provider`
 /// is the provider and whose `firebase.identities` lists it.
 struct SignInWithIdpOperation: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
-    let sessions: RPCClient
+    let sessions: PeerClient<SessionTokenAPI>
     let linking: AccountLinking
     let functions: BlockingFunctions
 

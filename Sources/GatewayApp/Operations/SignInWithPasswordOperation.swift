@@ -10,10 +10,10 @@ import ServiceKit
 /// credential check and the tokens; under MANDATORY a user without a factor gets an
 /// enrollment-only session (MandatoryEnrollment).
 struct SignInWithPasswordOperation: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
-    let sessions: RPCClient
+    let sessions: PeerClient<SessionTokenAPI>
     let functions: BlockingFunctions
     /// Decision 19's default while a project has not set `emailPrivacyConfig` (production: on).
     let emailPrivacyByDefault: Bool

@@ -7,10 +7,10 @@ import ServiceKit
 /// `v1/accounts:signUp` for end users (API key): an email/password account, or an anonymous one,
 /// then its first tokens (contract §2.1).
 struct SignUpOperation: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
-    let sessions: RPCClient
+    let sessions: PeerClient<SessionTokenAPI>
     let admin: AdminAccountOperations
     let linking: AccountLinking
     let functions: BlockingFunctions

@@ -10,7 +10,7 @@ import ServiceKit
 /// what follows in the other services happens here. An email change tells the old address, with a
 /// `RECOVER_EMAIL` link back; a reverted factor loses its sessions and its TOTP secret.
 struct OOBCodeApplication: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     let mail: OutOfBandMail
     let erasure: AccountErasure
 

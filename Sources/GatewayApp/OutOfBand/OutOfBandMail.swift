@@ -8,8 +8,8 @@ import ServiceKit
 /// `sendOobCode` request type, and the notices the server sends of itself (an email change to the
 /// old address, a new second factor or a linked phone number to the account's address).
 struct OutOfBandMail: Sendable {
-    let registry: RPCClient
-    let challenges: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
+    let challenges: PeerClient<ChallengeIssuerAPI>
     let links: OOBLinkBuilder
     /// The scope's `notification` settings choose the email's language and text.
     let settings: CachedSettings

@@ -8,7 +8,7 @@ import ServiceKit
 /// patched by `updateMask` (`rpId`, `expectedOrigins`; all of the body without one). A scope's own
 /// setting: a tenant never takes its project's. factor-registry validates it (SettingsValidator).
 struct PasskeyConfigOperations: Sendable {
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
 
     static func document(_ config: PasskeyConfig?, scope: AdminScope) -> JSONValue {
         let name = "projects/\(scope.projectId)" + (scope.tenantId.map { "/tenants/\($0)" } ?? "") + "/passkeyConfig"

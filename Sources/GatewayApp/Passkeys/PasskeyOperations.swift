@@ -17,9 +17,9 @@ import WebAuthn
 /// fails uses its challenge up all the same. Options carry bytes in padded standard base64, which
 /// both SDKs read (iOS reads no other); responses are read in either alphabet.
 struct PasskeyOperations: Sendable {
-    let registry: RPCClient
-    let sessions: RPCClient
-    let challenges: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
+    let sessions: PeerClient<SessionTokenAPI>
+    let challenges: PeerClient<ChallengeIssuerAPI>
     let scopeSettings: CachedSettings
     /// A passkey is a way in: adding one is as sensitive as linking a provider (and needs step-up
     /// where the scope asks for it).
@@ -238,7 +238,8 @@ struct PasskeyOperations: Sendable {
     /// withdrawn factor's (decision 4), and returns the ids removed (base64url, as stored). The user's
     /// `deletePasskey` and an admin's use it.
     static func remove(
-        _ credentialIds: [String], of localId: String, projectId: String, tenantId: String?, registry: RPCClient, sessions: RPCClient,
+        _ credentialIds: [String], of localId: String, projectId: String, tenantId: String?, registry: PeerClient<FactorRegistryAPI>,
+        sessions: PeerClient<SessionTokenAPI>,
         requestID: String
     ) async throws -> [String] {
         let removed = try await PeerCall.call(

@@ -37,13 +37,15 @@ final class CachedSettings: Sendable {
     }
 
     private let state = Mutex(State())
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     let lifetime: Duration
     let capacity: Int
     /// How long one watch waits on factor-registry before it answers "nothing changed".
     let watchWait: Duration
 
-    init(registry: RPCClient, lifetime: Duration = .seconds(5), capacity: Int = 2_000, watchWait: Duration = .seconds(4)) {
+    init(
+        registry: PeerClient<FactorRegistryAPI>, lifetime: Duration = .seconds(5), capacity: Int = 2_000, watchWait: Duration = .seconds(4)
+    ) {
         self.registry = registry
         self.lifetime = lifetime
         self.capacity = capacity

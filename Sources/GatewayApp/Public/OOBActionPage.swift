@@ -27,7 +27,7 @@ import ServiceKit
 struct OOBActionPage: Sendable {
     let codes: OOBCodeApplication
     let credentials: CredentialResolver
-    let registry: RPCClient
+    let registry: PeerClient<FactorRegistryAPI>
     /// The scope's settings (the one door: `CachedSettings`).
     let scopeSettings: CachedSettings
     /// Production: show first, apply on the confirming POST.

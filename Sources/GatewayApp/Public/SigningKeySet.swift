@@ -16,11 +16,11 @@ actor SigningKeySet {
     ]
     static let x509Paths: Set<String> = ["/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"]
 
-    let client: RPCClient
+    let client: PeerClient<SessionTokenAPI>
     private var cached: (keys: PublishSigningKeys.Result, fetchedAt: ContinuousClock.Instant)?
     static let refreshAfter: Duration = .seconds(5)
 
-    init(client: RPCClient) {
+    init(client: PeerClient<SessionTokenAPI>) {
         self.client = client
     }
 

@@ -22,7 +22,8 @@ struct SignedInUser: Sendable {
     /// enrollment revoked (and nothing since) is still good for finishing it; the challenge check
     /// that follows proves the retry is the same enrollment.
     static func resolve(
-        _ body: some SignedInRequest, _ request: PublicRequest, registry: RPCClient, sessions: RPCClient,
+        _ body: some SignedInRequest, _ request: PublicRequest, registry: PeerClient<FactorRegistryAPI>,
+        sessions: PeerClient<SessionTokenAPI>,
         scopeSettings: CachedSettings, retrying enrollmentId: String? = nil, allowingEnrollmentOnly: Bool = false
     ) async throws -> SignedInUser {
         guard let idToken = body.idToken.nonEmpty else {

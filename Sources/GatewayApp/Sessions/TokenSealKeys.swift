@@ -16,10 +16,10 @@ final class TokenSealKeys: Sendable {
     }
 
     private let state = Mutex(State())
-    let sessions: RPCClient
+    let sessions: PeerClient<SessionTokenAPI>
     let refetchInterval: Duration
 
-    init(sessions: RPCClient, refetchInterval: Duration = .seconds(5)) {
+    init(sessions: PeerClient<SessionTokenAPI>, refetchInterval: Duration = .seconds(5)) {
         self.sessions = sessions
         self.refetchInterval = refetchInterval
     }

@@ -29,7 +29,7 @@ struct RecoveryCodeFactor: SecondFactorKind {
     static func hint(_ enrollment: Enrollment, masked: Bool, in entry: inout MFAEnrollment) { entry.totpInfo = TOTPInfo() }
     static func newFactor(_ enrollment: Enrollment) -> NewSecondFactor { NewSecondFactor(kind: .init(kind)) }
 
-    let challenges: RPCClient
+    let challenges: PeerClient<ChallengeIssuerAPI>
     let pendingSignIns: PendingSignIns
     /// Tells the account's owner a code was used, and how many are left.
     let notice: RecoveryCodeNotice

@@ -21,7 +21,7 @@ struct TOTPFactor: SecondFactorKind {
     static func isNamed(by body: FinalizeMFASignInRequest) -> Bool { body.totpVerificationInfo != nil }
     static func session(of body: FinalizeMFAEnrollmentRequest) -> String? { body.totpVerificationInfo?.sessionInfo }
 
-    let challenges: RPCClient
+    let challenges: PeerClient<ChallengeIssuerAPI>
     let pendingSignIns: PendingSignIns
 
     static func hint(_ enrollment: Enrollment, masked: Bool, in entry: inout MFAEnrollment) { entry.totpInfo = TOTPInfo() }
