@@ -36,15 +36,18 @@ def container(deployment):
 
 
 def callers_in_the_code():
-    """Which service calls which, from the sources (`host.client(for: .peer)`)."""
+    """Which service calls which, from the sources (`host.peer(FactorRegistryAPI.self)`, or the untyped
+    `host.client(for: .factorRegistry)`)."""
     names = {"factorRegistry": "factor-registry", "challengeIssuer": "challenge-issuer", "sessionToken": "session-token",
-             "gateway": "gateway"}
+             "gateway": "gateway", "FactorRegistryAPI": "factor-registry", "ChallengeIssuerAPI": "challenge-issuer",
+             "SessionTokenAPI": "session-token"}
     libraries = {"factor-registry": "FactorRegistryApp", "challenge-issuer": "ChallengeIssuerApp",
                  "session-token": "SessionTokenApp", "gateway": "GatewayApp"}
     callers = {service: set() for service in SERVICES}
     for caller, library in libraries.items():
         for source in (ROOT / "Sources" / library).rglob("*.swift"):
-            for peer in re.findall(r"client\(for: \.(\w+)\)", source.read_text()):
+            text = source.read_text()
+            for peer in re.findall(r"client\(for: \.(\w+)\)", text) + re.findall(r"host\.peer\((\w+)\.self\)", text):
                 callers[names[peer]].add(caller)
     return callers
 
