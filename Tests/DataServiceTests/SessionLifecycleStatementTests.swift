@@ -18,7 +18,7 @@ extension DataServiceStatements {
             try await sessions.call(
                 IssueSession.self,
                 .init(
-                    projectId: project, tenantId: scope, localId: localId, signInProvider: "password",
+                    projectId: project, tenantId: scope, localId: localId, signInProvider: .password,
                     secondFactor: factor.map { _ in .totp },
                     secondFactorIdentifier: factor, authTime: Int64(Date().timeIntervalSince1970),
                     user: SessionUser(email: "\(localId)@example.com")
@@ -92,7 +92,7 @@ extension DataServiceStatements {
                     bob[scope] = try await Self.session(sessions, scope: scope, localId: "bob")
                     pending[scope] = try await sessions.call(
                         IssuePendingCredential.self,
-                        .init(projectId: Self.project, tenantId: scope, localId: "alice", signInProvider: "password")
+                        .init(projectId: Self.project, tenantId: scope, localId: "alice", signInProvider: .password)
                     ).mfaPendingCredential
                 }
                 for scope in [nil, tenantId] {

@@ -20,7 +20,7 @@ extension DataServiceStatements {
             try await sessions.call(
                 IssueSession.self,
                 .init(
-                    projectId: project, tenantId: scope, localId: localId, signInProvider: "password",
+                    projectId: project, tenantId: scope, localId: localId, signInProvider: .password,
                     authTime: Int64(Date().timeIntervalSince1970), user: SessionUser(email: "\(localId)@example.com")
                 )
             ).idToken

@@ -26,7 +26,7 @@ extension DataServiceStatements {
         static func sessionsCall(_ sessions: ServiceUnderTest, scope: String?) async throws -> String? {
             try await sessions.refusal {
                 _ = try await sessions.call(
-                    IssuePendingCredential.self, .init(projectId: project, tenantId: scope, localId: "alice", signInProvider: "password"))
+                    IssuePendingCredential.self, .init(projectId: project, tenantId: scope, localId: "alice", signInProvider: .password))
             }
         }
 

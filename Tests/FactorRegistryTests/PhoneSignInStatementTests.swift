@@ -50,7 +50,7 @@ extension RegistryStatements {
                 for scope in [nil, tenantId] {
                     // The other scope's account with this number, if any, is not this scope's.
                     let first = try await Self.signIn(registry, "+15550100", in: scope)
-                    #expect(first.isNewUser && first.account.phoneNumber == "+15550100" && first.account.signInProvider == "phone")
+                    #expect(first.isNewUser && first.account.phoneNumber == "+15550100" && first.account.signInProvider == .phone)
                     #expect(!first.account.disabled && first.account.email == nil && first.lastLoginAt > 0)
                     let second = try await Self.signIn(registry, "+15550100", in: scope)
                     #expect(!second.isNewUser && second.account.localId == first.account.localId && second.lastLoginAt >= first.lastLoginAt)

@@ -95,7 +95,7 @@ struct BlockingFunctionTests {
     @Test func theUserRecordCarriesFactorsButNotRecoveryCodes() {
         let account = Account(
             localId: "u1", email: "ada@example.com", emailVerified: true, displayName: nil, disabled: false, createdAt: "1795000000000",
-            signInProvider: "password", customAttributes: #"{"role":"staff"}"#,
+            signInProvider: .password, customAttributes: #"{"role":"staff"}"#,
             mfaInfo: [
                 Enrollment(
                     mfaEnrollmentId: "totp-1", kind: .totp, displayName: "Phone app", phoneNumber: nil, enrolledAt: "2026-11-27T14:00:00Z"),

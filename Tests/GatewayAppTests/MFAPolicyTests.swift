@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -23,7 +24,7 @@ struct MFAPolicyTests {
     func account(factors: [Enrollment] = []) -> Account {
         Account(
             localId: "u", email: "u@example.com", emailVerified: true, displayName: nil, disabled: false,
-            createdAt: String(Self.created * 1000), signInProvider: "password", mfaInfo: factors
+            createdAt: String(Self.created * 1000), signInProvider: .password, mfaInfo: factors
         )
     }
 
@@ -34,16 +35,17 @@ struct MFAPolicyTests {
     @Test("only MANDATORY, a first factor that can carry a second and no factor make an enrollment-only session")
     func whoIsEnrollmentOnly() throws {
         let now = at(Self.created + 10)
-        #expect(try MandatoryEnrollment.sessionEnd(settings("ENABLED"), account: account(), signInProvider: "password", now: now) == nil)
+        #expect(try MandatoryEnrollment.sessionEnd(settings("ENABLED"), account: account(), signInProvider: .password, now: now) == nil)
         #expect(
             try MandatoryEnrollment.sessionEnd(
-                settings("MANDATORY"), account: account(factors: [totp]), signInProvider: "password", now: now)
+                settings("MANDATORY"), account: account(factors: [totp]), signInProvider: .password, now: now)
                 == nil)
-        for exempt in ["anonymous", "phone", "custom"] {
+        for exempt: SignInProvider in [.anonymous, .phone, .custom, .gameCenter] {
             #expect(try MandatoryEnrollment.sessionEnd(settings("MANDATORY"), account: account(), signInProvider: exempt, now: now) == nil)
         }
         #expect(
-            try MandatoryEnrollment.sessionEnd(settings("MANDATORY"), account: account(), signInProvider: "google.com", now: now)
+            try MandatoryEnrollment.sessionEnd(
+                settings("MANDATORY"), account: account(), signInProvider: .federated("google.com"), now: now)
                 == Self.created + MultiFactorConfig.defaultEnrollmentGracePeriod)
     }
 
@@ -51,11 +53,11 @@ struct MFAPolicyTests {
     func graceStart() throws {
         let older = settings("MANDATORY", grace: 100, since: Self.created - 5_000)
         #expect(
-            try MandatoryEnrollment.sessionEnd(older, account: account(), signInProvider: "password", now: at(Self.created)) == Self.created
+            try MandatoryEnrollment.sessionEnd(older, account: account(), signInProvider: .password, now: at(Self.created)) == Self.created
                 + 100)
         let newer = settings("MANDATORY", grace: 100, since: Self.created + 5_000)
         #expect(
-            try MandatoryEnrollment.sessionEnd(newer, account: account(), signInProvider: "password", now: at(Self.created + 5_050))
+            try MandatoryEnrollment.sessionEnd(newer, account: account(), signInProvider: .password, now: at(Self.created + 5_050))
                 == Self.created + 5_100)
     }
 
@@ -63,7 +65,7 @@ struct MFAPolicyTests {
     func gracePassed() {
         let mandatory = settings("MANDATORY", grace: 100)
         #expect(throws: IdentityToolkitError.self) {
-            try MandatoryEnrollment.sessionEnd(mandatory, account: account(), signInProvider: "password", now: at(Self.created + 100))
+            try MandatoryEnrollment.sessionEnd(mandatory, account: account(), signInProvider: .password, now: at(Self.created + 100))
         }
         #expect(MandatoryEnrollment.gracePassed.message.hasPrefix("OPERATION_NOT_ALLOWED : MFA_ENROLLMENT_REQUIRED"))
         #expect(MandatoryEnrollment.enrollFirst.message.hasPrefix("OPERATION_NOT_ALLOWED : MFA_ENROLLMENT_REQUIRED"))
@@ -72,7 +74,7 @@ struct MFAPolicyTests {
     func user(_ settings: AuthSettings, factors: [Enrollment], passedAt: Int64?) -> SignedInUser {
         SignedInUser(
             token: .init(
-                projectId: "p", tenantId: nil, localId: "u", issuedAt: 2_000_000, authTime: 2_000_000, signInProvider: "password",
+                projectId: "p", tenantId: nil, localId: "u", issuedAt: 2_000_000, authTime: 2_000_000, signInProvider: .password,
                 secondFactor: nil, secondFactorIdentifier: nil, secondFactorAuthTime: passedAt
             ),
             account: account(factors: factors), settings: settings

@@ -50,7 +50,7 @@ final class ScriptedPeers: Sendable {
     /// A pending credential sealed as session-token seals one.
     func sealedCredential(localId: String = "user-1", projectId: String = "demo-project") throws -> String {
         try SealedPendingCredential(
-            projectId: projectId, tenantId: nil, localId: localId, signInProvider: "password",
+            projectId: projectId, tenantId: nil, localId: localId, signInProvider: .password,
             expiresAt: Int64(Date().timeIntervalSince1970) + 600
         ).seal(with: sealKey)
     }
@@ -61,7 +61,7 @@ final class ScriptedPeers: Sendable {
         let facts = facts.withLock { $0 }
         return Account(
             localId: "user-1", email: "user@example.com", emailVerified: facts.emailVerified, displayName: nil, disabled: facts.disabled,
-            createdAt: "1700000000000", signInProvider: "password", mfaInfo: facts.enrollments
+            createdAt: "1700000000000", signInProvider: .password, mfaInfo: facts.enrollments
         )
     }
 
@@ -128,7 +128,7 @@ final class ScriptedPeers: Sendable {
             if params.idToken == "expired-token" { throw Self.rejected(.invalidIDToken, .tokenExpired) }
             let now = Int64(Date().timeIntervalSince1970)
             return .init(
-                projectId: "demo-project", tenantId: nil, localId: "user-1", issuedAt: now, authTime: now, signInProvider: "password",
+                projectId: "demo-project", tenantId: nil, localId: "user-1", issuedAt: now, authTime: now, signInProvider: .password,
                 secondFactor: nil, secondFactorIdentifier: nil
             )
         }

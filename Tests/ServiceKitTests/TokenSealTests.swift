@@ -7,7 +7,7 @@ import Testing
 struct TokenSealTests {
     static let key = TokenSealKey(masterKey: SymmetricKey(size: .bits256))
     static let facts = SealedPendingCredential(
-        projectId: "demo-project", tenantId: "tenant-a", localId: "uid-1", signInProvider: "password", expiresAt: 1_800_000_000
+        projectId: "demo-project", tenantId: "tenant-a", localId: "uid-1", signInProvider: .password, expiresAt: 1_800_000_000
     )
 
     @Test("the facts come back out with the key they were sealed with")

@@ -12,7 +12,7 @@ import Testing
 struct RefreshChecksTests {
     /// A session signed in at 1,000,000 (auth time and start) with TOTP factor `totp-1`.
     let family = RefreshSessions.Family(
-        familyID: "f", projectId: "demo-project", tenantId: nil, localId: "user-1", signInProvider: "password",
+        familyID: "f", projectId: "demo-project", tenantId: nil, localId: "user-1", signInProvider: .password,
         secondFactor: .totp, secondFactorIdentifier: "totp-1", authTime: 1_000_000, signedInAt: 1_000_000, sessionClaims: nil,
         secondFactorAuthTime: 1_000_000, enrollmentOnlyUntil: nil, firstFactorIdentifier: nil
     )
@@ -64,7 +64,7 @@ struct RefreshChecksTests {
         let now = Date(timeIntervalSince1970: 2_000_000)
         func session(until: Int64) -> RefreshSessions.Family {
             RefreshSessions.Family(
-                familyID: "f", projectId: "demo-project", tenantId: nil, localId: "user-1", signInProvider: "password",
+                familyID: "f", projectId: "demo-project", tenantId: nil, localId: "user-1", signInProvider: .password,
                 secondFactor: nil, secondFactorIdentifier: nil, authTime: 1_000_000, signedInAt: 1_000_000, sessionClaims: nil,
                 secondFactorAuthTime: nil, enrollmentOnlyUntil: until, firstFactorIdentifier: nil
             )

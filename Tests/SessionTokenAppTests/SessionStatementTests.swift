@@ -22,14 +22,14 @@ struct SessionStatementTests {
 
     static func pendingCredential(_ sessions: ServiceUnderTest, localId: String = "alice") async throws -> String {
         try await sessions.call(
-            IssuePendingCredential.self, .init(projectId: project, localId: localId, signInProvider: "password")
+            IssuePendingCredential.self, .init(projectId: project, localId: localId, signInProvider: .password)
         ).mfaPendingCredential
     }
 
     /// The `session.issue` a finalize makes: the second factor passed, the credential used up.
     static func finish(_ credential: String, localId: String = "alice") -> IssueSession.Params {
         IssueSession.Params(
-            projectId: project, localId: localId, signInProvider: "password", secondFactor: .totp, secondFactorIdentifier: "factor-1",
+            projectId: project, localId: localId, signInProvider: .password, secondFactor: .totp, secondFactorIdentifier: "factor-1",
             authTime: Int64(Date().timeIntervalSince1970), user: SessionUser(email: "\(localId)@example.com"),
             consumePendingCredential: credential
         )
@@ -98,7 +98,7 @@ struct SessionStatementTests {
                 let refusal = try await sessions.refusal {
                     _ = try await sessions.call(
                         IssuePendingCredential.self,
-                        .init(projectId: project, tenantId: tenant, localId: "alice", signInProvider: "password")
+                        .init(projectId: project, tenantId: tenant, localId: "alice", signInProvider: .password)
                     )
                 }
                 #expect(refusal == "TENANT_NOT_FOUND")
@@ -107,7 +107,7 @@ struct SessionStatementTests {
             let refusal = try await sessions.refusal {
                 _ = try await sessions.call(
                     IssuePendingCredential.self,
-                    .init(projectId: Self.project, tenantId: "unknown", localId: "alice", signInProvider: "password")
+                    .init(projectId: Self.project, tenantId: "unknown", localId: "alice", signInProvider: .password)
                 )
             }
             #expect(refusal == "TENANT_NOT_FOUND")
@@ -152,7 +152,7 @@ struct SessionStatementTests {
             let started = try await sessions.call(
                 IssueSession.self,
                 .init(
-                    projectId: Self.project, localId: "alice", signInProvider: "passkey", authTime: Int64(Date().timeIntervalSince1970),
+                    projectId: Self.project, localId: "alice", signInProvider: .passkey, authTime: Int64(Date().timeIntervalSince1970),
                     user: SessionUser(email: "alice@example.com"), secondFactorAuthTime: Int64(Date().timeIntervalSince1970),
                     firstFactorIdentifier: "passkey:cred-1"
                 )

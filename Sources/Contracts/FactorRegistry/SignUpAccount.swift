@@ -1,3 +1,4 @@
+import AuthVocabulary
 import JSONRPC
 
 /// `account.signUp`: creates an email/password account (both given) or an anonymous one (neither),
@@ -48,7 +49,7 @@ public struct Account: Codable, Sendable, Hashable {
     /// Milliseconds since the epoch, as a string (Identity Toolkit's `createdAt`).
     public var createdAt: String
     /// `password` for email/password accounts, `anonymous` for anonymous ones.
-    public var signInProvider: String
+    public var signInProvider: SignInProvider
     /// Seconds since the epoch: sessions begun before it are revoked (`TOKEN_EXPIRED`).
     public var validSince: Int64?
     /// Milliseconds since the epoch of the last sign-in, as a string; absent before the first.
@@ -68,7 +69,7 @@ public struct Account: Codable, Sendable, Hashable {
 
     public init(
         localId: String, email: String?, emailVerified: Bool, displayName: String?, disabled: Bool, createdAt: String,
-        signInProvider: String, validSince: Int64? = nil, lastLoginAt: String? = nil, customAttributes: String? = nil,
+        signInProvider: SignInProvider, validSince: Int64? = nil, lastLoginAt: String? = nil, customAttributes: String? = nil,
         phoneNumber: String? = nil, mfaInfo: [Enrollment]? = nil, photoUrl: String? = nil,
         federatedIdentities: [FederatedIdentity]? = nil, passwordSet: Bool? = nil
     ) {

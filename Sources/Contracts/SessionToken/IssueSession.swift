@@ -11,7 +11,7 @@ public enum IssueSession: RPCMethod {
         public var tenantId: String?
         public var localId: String
         /// The first factor: `password`, `anonymous`, `custom`, `phone`, an IdP id…
-        public var signInProvider: String
+        public var signInProvider: SignInProvider
         /// `phone` or `totp` after a second-factor sign-in or enrollment.
         public var secondFactor: FactorKind?
         public var secondFactorIdentifier: String?
@@ -46,7 +46,7 @@ public enum IssueSession: RPCMethod {
         public var firstFactorIdentifier: String?
 
         public init(
-            projectId: String, tenantId: String? = nil, localId: String, signInProvider: String,
+            projectId: String, tenantId: String? = nil, localId: String, signInProvider: SignInProvider,
             secondFactor: FactorKind? = nil, secondFactorIdentifier: String? = nil, authTime: Int64, user: SessionUser,
             sessionClaims: [String: JSONValue]? = nil, consumePendingCredential: String? = nil, revokeOtherSessions: Bool? = nil,
             finishesEnrollment: Bool? = nil, secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil,

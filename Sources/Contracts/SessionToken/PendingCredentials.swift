@@ -1,3 +1,4 @@
+import AuthVocabulary
 import JSONRPC
 
 /// `pendingCredential.issue`: the `mfaPendingCredential` of a first-factor sign-in that still needs
@@ -11,9 +12,9 @@ public enum IssuePendingCredential: RPCMethod {
         public var tenantId: String?
         public var localId: String
         /// The first factor (`password`, …), which the completed session keeps.
-        public var signInProvider: String
+        public var signInProvider: SignInProvider
 
-        public init(projectId: String, tenantId: String? = nil, localId: String, signInProvider: String) {
+        public init(projectId: String, tenantId: String? = nil, localId: String, signInProvider: SignInProvider) {
             self.projectId = projectId
             self.tenantId = tenantId
             self.localId = localId
@@ -65,9 +66,9 @@ public enum InspectPendingCredential: RPCMethod {
         public var projectId: String
         public var tenantId: String?
         public var localId: String
-        public var signInProvider: String
+        public var signInProvider: SignInProvider
 
-        public init(projectId: String, tenantId: String?, localId: String, signInProvider: String) {
+        public init(projectId: String, tenantId: String?, localId: String, signInProvider: SignInProvider) {
             self.projectId = projectId
             self.tenantId = tenantId
             self.localId = localId

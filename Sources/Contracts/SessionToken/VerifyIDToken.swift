@@ -19,7 +19,7 @@ public enum VerifyIDToken: RPCMethod {
         /// Seconds since the epoch (`iat`), compared with the user's `validSince`.
         public var issuedAt: Int64
         public var authTime: Int64
-        public var signInProvider: String
+        public var signInProvider: SignInProvider
         public var secondFactor: FactorKind?
         public var secondFactorIdentifier: String?
         /// When the session last passed a second factor (`firebase.second_factor_auth_time`).
@@ -32,7 +32,7 @@ public enum VerifyIDToken: RPCMethod {
 
         public init(
             projectId: String, tenantId: String?, localId: String, issuedAt: Int64, authTime: Int64,
-            signInProvider: String, secondFactor: FactorKind?, secondFactorIdentifier: String?,
+            signInProvider: SignInProvider, secondFactor: FactorKind?, secondFactorIdentifier: String?,
             secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil, firstFactorIdentifier: String? = nil
         ) {
             self.firstFactorIdentifier = firstFactorIdentifier

@@ -88,8 +88,8 @@ struct AccountStoreInconsistent: Error {}
 extension AccountRepository {
     /// How an account signs in by itself: with its email, its phone, or (neither) anonymously.
     /// An account with neither that came from an identity provider signs in with it.
-    static func provider(email: String?, phoneNumber: String?, federated: String? = nil) -> String {
-        email != nil ? "password" : phoneNumber != nil ? "phone" : federated ?? "anonymous"
+    static func provider(email: String?, phoneNumber: String?, federated: String? = nil) -> SignInProvider {
+        email != nil ? .password : phoneNumber != nil ? .phone : federated.map(SignInProvider.federated) ?? .anonymous
     }
 }
 

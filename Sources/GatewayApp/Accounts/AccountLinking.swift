@@ -30,7 +30,7 @@ struct AccountLinking: Sendable {
             break
         }
         let anonymous =
-            user.token.signInProvider == "anonymous" && user.account.email == nil && user.account.phoneNumber == nil
+            user.token.signInProvider == .anonymous && user.account.email == nil && user.account.phoneNumber == nil
             && user.account.federatedIdentities == nil
         if !anonymous { try recentLogin.require(user) }
     }

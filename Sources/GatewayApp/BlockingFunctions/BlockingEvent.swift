@@ -85,11 +85,11 @@ struct BlockingEvent: Sendable {
 
     static func providerData(_ account: Account) -> [JSONValue] {
         var entries: [JSONValue] = []
-        if let email = account.email, account.passwordSet ?? (account.signInProvider == "password") {
-            entries.append(["uid": .string(email), "provider_id": "password", "email": .string(email)])
+        if let email = account.email, account.passwordSet ?? (account.signInProvider == .password) {
+            entries.append(["uid": .string(email), "provider_id": .string(SignInProvider.password.rawValue), "email": .string(email)])
         }
         if let phone = account.phoneNumber {
-            entries.append(["uid": .string(phone), "provider_id": "phone", "phone_number": .string(phone)])
+            entries.append(["uid": .string(phone), "provider_id": .string(SignInProvider.phone.rawValue), "phone_number": .string(phone)])
         }
         for identity in account.federatedIdentities ?? [] {
             var entry: [String: JSONValue] = ["uid": .string(identity.rawId), "provider_id": .string(identity.providerId)]

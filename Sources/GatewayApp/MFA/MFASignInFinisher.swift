@@ -24,7 +24,7 @@ struct MFASignInFinisher: Sendable {
         if account.disabled { throw IdentityToolkitError(.userDisabled) }
         let facts = pending.facts
         let signedIn = try await functions.beforeSignIn(
-            account, settings: settings, projectId: facts.projectId, tenantId: facts.tenantId, signInMethod: facts.signInProvider,
+            account, settings: settings, projectId: facts.projectId, tenantId: facts.tenantId, signInMethod: facts.signInProvider.rawValue,
             request: request
         )
         let signedInAt = Int64(Date().timeIntervalSince1970 * 1000)

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -23,7 +24,7 @@ enum MandatoryEnrollment {
     /// The end of the enrollment-only session a first-factor sign-in (not a link) of `account`
     /// gets, or `nil` for a full session. Throws ``gracePassed`` once the grace period has run out.
     static func sessionEnd(
-        _ settings: AuthSettings, account: Account, signInProvider: String, now: Date = Date()
+        _ settings: AuthSettings, account: Account, signInProvider: SignInProvider, now: Date = Date()
     ) throws -> Int64? {
         let mfa = settings.mfaConfig
         guard mfa.isMandatory, !SecondFactorPolicy.unsupportedFirstFactors.contains(signInProvider),

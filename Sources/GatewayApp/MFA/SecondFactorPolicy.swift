@@ -5,7 +5,7 @@ import IdentityToolkit
 /// What the scope's MFA settings allow (contract §3.4, §3.5).
 enum SecondFactorPolicy {
     /// First factors that can never carry a second factor.
-    static let unsupportedFirstFactors: Set<String> = ["anonymous", "phone", "custom", "gc.apple.com"]
+    static let unsupportedFirstFactors: Set<SignInProvider> = [.anonymous, .phone, .custom, .gameCenter]
 
     static let unsupportedFirstFactor = IdentityToolkitError(
         .unsupportedFirstFactor, detail: "MFA is not available for the given first factor.")
@@ -21,7 +21,7 @@ enum SecondFactorPolicy {
         settings.mfaConfig.isOn
     }
 
-    static func checkFirstFactor(_ provider: String) throws {
+    static func checkFirstFactor(_ provider: SignInProvider) throws {
         if unsupportedFirstFactors.contains(provider) { throw unsupportedFirstFactor }
     }
 }

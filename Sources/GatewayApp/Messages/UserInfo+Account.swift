@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 
 extension UserInfo {
@@ -17,13 +18,14 @@ extension UserInfo {
         if let email = account.email, account.passwordSet != false || account.federatedIdentities == nil {
             providerUserInfo?.append(
                 ProviderUserInfo(
-                    providerId: "password", federatedId: email, rawId: email, email: email, displayName: account.displayName,
+                    providerId: SignInProvider.password.rawValue, federatedId: email, rawId: email, email: email,
+                    displayName: account.displayName,
                     photoUrl: account.photoUrl
                 )
             )
         }
         if let phone = account.phoneNumber {
-            providerUserInfo?.append(ProviderUserInfo(providerId: "phone", rawId: phone, phoneNumber: phone))
+            providerUserInfo?.append(ProviderUserInfo(providerId: SignInProvider.phone.rawValue, rawId: phone, phoneNumber: phone))
         }
         for identity in account.federatedIdentities ?? [] {
             providerUserInfo?.append(
@@ -44,6 +46,6 @@ extension UserInfo {
     mutating func adding(passkeys: [PasskeyEntry]) {
         guard !passkeys.isEmpty else { return }
         passkeyInfo = passkeys.map { PasskeyInfo(credentialId: $0.credentialId, name: $0.name) }
-        providerUserInfo = (providerUserInfo ?? []) + [ProviderUserInfo(providerId: "passkey", rawId: localId)]
+        providerUserInfo = (providerUserInfo ?? []) + [ProviderUserInfo(providerId: SignInProvider.passkey.rawValue, rawId: localId)]
     }
 }

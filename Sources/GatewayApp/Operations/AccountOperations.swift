@@ -155,7 +155,7 @@ struct AccountOperations: Sendable {
 
     /// The provider ids of `deleteProvider` that name identity providers (not `password` or `phone`).
     static func federated(_ providers: [String]) -> [String]? {
-        let federated = providers.filter { !["password", "phone"].contains($0) }
+        let federated = providers.filter { ![SignInProvider.password, .phone].contains(SignInProvider(rawValue: $0)) }
         return federated.isEmpty ? nil : federated
     }
 }

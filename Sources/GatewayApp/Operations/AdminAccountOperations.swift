@@ -243,7 +243,9 @@ struct AdminAccountOperations: Sendable {
     /// the account's own email and number); the subject is `rawId`, or the end of Google's `federatedId` URL.
     static func identities(_ entries: [ProviderUserInfo]?) -> [FederatedIdentity]? {
         let identities = (entries ?? []).compactMap { entry -> FederatedIdentity? in
-            guard let provider = entry.providerId, !["password", "phone"].contains(provider) else { return nil }
+            guard let provider = entry.providerId, ![SignInProvider.password, .phone].contains(SignInProvider(rawValue: provider)) else {
+                return nil
+            }
             let subject = entry.rawId ?? entry.federatedId.map { String($0.split(separator: "/").last ?? Substring($0)) }
             return FederatedIdentity(
                 providerId: provider, rawId: subject ?? "", email: entry.email, displayName: entry.displayName, photoUrl: entry.photoUrl

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -55,11 +56,11 @@ struct CreateAuthUriOperation: Sendable {
         if account.email != nil {
             if account.passwordSet == true {
                 methods.append("password")
-                providers.append("password")
+                providers.append(SignInProvider.password.rawValue)
             } else if federated.isEmpty {
                 // No password and no provider: the account signs in by email link.
                 methods.append("emailLink")
-                providers.append("password")
+                providers.append(SignInProvider.password.rawValue)
             }
         }
         return (methods + federated, providers + federated)

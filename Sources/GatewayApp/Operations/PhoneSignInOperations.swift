@@ -165,7 +165,7 @@ struct PhoneSignInOperations: Sendable {
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(
-                projectId: projectId, localId: account.localId, signInProvider: "phone", authTime: authTime, user: SessionUser(account),
+                projectId: projectId, localId: account.localId, signInProvider: .phone, authTime: authTime, user: SessionUser(account),
                 sessionClaims: sessionClaims
             ),
             requestID: request.requestID

@@ -37,7 +37,7 @@ struct SignInWithCustomTokenOperation: Sendable {
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(
-                projectId: projectId, tenantId: verified.tenantId, localId: signedIn.localId, signInProvider: "custom",
+                projectId: projectId, tenantId: verified.tenantId, localId: signedIn.localId, signInProvider: .custom,
                 authTime: (signedIn.lastLoginAt.flatMap { Int64($0) } ?? 0) / 1000, user: SessionUser(signedIn),
                 sessionClaims: verified.claims
             ),

@@ -52,7 +52,7 @@ struct SignInWithEmailLinkOperation: Sendable {
         if signIn.secondFactorRequired == true {
             let pending = try await PeerCall.call(
                 sessions, IssuePendingCredential.self,
-                .init(projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: "password"),
+                .init(projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: .password),
                 requestID: request.requestID
             )
             answer.mfaPendingCredential = pending.mfaPendingCredential
@@ -75,13 +75,13 @@ struct SignInWithEmailLinkOperation: Sendable {
         // A link keeps the sign-in it was made in (its first and second factor), so linking never
         // makes a session that a factor's withdrawal would not end.
         let enrollmentOnlyUntil = try MandatoryEnrollment.sessionEnd(
-            settings, account: account, signInProvider: user?.token.signInProvider ?? "password"
+            settings, account: account, signInProvider: user?.token.signInProvider ?? .password
         )
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(
                 projectId: projectId, tenantId: tenantId, localId: account.localId,
-                signInProvider: user?.token.signInProvider ?? "password", secondFactor: user?.token.secondFactor,
+                signInProvider: user?.token.signInProvider ?? .password, secondFactor: user?.token.secondFactor,
                 secondFactorIdentifier: user?.token.secondFactorIdentifier, authTime: user?.token.authTime ?? signIn.lastLoginAt,
                 user: SessionUser(account), sessionClaims: sessionClaims, secondFactorAuthTime: user?.token.secondFactorAuthTime,
                 enrollmentOnlyUntil: enrollmentOnlyUntil

@@ -66,7 +66,7 @@ struct SignInWithIdpOperation: Sendable {
             // The MFA branch (§2.2): the provider is the pending sign-in's first factor.
             let pending = try await PeerCall.call(
                 sessions, IssuePendingCredential.self,
-                .init(projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: providerId),
+                .init(projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: .federated(providerId)),
                 requestID: request.requestID
             )
             answer.mfaPendingCredential = pending.mfaPendingCredential
@@ -88,11 +88,11 @@ struct SignInWithIdpOperation: Sendable {
         account = signedIn.account
         // A user without a factor under MANDATORY gets an enrollment-only session, also from a link
         // (an anonymous user's upgrade must not make a full session without a factor).
-        let enrollmentOnlyUntil = try MandatoryEnrollment.sessionEnd(settings, account: account, signInProvider: providerId)
+        let enrollmentOnlyUntil = try MandatoryEnrollment.sessionEnd(settings, account: account, signInProvider: .federated(providerId))
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(
-                projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: providerId,
+                projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: .federated(providerId),
                 // A link keeps the session's second factor: the user passed it when they signed in.
                 secondFactor: user?.token.secondFactor, secondFactorIdentifier: user?.token.secondFactorIdentifier,
                 authTime: user?.token.authTime ?? result.lastLoginAt ?? Int64(Date().timeIntervalSince1970), user: SessionUser(account),

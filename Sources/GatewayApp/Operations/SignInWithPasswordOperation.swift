@@ -60,7 +60,7 @@ struct SignInWithPasswordOperation: Sendable {
             // The MFA branch (§2.2): a pending credential and the factors as hints, no tokens.
             let pending = try await PeerCall.call(
                 sessions, IssuePendingCredential.self,
-                .init(projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: "password"),
+                .init(projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: .password),
                 requestID: request.requestID
             )
             let answer = SignInWithPasswordResponse(
@@ -72,11 +72,11 @@ struct SignInWithPasswordOperation: Sendable {
         let signedIn = try await functions.beforeSignIn(
             account, settings: settings, projectId: projectId, tenantId: tenantId, signInMethod: "password", request: request
         )
-        let enrollmentOnlyUntil = try MandatoryEnrollment.sessionEnd(settings, account: signedIn.account, signInProvider: "password")
+        let enrollmentOnlyUntil = try MandatoryEnrollment.sessionEnd(settings, account: signedIn.account, signInProvider: .password)
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(
-                projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: "password",
+                projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: .password,
                 authTime: signIn.lastLoginAt,
                 user: SessionUser(signedIn.account), sessionClaims: signedIn.sessionClaims, enrollmentOnlyUntil: enrollmentOnlyUntil
             ),

@@ -59,7 +59,7 @@ struct SignUpOperation: Sendable {
         )
         // Anonymous users call no function (as in Identity Platform); an email sign-up calls both.
         var sessionClaims: [String: JSONValue]?
-        if account.signInProvider == "password" {
+        if account.signInProvider == .password {
             account = try await functions.beforeCreate(
                 account, settings: settings, projectId: projectId, tenantId: tenantId, signInMethod: "password", request: request
             )
@@ -109,8 +109,8 @@ struct SignUpOperation: Sendable {
             sessions, IssueSession.self,
             .init(
                 projectId: user.token.projectId, tenantId: user.token.tenantId, localId: account.localId,
-                signInProvider: "password", authTime: user.token.authTime, user: SessionUser(account),
-                enrollmentOnlyUntil: try MandatoryEnrollment.sessionEnd(settings, account: account, signInProvider: "password")
+                signInProvider: .password, authTime: user.token.authTime, user: SessionUser(account),
+                enrollmentOnlyUntil: try MandatoryEnrollment.sessionEnd(settings, account: account, signInProvider: .password)
             ),
             requestID: request.requestID
         )

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Crypto
 import Foundation
@@ -198,7 +199,8 @@ struct PasskeyOperations: Sendable {
         )
         let recorded = try await PeerCall.call(
             registry, RecordSignIn.self,
-            .init(projectId: projectId, tenantId: tenantId, localId: found.localId, firstFactor: "passkey"), requestID: request.requestID
+            .init(projectId: projectId, tenantId: tenantId, localId: found.localId, firstFactor: SignInProvider.passkey.rawValue),
+            requestID: request.requestID
         )
         let signedIn = try await functions.beforeSignIn(
             recorded, settings: settings, projectId: projectId, tenantId: tenantId, signInMethod: "passkey", request: request
@@ -210,7 +212,7 @@ struct PasskeyOperations: Sendable {
         let tokens = try await PeerCall.call(
             sessions, IssueSession.self,
             .init(
-                projectId: projectId, tenantId: tenantId, localId: found.localId, signInProvider: "passkey",
+                projectId: projectId, tenantId: tenantId, localId: found.localId, signInProvider: .passkey,
                 authTime: (recorded.lastLoginAt.flatMap { Int64($0) } ?? 0) / 1000, user: SessionUser(signedIn.account),
                 sessionClaims: signedIn.sessionClaims, secondFactorAuthTime: Int64(Date().timeIntervalSince1970),
                 firstFactorIdentifier: PasskeyCredential.factorIdentifier(stored.credentialId)

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Crypto
 import Foundation
@@ -67,11 +68,11 @@ public struct SealedPendingCredential: Sendable, Hashable {
     public var projectId: String
     public var tenantId: String?
     public var localId: String
-    public var signInProvider: String
+    public var signInProvider: SignInProvider
     /// Seconds since the epoch.
     public var expiresAt: Int64
 
-    public init(projectId: String, tenantId: String?, localId: String, signInProvider: String, expiresAt: Int64) {
+    public init(projectId: String, tenantId: String?, localId: String, signInProvider: SignInProvider, expiresAt: Int64) {
         self.projectId = projectId
         self.tenantId = tenantId
         self.localId = localId
@@ -85,7 +86,7 @@ public struct SealedPendingCredential: Sendable, Hashable {
     public func seal(with key: TokenSealKey) throws -> String {
         var plain = Data()
         withUnsafeBytes(of: expiresAt.bigEndian) { plain.append(contentsOf: $0) }
-        let provider = Data(signInProvider.utf8)
+        let provider = Data(signInProvider.rawValue.utf8)
         guard provider.count < 256 else { throw TokenSealKey.Unsealable() }
         plain.append(UInt8(provider.count))
         plain.append(provider)
@@ -105,7 +106,7 @@ public struct SealedPendingCredential: Sendable, Hashable {
         return SealedPendingCredential(
             projectId: opened.projectId, tenantId: opened.tenantId,
             localId: String(decoding: bytes[(9 + providerLength)...], as: UTF8.self),
-            signInProvider: String(decoding: bytes[9..<(9 + providerLength)], as: UTF8.self), expiresAt: expiresAt
+            signInProvider: SignInProvider(rawValue: String(decoding: bytes[9..<(9 + providerLength)], as: UTF8.self)), expiresAt: expiresAt
         )
     }
 

@@ -19,7 +19,7 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var picture: String?
     var providerID: String?
     var identities: [String: [String]]
-    var signInProvider: String
+    var signInProvider: SignInProvider
     var signInSecondFactor: FactorKind?
     var secondFactorIdentifier: String?
     /// The first factor's own id where it has one (`passkey:<credential id>`, beside
@@ -35,8 +35,7 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var enrollmentOnlyUntil: Int64?
     var customClaims: [String: JSONValue]
 
-    /// The sign-in provider of a passkey sign-in, and the `acr` its tokens carry.
-    static let passkeyProvider = "passkey"
+    /// The `acr` a passkey sign-in's tokens carry.
     static let phishingResistant = "phr"
 
     /// Names developers may not set through custom claims.
@@ -104,7 +103,7 @@ struct IDTokenClaims: JWTPayload, Equatable {
         authenticationContext = try container.decodeIfPresent(String.self, forKey: Key("acr"))
         let firebase = try container.nestedContainer(keyedBy: Key.self, forKey: Key("firebase"))
         identities = try firebase.decode([String: [String]].self, forKey: Key("identities"))
-        signInProvider = try firebase.decode(String.self, forKey: Key("sign_in_provider"))
+        signInProvider = try firebase.decode(SignInProvider.self, forKey: Key("sign_in_provider"))
         signInSecondFactor = try firebase.decodeIfPresent(FactorKind.self, forKey: Key("sign_in_second_factor"))
         secondFactorIdentifier = try firebase.decodeIfPresent(String.self, forKey: Key("second_factor_identifier"))
         firstFactorIdentifier = try firebase.decodeIfPresent(String.self, forKey: Key("first_factor_identifier"))
@@ -120,11 +119,11 @@ struct IDTokenClaims: JWTPayload, Equatable {
 
     init(
         issuer: String, audience: String, subject: String, issuedAt: Int64, expiresAt: Int64, authTime: Int64,
-        user: SessionUser, signInProvider: String, signInSecondFactor: FactorKind?, secondFactorIdentifier: String?,
+        user: SessionUser, signInProvider: SignInProvider, signInSecondFactor: FactorKind?, secondFactorIdentifier: String?,
         tenant: String?, secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil, firstFactorIdentifier: String? = nil
     ) {
         self.firstFactorIdentifier = firstFactorIdentifier
-        authenticationContext = signInProvider == Self.passkeyProvider ? Self.phishingResistant : nil
+        authenticationContext = signInProvider == .passkey ? Self.phishingResistant : nil
         self.secondFactorAuthTime = secondFactorAuthTime
         self.enrollmentOnlyUntil = enrollmentOnlyUntil
         self.issuer = issuer
@@ -138,7 +137,7 @@ struct IDTokenClaims: JWTPayload, Equatable {
         phoneNumber = user.phoneNumber
         name = user.displayName
         picture = user.photoUrl
-        providerID = signInProvider == "anonymous" ? "anonymous" : nil
+        providerID = signInProvider == .anonymous ? SignInProvider.anonymous.rawValue : nil
         var identities = user.identities ?? [:]
         if let email = user.email { identities["email"] = [email] }
         if let phone = user.phoneNumber, identities["phone"] == nil { identities["phone"] = [phone] }

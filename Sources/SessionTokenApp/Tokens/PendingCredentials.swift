@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -37,7 +38,7 @@ struct PendingCredentials: Sendable {
             cached: """
                 INSERT INTO \(sql: schema.qualified(Self.table))
                 (credential_hash, local_id, sign_in_provider, expires_at)
-                VALUES (\(credential.hash), \(params.localId), \(params.signInProvider), now() + make_interval(secs => \(seconds)))
+                VALUES (\(credential.hash), \(params.localId), \(params.signInProvider.rawValue), now() + make_interval(secs => \(seconds)))
                 """,
             logger: logger
         )
@@ -82,11 +83,11 @@ struct PendingCredentials: Sendable {
 /// An unused pending credential's account and first factor.
 private struct PendingRow: StatementRow {
     let localId: String
-    let signInProvider: String
+    let signInProvider: SignInProvider
 
     init(_ columns: RowColumns) throws {
         localId = try columns("local_id")
-        signInProvider = try columns("sign_in_provider")
+        signInProvider = SignInProvider(rawValue: try columns("sign_in_provider"))
     }
 }
 

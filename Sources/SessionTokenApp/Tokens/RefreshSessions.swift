@@ -25,7 +25,7 @@ struct RefreshSessions: Sendable {
         let projectId: String
         let tenantId: String?
         let localId: String
-        let signInProvider: String
+        let signInProvider: SignInProvider
         let secondFactor: FactorKind?
         let secondFactorIdentifier: String?
         let authTime: Int64

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Foundation
 import Logging
 import PostgresNIO
@@ -10,7 +11,7 @@ extension SessionRepository {
     struct FamilyRow: StatementRow {
         let familyID: String
         let localId: String
-        let signInProvider: String
+        let signInProvider: SignInProvider
         let secondFactor: String?
         let secondFactorIdentifier: String?
         let authTime: Int64
@@ -26,7 +27,7 @@ extension SessionRepository {
         init(_ columns: RowColumns) throws {
             familyID = try columns("family_id")
             localId = try columns("local_id")
-            signInProvider = try columns("sign_in_provider")
+            signInProvider = SignInProvider(rawValue: try columns("sign_in_provider"))
             secondFactor = try columns("second_factor")
             secondFactorIdentifier = try columns("second_factor_identifier")
             authTime = try columns("auth_time")

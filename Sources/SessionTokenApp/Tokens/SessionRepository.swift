@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -93,7 +94,7 @@ struct SessionRepository: Sendable {
                     INSERT INTO \(sql: families)
                     (family_id, local_id, sign_in_provider, second_factor, second_factor_identifier, auth_time, session_claims,
                      second_factor_auth_time, enrollment_only_until, first_factor_identifier)
-                    SELECT \(familyID), \(params.localId), \(params.signInProvider), \(params.secondFactor?.rawValue),
+                    SELECT \(familyID), \(params.localId), \(params.signInProvider.rawValue), \(params.secondFactor?.rawValue),
                            \(params.secondFactorIdentifier), \(authTime), \(Self.encode(params.sessionClaims)),
                            \(params.secondFactorAuthTime.map(Self.date)), \(params.enrollmentOnlyUntil.map(Self.date)),
                            \(params.firstFactorIdentifier)
@@ -113,13 +114,13 @@ struct SessionRepository: Sendable {
     /// The sign-in a pending credential finished, for a finalize retried after its answer was lost.
     struct FinishedSignIn: StatementRow {
         let localId: String
-        let signInProvider: String
+        let signInProvider: SignInProvider
         let secondFactorIdentifier: String?
         let authTime: Int64
 
         init(_ columns: RowColumns) throws {
             localId = try columns("local_id")
-            signInProvider = try columns("sign_in_provider")
+            signInProvider = SignInProvider(rawValue: try columns("sign_in_provider"))
             secondFactorIdentifier = try columns("second_factor_identifier")
             authTime = try columns("auth_time")
         }
