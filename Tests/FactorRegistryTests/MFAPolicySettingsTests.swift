@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
 struct MFAPolicySettingsTests {
     func settings(_ state: String, grace: Int64? = nil, stepUp: Int64? = nil, since: Int64? = nil) -> AuthSettings {
         var settings = AuthSettings.projectDefaults
-        settings.mfaConfig.state = state
+        settings.mfaConfig.state = MultiFactorState(rawValue: state)
         settings.mfaConfig.enrollmentGracePeriodSeconds = grace
         settings.mfaConfig.stepUpMaxAgeSeconds = stepUp
         settings.mfaConfig.mandatorySince = since

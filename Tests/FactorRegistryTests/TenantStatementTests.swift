@@ -1,3 +1,4 @@
+import AuthVocabulary
 import ChallengeIssuerApp
 import Contracts
 import FactorRegistryApp
@@ -85,7 +86,7 @@ extension RegistryStatements {
                 let badName = try await registry.refusal { _ = try await update("Shop\n", settings, updated.version, tenant.tenantId) }
                 #expect(badName == "INVALID_ARGUMENT : displayName must be 1 to 256 characters, none of them control characters")
                 var invalid = settings
-                invalid.mfaConfig.state = "SOMETIMES"
+                invalid.mfaConfig.state = MultiFactorState(rawValue: "SOMETIMES")
                 let badSettings = try await registry.refusal { _ = try await update(nil, invalid, updated.version, tenant.tenantId) }
                 #expect(badSettings == "INVALID_CONFIG : mfa state must be DISABLED, ENABLED or MANDATORY")
                 #expect(try await registry.call(GetTenant.self, .init(projectId: Self.project, tenantId: tenant.tenantId)) == updated)

@@ -59,7 +59,7 @@ struct MFAEnrollmentTests {
     @Test("start: the kind must be enabled before anything about the user; then the user's checks")
     func startOrder() async {
         peers.facts.withLock {
-            $0.settings.mfaConfig = MultiFactorConfig(state: "ENABLED", enabledProviders: ["PHONE_SMS"], providerConfigs: [])
+            $0.settings.mfaConfig = MultiFactorConfig(state: .enabled, enabledProviders: ["PHONE_SMS"], providerConfigs: [])
         }
         #expect(await refusal(Self.start, ["totpEnrollmentInfo": [:]]) == .operationNotAllowed)
         #expect(await refusal(Self.start, ["phoneEnrollmentInfo": ["phoneNumber": "+15550100"]]) == .missingIDToken)

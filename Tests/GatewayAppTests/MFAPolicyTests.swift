@@ -14,7 +14,7 @@ struct MFAPolicyTests {
 
     func settings(_ state: String, grace: Int64? = nil, since: Int64? = nil, stepUp: Int64? = nil) -> AuthSettings {
         var settings = AuthSettings.projectDefaults
-        settings.mfaConfig.state = state
+        settings.mfaConfig.state = MultiFactorState(rawValue: state)
         settings.mfaConfig.enrollmentGracePeriodSeconds = grace
         settings.mfaConfig.mandatorySince = since.map { $0 * 1000 }
         settings.mfaConfig.stepUpMaxAgeSeconds = stepUp

@@ -97,7 +97,7 @@ struct MFASignInFinalizeTests {
         #expect(await refusal(totpBody(credential, enrollment: nil, code: nil)) == .missingMFAEnrollmentID)
         #expect(await refusal(totpBody(credential, code: nil)) == .missingCode)
         peers.facts.withLock {
-            $0.settings.mfaConfig = MultiFactorConfig(state: "ENABLED", enabledProviders: ["PHONE_SMS"], providerConfigs: [])
+            $0.settings.mfaConfig = MultiFactorConfig(state: .enabled, enabledProviders: ["PHONE_SMS"], providerConfigs: [])
         }
         #expect(await refusal(totpBody(nil, enrollment: nil, code: nil)) == .operationNotAllowed)
         peers.facts.withLock { $0.settings.disableAuth = true }

@@ -78,8 +78,8 @@ struct MFASignInPhoneTests {
     func smsDisabled() async throws {
         peers.facts.withLock {
             $0.settings.mfaConfig = MultiFactorConfig(
-                state: "DISABLED", enabledProviders: [],
-                providerConfigs: [MultiFactorProviderConfig(state: "ENABLED", totpProviderConfig: TOTPProviderConfig(adjacentIntervals: 5))]
+                state: .disabled, enabledProviders: [],
+                providerConfigs: [MultiFactorProviderConfig(state: .enabled, totpProviderConfig: TOTPProviderConfig(adjacentIntervals: 5))]
             )
         }
         #expect(await harness.refusal(phoneBody(nil, info: nil)) == .operationNotAllowed)

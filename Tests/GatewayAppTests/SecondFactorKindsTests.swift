@@ -31,15 +31,15 @@ struct SecondFactorKindsTests {
     @Test("which kinds stop a first-factor sign-in: any factor while MFA is on, TOTP alone when only TOTP is configured")
     func kindsThatStopASignIn() {
         var settings = AuthSettings.projectDefaults
-        settings.mfaConfig.state = "DISABLED"
+        settings.mfaConfig.state = .disabled
         settings.mfaConfig.providerConfigs = []
         #expect(SecondFactorPolicy.requiredKinds(settings).isEmpty)
-        settings.mfaConfig.providerConfigs = [.init(state: "ENABLED", totpProviderConfig: .init(adjacentIntervals: 5))]
+        settings.mfaConfig.providerConfigs = [.init(state: .enabled, totpProviderConfig: .init(adjacentIntervals: 5))]
         #expect(SecondFactorPolicy.requiredKinds(settings) == [.totp])
-        settings.mfaConfig.state = "ENABLED"
+        settings.mfaConfig.state = .enabled
         #expect(Set(SecondFactorPolicy.requiredKinds(settings)) == [.phone, .totp])
         settings.mfaConfig.providerConfigs = []
-        settings.mfaConfig.state = "MANDATORY"
+        settings.mfaConfig.state = .mandatory
         #expect(Set(SecondFactorPolicy.requiredKinds(settings)) == [.phone, .totp])
     }
 

@@ -1,3 +1,5 @@
+import AuthVocabulary
+
 /// The sign-in and MFA settings of a project or of a tenant, in Identity Toolkit's field names
 /// (a tenant's resource spells them this way; the project config resource nests some under
 /// `signIn` and calls `mfaConfig` `mfa`, which the gateway maps). factor-registry stores and
@@ -56,8 +58,8 @@ public struct AuthSettings: Codable, Sendable, Hashable {
     public static let projectDefaults = AuthSettings(
         allowPasswordSignup: true, enableEmailLinkSignin: false, enableAnonymousUser: true, disableAuth: false,
         mfaConfig: MultiFactorConfig(
-            state: "ENABLED", enabledProviders: ["PHONE_SMS"],
-            providerConfigs: [MultiFactorProviderConfig(state: "ENABLED", totpProviderConfig: TOTPProviderConfig(adjacentIntervals: 5))]
+            state: .enabled, enabledProviders: ["PHONE_SMS"],
+            providerConfigs: [MultiFactorProviderConfig(state: .enabled, totpProviderConfig: TOTPProviderConfig(adjacentIntervals: 5))]
         ),
         authorizedDomains: ["localhost"]
     )
@@ -74,14 +76,14 @@ public struct AuthSettings: Codable, Sendable, Hashable {
     /// A new tenant, as Identity Platform creates one (contract §2.16): everything off until set.
     public static let tenantDefaults = AuthSettings(
         allowPasswordSignup: false, enableEmailLinkSignin: false, enableAnonymousUser: false, disableAuth: false,
-        mfaConfig: MultiFactorConfig(state: "DISABLED", enabledProviders: [], providerConfigs: [])
+        mfaConfig: MultiFactorConfig(state: .disabled, enabledProviders: [], providerConfigs: [])
     )
 }
 
 /// `mfa` / `mfaConfig` (contract §2.15, §3.5).
 public struct MultiFactorConfig: Codable, Sendable, Hashable {
     /// `DISABLED`, `ENABLED` or `MANDATORY` (`STATE_UNSPECIFIED` is stored as `DISABLED`).
-    public var state: String
+    public var state: MultiFactorState
     /// `PHONE_SMS` enables SMS second factors; TOTP is configured through `providerConfigs` only.
     public var enabledProviders: [String]
     public var providerConfigs: [MultiFactorProviderConfig]
@@ -101,7 +103,7 @@ public struct MultiFactorConfig: Codable, Sendable, Hashable {
     public static let defaultEnrollmentGracePeriod: Int64 = 86_400
 
     public init(
-        state: String, enabledProviders: [String], providerConfigs: [MultiFactorProviderConfig],
+        state: MultiFactorState, enabledProviders: [String], providerConfigs: [MultiFactorProviderConfig],
         enrollmentGracePeriodSeconds: Int64? = nil, mandatorySince: Int64? = nil, stepUpMaxAgeSeconds: Int64? = nil
     ) {
         self.enrollmentGracePeriodSeconds = enrollmentGracePeriodSeconds
@@ -112,34 +114,32 @@ public struct MultiFactorConfig: Codable, Sendable, Hashable {
         self.providerConfigs = providerConfigs
     }
 
-    static let onStates: Set<String> = ["ENABLED", "MANDATORY"]
-
     /// Whether second factors are on at all (ENABLED or MANDATORY).
-    public var isOn: Bool { Self.onStates.contains(state) }
+    public var isOn: Bool { state.isOn }
 
     /// MANDATORY is enforced (docs/mfa-policy.md).
-    public var isMandatory: Bool { state == "MANDATORY" }
+    public var isMandatory: Bool { state == .mandatory }
 
     /// The grace period in force, in seconds.
     public var enrollmentGracePeriod: Int64 { enrollmentGracePeriodSeconds ?? Self.defaultEnrollmentGracePeriod }
 
     /// SMS second factors may be used (§3.5).
-    public var smsEnabled: Bool { Self.onStates.contains(state) && enabledProviders.contains("PHONE_SMS") }
+    public var smsEnabled: Bool { state.isOn && enabledProviders.contains("PHONE_SMS") }
 
     /// The enabled TOTP provider's `adjacentIntervals` (default 5), or `nil` when TOTP is off. The
     /// top-level `state` does not matter: production enables TOTP through `providerConfigs` alone.
     public var totpAdjacentIntervals: Int? {
-        guard let enabled = providerConfigs.first(where: { Self.onStates.contains($0.state) && $0.totpProviderConfig != nil })
+        guard let enabled = providerConfigs.first(where: { $0.state.isOn && $0.totpProviderConfig != nil })
         else { return nil }
         return enabled.totpProviderConfig?.adjacentIntervals ?? 5
     }
 }
 
 public struct MultiFactorProviderConfig: Codable, Sendable, Hashable {
-    public var state: String
+    public var state: MultiFactorState
     public var totpProviderConfig: TOTPProviderConfig?
 
-    public init(state: String, totpProviderConfig: TOTPProviderConfig?) {
+    public init(state: MultiFactorState, totpProviderConfig: TOTPProviderConfig?) {
         self.state = state
         self.totpProviderConfig = totpProviderConfig
     }

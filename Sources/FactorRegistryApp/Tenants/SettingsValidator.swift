@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -8,7 +9,6 @@ import LocalizedMessages
 /// is `DISABLED`, duplicates removed). Each refusal names the
 /// rule; nothing is stored when one fails.
 enum SettingsValidator {
-    static let states: Set<String> = ["DISABLED", "ENABLED", "MANDATORY"]
     static let maximumTestPhoneNumbers = 10
     static let adjacentIntervals = 0...10
 
@@ -67,8 +67,10 @@ enum SettingsValidator {
     }
 
     static func canonical(_ mfa: MultiFactorConfig) throws -> MultiFactorConfig {
-        let state = mfa.state == "STATE_UNSPECIFIED" ? "DISABLED" : mfa.state
-        guard states.contains(state) else { throw invalid(.invalidConfig, detail: "mfa state must be DISABLED, ENABLED or MANDATORY") }
+        let state = mfa.state.canonical
+        guard MultiFactorState.stored.contains(state) else {
+            throw invalid(.invalidConfig, detail: "mfa state must be DISABLED, ENABLED or MANDATORY")
+        }
         // Kept as given (repeats dropped): the list reads back exactly as it was written, and
         // `PROVIDER_UNSPECIFIED` enables nothing (`smsEnabled` asks for PHONE_SMS).
         let providers = unique(mfa.enabledProviders)
@@ -77,8 +79,8 @@ enum SettingsValidator {
         }
         guard mfa.providerConfigs.count <= 10 else { throw invalid(.invalidConfig, detail: "at most 10 providerConfigs") }
         let configs = try mfa.providerConfigs.map { config -> MultiFactorProviderConfig in
-            let state = config.state == "MFA_STATE_UNSPECIFIED" || config.state == "STATE_UNSPECIFIED" ? "DISABLED" : config.state
-            guard states.contains(state) else {
+            let state = config.state.canonical
+            guard MultiFactorState.stored.contains(state) else {
                 throw invalid(.invalidConfig, detail: "providerConfigs state must be DISABLED, ENABLED or MANDATORY")
             }
             guard let totp = config.totpProviderConfig else {

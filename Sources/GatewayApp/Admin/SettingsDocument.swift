@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -99,7 +100,7 @@ enum SettingsDocument {
         settings.enableAnonymousUser = signIn?["anonymous"]?["enabled"]?.boolValue ?? false
         settings.testPhoneNumbers = try numbers(signIn?["phoneNumber"]?["testPhoneNumbers"])
         settings.phoneSignIn = signIn?["phoneNumber"]?["enabled"]?.boolValue
-        settings.mfaConfig = try mfa(document["mfa"]) ?? MultiFactorConfig(state: "DISABLED", enabledProviders: [], providerConfigs: [])
+        settings.mfaConfig = try mfa(document["mfa"]) ?? MultiFactorConfig(state: .disabled, enabledProviders: [], providerConfigs: [])
         settings.smsRegionConfig = try smsRegions(document["smsRegionConfig"])
         settings.improvedEmailPrivacy = document["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"]?.boolValue
         settings.notification = try NotificationDocument.config(document["notification"])
@@ -120,10 +121,10 @@ enum SettingsDocument {
 
     static func mfa(_ config: MultiFactorConfig) -> JSONValue {
         var document: [String: JSONValue] = [
-            "state": .string(config.state), "enabledProviders": .array(config.enabledProviders.map(JSONValue.string)),
+            "state": .string(config.state.rawValue), "enabledProviders": .array(config.enabledProviders.map(JSONValue.string)),
             "providerConfigs": .array(
                 config.providerConfigs.map { provider in
-                    var entry: [String: JSONValue] = ["state": .string(provider.state)]
+                    var entry: [String: JSONValue] = ["state": .string(provider.state.rawValue)]
                     if let totp = provider.totpProviderConfig {
                         entry["totpProviderConfig"] = .object(
                             totp.adjacentIntervals.map { ["adjacentIntervals": .int(Int64($0))] } ?? [:]
@@ -153,10 +154,11 @@ enum SettingsDocument {
             if let config = entry["totpProviderConfig"], config != .null {
                 totp = TOTPProviderConfig(adjacentIntervals: try intervals(config["adjacentIntervals"]))
             }
-            return MultiFactorProviderConfig(state: entry["state"]?.stringValue ?? "DISABLED", totpProviderConfig: totp)
+            return MultiFactorProviderConfig(
+                state: MultiFactorState(rawValue: entry["state"]?.stringValue ?? "DISABLED"), totpProviderConfig: totp)
         }
         return MultiFactorConfig(
-            state: value["state"]?.stringValue ?? "DISABLED",
+            state: MultiFactorState(rawValue: value["state"]?.stringValue ?? "DISABLED"),
             enabledProviders: (arrayValue(value["enabledProviders"]) ?? []).compactMap(\.stringValue),
             providerConfigs: providers,
             enrollmentGracePeriodSeconds: try duration(value["enrollmentGracePeriod"], named: "enrollmentGracePeriod"),
