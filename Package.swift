@@ -417,17 +417,24 @@ let package = Package(
         .testTarget(
             name: "FactorRegistryTests",
             dependencies: [
-                "FactorRegistryApp", "ChallengeIssuerApp", "SessionTokenApp", "AuthVocabulary", "Contracts", "IdentityToolkit", "JSONRPC",
-                "ServiceKit", "ServiceTesting",
+                "FactorRegistryApp", "AuthVocabulary", "Contracts", "DataServiceTesting",
+                "IdentityToolkit", "JSONRPC", "ServiceKit", "ServiceTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The three data services in process with a project and one tenant: the two scopes every
+        // statement suite runs in.
+        .target(
+            name: "DataServiceTesting",
+            dependencies: ["FactorRegistryApp", "ChallengeIssuerApp", "SessionTokenApp", "Contracts", "ServiceKit", "ServiceTesting"],
+            path: "Tests/DataServiceTesting",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "DataServiceTests",
             dependencies: [
-                "FactorRegistryApp", "ChallengeIssuerApp", "SessionTokenApp", "AuthVocabulary", "Contracts", "FactorTOTP", "JSONRPC",
-                "ServiceKit", "ServiceTesting", "TestSupport",
+                "AuthVocabulary", "Contracts", "DataServiceTesting", "FactorTOTP", "JSONRPC", "ServiceKit", "ServiceTesting", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],

@@ -1,4 +1,5 @@
 import Contracts
+import DataServiceTesting
 import Foundation
 import JSONRPC
 import ServiceKit

@@ -1,6 +1,7 @@
 import AuthVocabulary
 import Contracts
 import Crypto
+import DataServiceTesting
 import Foundation
 import JSONRPC
 import ServiceKit

@@ -1,5 +1,6 @@
 import AuthVocabulary
 import Contracts
+import DataServiceTesting
 import Foundation
 import ServiceKit
 import ServiceTesting

@@ -1,4 +1,5 @@
 import Contracts
+import DataServiceTesting
 import Foundation
 import ServiceKit
 import ServiceTesting

@@ -1,4 +1,5 @@
 import Contracts
+import DataServiceTesting
 import FactorTOTP
 import Foundation
 import ServiceKit

@@ -1,11 +1,9 @@
-import ChallengeIssuerApp
 import Contracts
-import FactorRegistryApp
+import DataServiceTesting
 import Foundation
 import JSONRPC
 import ServiceKit
 import ServiceTesting
-import SessionTokenApp
 import Testing
 
 /// factor-registry's statements against its own PostgreSQL, through its method table, with the
@@ -21,14 +19,9 @@ struct AccountStatementTests {
     static func withRegistry(
         _ configuration: [String: String] = [:], _ body: @Sendable (ServiceUnderTest) async throws -> Void
     ) async throws {
-        try await InProcessServices.withRunning(
-            [
-                (.factorRegistry, FactorRegistryApp.build), (.challengeIssuer, ChallengeIssuerApp.build),
-                (.sessionToken, SessionTokenApp.build),
-            ],
-            configuration: ["project.defaultId": project, "firstFactor.failures.burst": "3", "firstFactor.failures.perHour": "1"]
-                .merging(configuration) { _, given in given }
-        ) { services in
+        let limits = ["firstFactor.failures.burst": "3", "firstFactor.failures.perHour": "1"]
+        try await TwoScopeServices.withServices(project: project, configuration: limits.merging(configuration) { _, given in given }) {
+            services in
             try await body(services[.factorRegistry])
         }
     }

@@ -1,10 +1,9 @@
-import ChallengeIssuerApp
 import Contracts
 import Crypto
+import DataServiceTesting
 import Foundation
 import ServiceKit
 import ServiceTesting
-import SessionTokenApp
 import Testing
 
 @testable import FactorRegistryApp
@@ -28,20 +27,14 @@ extension RegistryStatements {
         static let unfetchable = "http://127.0.0.1:1"
 
         static func withRegistry(_ body: @Sendable (ServiceUnderTest, _ tenantId: String) async throws -> Void) async throws {
-            try await InProcessServices.withRunning(
-                [
-                    (.factorRegistry, FactorRegistryApp.build), (.challengeIssuer, ChallengeIssuerApp.build),
-                    (.sessionToken, SessionTokenApp.build),
-                ],
+            try await TwoScopeServices.withRunning(
+                project: project,
                 configuration: [
-                    "project.defaultId": project,
                     "secrets.masterKey": masterKey.withUnsafeBytes { Data($0) }.base64EncodedString(),
                     "identityProviders.googleIssuer": unfetchable, "identityProviders.appleIssuer": unfetchable,
                 ]
-            ) { services in
-                let registry = services[.factorRegistry]
-                let tenant = try await registry.call(CreateTenant.self, .init(projectId: project, displayName: "Providers"))
-                try await body(registry, tenant.tenantId)
+            ) { services, tenantId in
+                try await body(services[.factorRegistry], tenantId)
             }
         }
 

@@ -1,11 +1,9 @@
 import AuthVocabulary
-import ChallengeIssuerApp
 import Contracts
-import FactorRegistryApp
+import DataServiceTesting
 import Foundation
 import ServiceKit
 import ServiceTesting
-import SessionTokenApp
 import Testing
 
 extension RegistryStatements {
@@ -20,16 +18,8 @@ extension RegistryStatements {
         static func withRegistry(
             _ configuration: [String: String] = [:], _ body: @Sendable (ServiceUnderTest, _ tenantId: String) async throws -> Void
         ) async throws {
-            try await InProcessServices.withRunning(
-                [
-                    (.factorRegistry, FactorRegistryApp.build), (.challengeIssuer, ChallengeIssuerApp.build),
-                    (.sessionToken, SessionTokenApp.build),
-                ],
-                configuration: ["project.defaultId": project].merging(configuration) { _, given in given }
-            ) { services in
-                let registry = services[.factorRegistry]
-                let tenant = try await registry.call(CreateTenant.self, .init(projectId: project, displayName: "Codes"))
-                try await body(registry, tenant.tenantId)
+            try await TwoScopeServices.withRunning(project: project, configuration: configuration) { services, tenantId in
+                try await body(services[.factorRegistry], tenantId)
             }
         }
 

@@ -1,10 +1,8 @@
-import ChallengeIssuerApp
 import Contracts
-import FactorRegistryApp
+import DataServiceTesting
 import Foundation
 import ServiceKit
 import ServiceTesting
-import SessionTokenApp
 import Testing
 
 extension RegistryStatements {
@@ -18,16 +16,8 @@ extension RegistryStatements {
         static let project = "demo-project"
 
         static func withRegistry(_ body: @Sendable (ServiceUnderTest, _ tenantId: String) async throws -> Void) async throws {
-            try await InProcessServices.withRunning(
-                [
-                    (.factorRegistry, FactorRegistryApp.build), (.challengeIssuer, ChallengeIssuerApp.build),
-                    (.sessionToken, SessionTokenApp.build),
-                ],
-                configuration: ["project.defaultId": project]
-            ) { services in
-                let registry = services[.factorRegistry]
-                let tenant = try await registry.call(CreateTenant.self, .init(projectId: project, displayName: "Phones"))
-                try await body(registry, tenant.tenantId)
+            try await TwoScopeServices.withRunning(project: project) { services, tenantId in
+                try await body(services[.factorRegistry], tenantId)
             }
         }
 

@@ -1,12 +1,10 @@
 import AuthVocabulary
-import ChallengeIssuerApp
 import Contracts
-import FactorRegistryApp
+import DataServiceTesting
 import Foundation
 import JSONRPC
 import ServiceKit
 import ServiceTesting
-import SessionTokenApp
 import Testing
 
 extension RegistryStatements {
@@ -19,13 +17,7 @@ extension RegistryStatements {
         static let project = "demo-project"
 
         static func withRegistry(_ body: @Sendable (ServiceUnderTest) async throws -> Void) async throws {
-            try await InProcessServices.withRunning(
-                [
-                    (.factorRegistry, FactorRegistryApp.build), (.challengeIssuer, ChallengeIssuerApp.build),
-                    (.sessionToken, SessionTokenApp.build),
-                ],
-                configuration: ["project.defaultId": project]
-            ) { services in
+            try await TwoScopeServices.withServices(project: project) { services in
                 try await body(services[.factorRegistry])
             }
         }
