@@ -167,16 +167,46 @@ let package = Package(
         ),
         // glibc's mallopt for ServiceKit's MemoryReturn (a header only; nothing is compiled).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        // The transport beneath ServiceKit, knowing nothing of the contract's methods (Hummingbird's core
+        // and library split): the public and RPC listeners with their connection limits, peer channels
+        // over HTTP/2 with mutual TLS, in-process calls, and the clients of outside services.
+        .target(
+            name: "ServiceTransport",
+            dependencies: [
+                "JSONRPC",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP2", package: "swift-nio-extras"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ServiceKit",
             dependencies: [
-                "AuthVocabulary",
+                "AuthVocabulary", "ServiceTransport",
                 "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "CMalloc", "BuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OTel", package: "swift-otel"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -184,19 +214,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
-                .product(name: "NIOHPACK", package: "swift-nio-http2"),
-                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-                .product(name: "NIOHTTPTypesHTTP2", package: "swift-nio-extras"),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -217,6 +236,7 @@ let package = Package(
         .target(
             name: "FactorRegistryApp",
             dependencies: [
+                "ServiceTransport",
                 "AuthVocabulary", "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "LocalizedMessages",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -235,6 +255,7 @@ let package = Package(
         .target(
             name: "ChallengeIssuerApp",
             dependencies: [
+                "ServiceTransport",
                 "AuthVocabulary", "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "PluginKit", "EmailSMTP",
                 "FactorTOTP",
                 "FactorSMS",
@@ -252,6 +273,7 @@ let package = Package(
         .target(
             name: "SessionTokenApp",
             dependencies: [
+                "ServiceTransport",
                 "AuthVocabulary", "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "TenantStore", "RS256Signing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -269,6 +291,7 @@ let package = Package(
         .target(
             name: "GatewayApp",
             dependencies: [
+                "ServiceTransport",
                 "AuthVocabulary", "ServiceKit", "JSONRPC", "Contracts", "IdentityToolkit", "QRCode", "PluginHTTP", "WebAuthn",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -322,6 +345,7 @@ let package = Package(
         .executableTarget(
             name: "mfa-bench",
             dependencies: [
+                "ServiceTransport",
                 "ServiceKit", "BuildInfo", "Contracts", "JSONRPC", "FactorTOTP", "RS256Signing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -348,6 +372,7 @@ let package = Package(
         .target(
             name: "ServiceTesting",
             dependencies: [
+                "ServiceTransport",
                 "ServiceKit", "JSONRPC", "DevelopmentPKI", "TestSupport",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
@@ -364,21 +389,31 @@ let package = Package(
             name: "LocalizedMessagesTests", dependencies: ["AuthVocabulary", "LocalizedMessages", "Contracts"], swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "ServiceKitTests",
+            name: "ServiceTransportTests",
             dependencies: [
-                "ServiceKit", "JSONRPC", "DevelopmentPKI",
+                "ServiceTransport", "JSONRPC", "DevelopmentPKI",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ServiceKitTests",
+            dependencies: [
+                "ServiceTransport",
+                "ServiceKit",
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -392,6 +427,7 @@ let package = Package(
         .testTarget(
             name: "GatewayAppTests",
             dependencies: [
+                "ServiceTransport",
                 "AuthVocabulary", "GatewayApp", "ServiceKit", "Contracts", "IdentityToolkit", "JSONRPC", "PluginHTTP",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -434,6 +470,7 @@ let package = Package(
         .testTarget(
             name: "DataServiceTests",
             dependencies: [
+                "ServiceTransport",
                 "AuthVocabulary", "Contracts", "DataServiceTesting", "FactorTOTP", "JSONRPC", "ServiceKit", "ServiceTesting", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -466,6 +503,7 @@ let package = Package(
         .testTarget(
             name: "SystemTests",
             dependencies: [
+                "ServiceTransport",
                 "JSONRPC", "Contracts", "ServiceKit", "DevelopmentPKI", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

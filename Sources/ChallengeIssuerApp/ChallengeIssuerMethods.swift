@@ -1,6 +1,7 @@
 import Contracts
 import JSONRPC
 import ServiceKit
+import ServiceTransport
 
 /// challenge-issuer's RPC methods, registered with the component that serves each. The gateway
 /// calls them all; factor-registry also lists and deletes TOTP secrets no enrollment owns.

@@ -2,6 +2,7 @@ import Contracts
 import IdentityToolkit
 import JSONRPC
 import ServiceKit
+import ServiceTransport
 
 /// factor-registry's RPC methods, by domain: each registers its methods with the component that
 /// serves them. Every method is the gateway's alone.

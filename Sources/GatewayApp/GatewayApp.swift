@@ -3,6 +3,7 @@ import Foundation
 import IdentityToolkit
 import JSONRPC
 import ServiceKit
+import ServiceTransport
 
 /// Builds the gateway: the public Identity Toolkit listener, readiness that reaches every other
 /// service over mutual TLS, and the internal `/rpc` listener.

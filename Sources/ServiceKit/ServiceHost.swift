@@ -11,6 +11,7 @@ import Logging
 import NIOCore
 import PostgresNIO
 import ServiceLifecycle
+import ServiceTransport
 import Synchronization
 import TenantStore
 
@@ -69,7 +70,10 @@ public final class ServiceHost: Sendable {
     /// The peers whose connection is wedged (liveness: see `PeerConnection.isWedged`).
     func wedgedPeers() async -> [ServiceName] {
         var wedged: [ServiceName] = []
-        for (peer, connection) in peerConnections where await connection.isWedged(mode: settings.mode) { wedged.append(peer) }
+        for (peer, connection) in peerConnections
+        where await connection.isWedged(mode: settings.mode, probe: { _ = try await $0.call(Ping.self, RPCEmpty()) }) {
+            wedged.append(peer)
+        }
         return wedged.sorted { $0.rawValue < $1.rawValue }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceTransport
 
 /// The whole body of each executable: read configuration, set up logging, build the service's
 /// parts, run until SIGTERM/SIGINT. A start-up failure prints one clear line and exits 1.

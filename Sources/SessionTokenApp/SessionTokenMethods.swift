@@ -1,6 +1,7 @@
 import Contracts
 import JSONRPC
 import ServiceKit
+import ServiceTransport
 
 /// session-token's RPC methods, each the gateway's alone, registered with the component that
 /// serves it.

@@ -3,6 +3,7 @@ import Contracts
 import Foundation
 import JSONRPC
 import ServiceKit
+import ServiceTransport
 
 /// Closed-loop JSON-RPC round trips to one service over HTTP/2 with mutual TLS, as the gateway:
 /// `concurrency` callers share one ``PeerChannel``, hence its HTTP/2 connections, multiplexed.

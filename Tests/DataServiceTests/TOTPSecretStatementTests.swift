@@ -4,6 +4,7 @@ import FactorTOTP
 import Foundation
 import ServiceKit
 import ServiceTesting
+import ServiceTransport
 import Testing
 
 extension DataServiceStatements {

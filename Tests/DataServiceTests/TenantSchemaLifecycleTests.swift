@@ -4,6 +4,7 @@ import Foundation
 import JSONRPC
 import ServiceKit
 import ServiceTesting
+import ServiceTransport
 import Testing
 
 extension DataServiceStatements {

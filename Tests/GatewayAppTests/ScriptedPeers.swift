@@ -4,6 +4,7 @@ import Foundation
 import IdentityToolkit
 import JSONRPC
 import Logging
+import ServiceTransport
 import Synchronization
 
 @testable import ServiceKit

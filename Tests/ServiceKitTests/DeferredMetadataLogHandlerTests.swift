@@ -1,4 +1,5 @@
 import Logging
+import ServiceTransport
 import Synchronization
 import Testing
 

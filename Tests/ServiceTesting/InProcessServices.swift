@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import Logging
 import ServiceKit
+import ServiceTransport
 import TestSupport
 
 /// Data services started together in the test process as `mfa-all-in-one` starts them (calling each

@@ -2,6 +2,7 @@ import Foundation
 import JSONRPC
 import PostgresNIO
 import ServiceKit
+import ServiceTransport
 
 /// One data service built as its executable builds it (the same `build` function, settings, pool,
 /// migrations and background work) on a throw-away database of the test PostgreSQL, and called

@@ -1,6 +1,7 @@
 import DevelopmentPKI
 import Foundation
 import ServiceKit
+import ServiceTransport
 import Synchronization
 
 /// A deployment CA and a certificate per service, written once per test process: a service host

@@ -5,6 +5,7 @@ import Foundation
 import JSONRPC
 import NIOCore
 import ServiceKit
+import ServiceTransport
 import Testing
 
 @Suite("Ops listener: health, readiness, metrics, admin", .serialized)

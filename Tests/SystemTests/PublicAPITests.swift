@@ -4,6 +4,7 @@ import JSONRPC
 import NIOCore
 import NIOHTTP1
 import ServiceKit
+import ServiceTransport
 import Testing
 
 @Suite("Gateway public API: paths, credentials, envelope, strict bodies", .serialized)

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import ServiceKit
+import ServiceTransport
 
 /// One real service executable, started with its own environment, logs kept in a file, stopped
 /// with SIGTERM (or SIGKILL when a test simulates a crash).

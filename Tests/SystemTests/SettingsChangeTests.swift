@@ -3,6 +3,7 @@ import Foundation
 import JSONRPC
 import PostgresNIO
 import ServiceKit
+import ServiceTransport
 import Testing
 
 /// factor-registry keeps the settings it read; a change must still reach every instance at once.

@@ -5,6 +5,7 @@ import JSONRPC
 import NIOCore
 import NIOHTTP1
 import ServiceKit
+import ServiceTransport
 import Testing
 import X509
 import _CryptoExtras

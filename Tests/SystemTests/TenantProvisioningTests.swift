@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import JSONRPC
 import ServiceKit
+import ServiceTransport
 import Testing
 
 @Suite("Tenant schemas across the data services", .serialized)

@@ -2,6 +2,7 @@ import DevelopmentPKI
 import Foundation
 import NIOSSL
 import ServiceKit
+import ServiceTransport
 
 /// A deployment CA with a certificate per service, written to a directory the processes read,
 /// plus an outsider CA whose certificates the services must refuse.

@@ -4,6 +4,7 @@ import Logging
 import NIOSSL
 import PostgresNIO
 import ServiceKit
+import ServiceTransport
 import TestSupport
 
 /// Some or all of the four services as real processes, each data service on its own fresh

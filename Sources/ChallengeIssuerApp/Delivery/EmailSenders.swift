@@ -3,6 +3,7 @@ import EmailSMTP
 import Logging
 import PluginKit
 import ServiceKit
+import ServiceTransport
 
 /// The one list of email senders, chosen by `email.sender`: `sink` (the development default) or
 /// `smtp` (the production default; needs `email.smtp.*`).

@@ -2,6 +2,7 @@ import Configuration
 import Logging
 import PluginKit
 import ServiceKit
+import ServiceTransport
 
 /// The SMS senders a message can go by: the default one (`sms.sender`, `sms.http.*`) and the named
 /// routes an operator adds (`sms.routeNames: eu,us`, each configured as the default is under

@@ -5,6 +5,7 @@ import Logging
 import PluginKit
 import SMSHTTP
 import ServiceKit
+import ServiceTransport
 
 /// The one list of SMS senders, chosen by `sms.sender`: `sink` (the development default: nothing
 /// is sent; in development mode codes are listed by the emulator route) or `http` (a Twilio-style

@@ -1,4 +1,5 @@
 import ServiceKit
+import ServiceTransport
 
 /// What a scope's switch means while no operator has set it, by the deployment's mode: the safe
 /// choice in production, the convenient one in development.

@@ -3,6 +3,7 @@ import Foundation
 import IdentityToolkit
 import JSONRPC
 import ServiceKit
+import ServiceTransport
 
 /// `GET /v2/projects/{p}[/tenants/{t}]/securityEvents` (this server's admin operation,
 /// `identitytoolkit/extensions.json`): a scope's audit trail, newest first, merged from the three

@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import QRCode
 import ServiceKit
+import ServiceTransport
 
 /// `GET /demo`: a page that walks a newcomer through the product in a browser (sign up, verify the
 /// email, enroll an authenticator app from a QR code and a phone, sign in through a second factor,

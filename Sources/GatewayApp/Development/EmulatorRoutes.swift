@@ -4,6 +4,7 @@ import Hummingbird
 import IdentityToolkit
 import JSONRPC
 import ServiceKit
+import ServiceTransport
 
 /// The emulator's helper routes (contract §1.2, decision 12). In development mode:
 /// `GET /emulator/v1/projects/{p}[/tenants/{t}]/oobCodes` and `…/verificationCodes` (what the

@@ -3,6 +3,7 @@ import Contracts
 import IdentityToolkit
 import JSONRPC
 import ServiceKit
+import ServiceTransport
 
 /// An out-of-band code made at factor-registry and its link mailed through challenge-issuer: every
 /// `sendOobCode` request type, and the notices the server sends of itself (an email change to the

@@ -2,6 +2,7 @@ import Contracts
 import IdentityToolkit
 import JSONRPC
 import ServiceKit
+import ServiceTransport
 
 /// Calls a peer and turns its answer into the public contract: an application error that carries an
 /// Identity Toolkit string becomes that business error (HTTP 400); an unreachable peer, or a peer whose database is unreachable, becomes 503.

@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import HTTPTypes
 import ServiceKit
+import ServiceTransport
 
 /// Who a request comes from, for every per-client limit (SMS sends, first-factor attempts).
 ///

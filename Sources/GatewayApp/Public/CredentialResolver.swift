@@ -4,6 +4,7 @@ import HTTPTypes
 import IdentityToolkit
 import JSONRPC
 import ServiceKit
+import ServiceTransport
 
 /// Reads the caller's credential the way Identity Toolkit does (contract §1.3, decision 11): an
 /// `Authorization: Bearer` admin credential, else an API key from `?key=` or `x-goog-api-key`.

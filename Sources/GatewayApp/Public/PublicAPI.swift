@@ -6,6 +6,7 @@ import JSONRPC
 import Logging
 import NIOCore
 import ServiceKit
+import ServiceTransport
 import Tracing
 
 /// The gateway's public listener: every Identity Toolkit path, with and without host prefixes.

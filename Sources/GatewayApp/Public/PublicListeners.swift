@@ -2,6 +2,7 @@ import Hummingbird
 import NIOCore
 import ServiceKit
 import ServiceLifecycle
+import ServiceTransport
 
 /// The API's listeners: plain HTTP/1.1 unless its port is 0, TLS (HTTP/2 by ALPN `h2`, or
 /// HTTP/1.1) when a port is configured, and the admin listener (TLS) when one is configured.

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Logging
+import ServiceTransport
 
 /// Everything a service reads from configuration at start-up. Every key is documented with its
 /// default in `deploy/configuration.md`; the defaults make a working local stack.
@@ -45,17 +46,8 @@ public struct ServiceSettings: Sendable {
         public var port: Int
     }
 
-    public struct TLSFiles: Sendable {
-        public var caFile: String
-        public var certificateFile: String
-        public var privateKeyFile: String
-
-        public init(caFile: String, certificateFile: String, privateKeyFile: String) {
-            self.caFile = caFile
-            self.certificateFile = certificateFile
-            self.privateKeyFile = privateKeyFile
-        }
-    }
+    /// The deployment CA, this service's certificate and its key (``MutualTLS``).
+    public typealias TLSFiles = ServiceTransport.TLSFiles
 
     public init(service: ServiceName, reader: ConfigReader) throws {
         self.service = service

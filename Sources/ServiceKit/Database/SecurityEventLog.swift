@@ -6,6 +6,7 @@ import JSONRPC
 import Logging
 import PostgresNIO
 import Prometheus
+import ServiceTransport
 import Synchronization
 import TenantStore
 

@@ -2,6 +2,7 @@ import Contracts
 import JSONRPC
 import Logging
 import PostgresNIO
+import ServiceTransport
 import TenantStore
 
 /// A data service's view of its tenant schemas: migrates them all at start-up, provisions and

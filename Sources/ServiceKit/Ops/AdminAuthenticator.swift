@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import ServiceTransport
 
 /// Checks `Authorization: Bearer <token>` on admin routes against the SHA-256 hashes from
 /// configuration (`admin.tokenSha256`). In development mode the emulator's `Bearer owner` is an

@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import ServiceTransport
 
 /// A service's OpenRPC document from `proto-json/`: served by `rpc.discover`, and the source of
 /// each method's allowed param names (the dispatcher refuses params the contract lacks).

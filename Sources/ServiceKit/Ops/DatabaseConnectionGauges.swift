@@ -1,6 +1,7 @@
 import Logging
 import PostgresNIO
 import Prometheus
+import ServiceTransport
 import TenantStore
 
 /// `mfa_db_connections{service, state}`: this service's connections to its database as PostgreSQL

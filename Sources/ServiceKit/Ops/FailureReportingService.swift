@@ -1,4 +1,5 @@
 import ServiceLifecycle
+import ServiceTransport
 
 /// Runs one part of a service (a listener, the pool, background work) and reports its failure the
 /// moment it happens (``ShutdownDeadline/serviceFailed(_:_:)``), not once the ServiceGroup has torn

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import JSONRPC
 import NIOCore
+import ServiceTransport
 
 /// Builds the ops listener: `GET /healthz`, `GET /readyz`, `GET /metrics` (a metrics or admin
 /// credential, see ``MetricsAccess``), and the admin routes under `/admin` (bearer admin

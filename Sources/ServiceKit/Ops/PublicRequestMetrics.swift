@@ -1,4 +1,5 @@
 import Prometheus
+import ServiceTransport
 import Synchronization
 
 /// The public listener's metrics, in the gateway's registry beside its RPC ones:

@@ -1,6 +1,7 @@
 import BuildInfo
 import JSONRPC
 import Prometheus
+import ServiceTransport
 import Synchronization
 
 /// The service's Prometheus registry and the RPC metrics recorded into it: a counter of calls per

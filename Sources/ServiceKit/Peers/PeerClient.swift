@@ -1,5 +1,6 @@
 import Contracts
 import JSONRPC
+import ServiceTransport
 
 /// A client for one data service that can call only the methods that service serves: each method is
 /// marked in `Contracts` with the services that serve it (`FactorRegistryMethod`, …), so calling a

@@ -6,6 +6,7 @@ import Logging
 import PluginKit
 import PostgresNIO
 import ServiceKit
+import ServiceTransport
 import TenantStore
 import VerifierCaptcha
 import VerifierPlayIntegrity

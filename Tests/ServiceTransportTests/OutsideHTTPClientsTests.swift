@@ -2,10 +2,11 @@ import AsyncHTTPClient
 import Hummingbird
 import Logging
 import NIOCore
-import ServiceKit
 import ServiceLifecycle
 import Synchronization
 import Testing
+
+@testable import ServiceTransport
 
 /// Issue 57, F-5: an outside call's checks (https only, a public address) held for its first URL only,
 /// and AsyncHTTPClient followed up to five redirects past them. Every outside client (SMS providers,

@@ -30,7 +30,7 @@ public final class LocalPeers: Sendable {
     }
 
     /// `service` has finished starting and answers calls from now on.
-    func open(_ service: ServiceName, dispatcher: RPCDispatcher, logger: Logger) {
+    public func open(_ service: ServiceName, dispatcher: RPCDispatcher, logger: Logger) {
         precondition(services.contains(service), "\(service.rawValue) is not one of this process's services")
         started.withLock { $0[service] = Started(dispatcher: dispatcher, logger: logger) }
     }

@@ -209,7 +209,7 @@ public final class RPCClient: Sendable {
     /// One task runs the work; the deadline is a timer on an event loop, cancelled when the work
     /// finishes first. (A second task sleeping until the deadline cost a task and a dispatch timer
     /// per call, five times per sign-in.)
-    static func result<T: Sendable>(within timeout: Duration, of work: @escaping @Sendable () async -> T) async -> T? {
+    public static func result<T: Sendable>(within timeout: Duration, of work: @escaping @Sendable () async -> T) async -> T? {
         let waiter = SingleResume<T?>()
         // A caller that is cancelled (its own request gave up, or the process is stopping) stops
         // waiting at once, as it would on a network call; the work still finishes on its own.
@@ -270,11 +270,4 @@ public struct RPCTransportError: Error, CustomStringConvertible, Sendable {
 private struct TypedResponse<Result: Decodable>: Decodable {
     var result: Result?
     var error: RPCError?
-}
-
-extension Duration {
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
 }

@@ -1,6 +1,7 @@
 import Contracts
 import JSONRPC
 import Logging
+import ServiceTransport
 
 /// Decision 16 at start-up: a service whose peers already run in another deployment mode refuses to
 /// start, with the peer and both modes named. Peers that do not answer yet are no verdict (services

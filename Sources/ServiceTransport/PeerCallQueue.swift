@@ -187,7 +187,7 @@ public final class PeerTraffic: Sendable {
     }
 
     /// Counted in `registry` as well, labelled with this service and the peer.
-    init(registry: PrometheusCollectorRegistry, service: ServiceName, peer: ServiceName) {
+    public init(registry: PrometheusCollectorRegistry, service: ServiceName, peer: ServiceName) {
         let labels = [("service", service.rawValue), ("peer", peer.rawValue)]
         counters = (
             registry.makeCounter(descriptor: Self.streamsName, labels: labels),

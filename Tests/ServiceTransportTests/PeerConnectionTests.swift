@@ -1,10 +1,20 @@
+import JSONRPC
 import NIOSSL
 import Testing
 
-@testable import ServiceKit
+@testable import ServiceTransport
 
 @Suite("Peer connection")
 struct PeerConnectionTests {
+    /// The liveness call a service makes over a brand-new connection (its own `service.ping`).
+    enum Probe: RPCMethod {
+        static let name = "service.ping"
+        typealias Params = RPCEmpty
+        typealias Result = RPCEmpty
+    }
+
+    static let probe: @Sendable (RPCClient) async throws -> Void = { _ = try await $0.call(Probe.self, RPCEmpty()) }
+
     static func connection(timeout: Duration = .seconds(60)) throws -> PeerConnection {
         try PeerConnection(
             peer: .factorRegistry, baseURL: "https://127.0.0.1:1", tls: TLSConfiguration.makeClientConfiguration(), timeout: timeout
@@ -48,7 +58,7 @@ struct PeerConnectionTests {
         let connection = PeerConnection(peer: .factorRegistry, sharing: shared, timeout: .seconds(1))
         for _ in 0..<10 { connection.missedDeadline(method: "m") }
         #expect(connection.channel === shared)
-        #expect(await connection.isWedged(mode: .production) == false)
+        #expect(await connection.isWedged(mode: .production, probe: Self.probe) == false)
         await shared.close()
     }
 
@@ -56,11 +66,11 @@ struct PeerConnectionTests {
     func wedgeNeedsAnAnsweringPeer() async throws {
         let connection = try Self.connection(timeout: .milliseconds(100))
         for _ in 0..<3 { connection.missedDeadline(method: "m") }
-        #expect(await connection.isWedged(mode: .production) == false)
+        #expect(await connection.isWedged(mode: .production, probe: Self.probe) == false)
         try? await Task.sleep(for: .milliseconds(250))
         // Past twice the timeout, deadlines still in a row: the probe's new connection is refused
         // (nothing listens on port 1), so the peer is down, not this process's connection wedged.
-        #expect(await connection.isWedged(mode: .production) == false)
+        #expect(await connection.isWedged(mode: .production, probe: Self.probe) == false)
         await connection.shutdown()
     }
 }

@@ -1,6 +1,3 @@
-import Configuration
-import Foundation
-
 /// `production` is what a service runs in unless told otherwise (contract decision 16).
 /// `development` enables the emulator-compatible conveniences of decisions 11, 12 and 14
 /// (`Bearer owner`, any API key, helper routes, unsigned custom tokens, the test reCAPTCHA token);
@@ -16,14 +13,4 @@ public enum DeploymentMode: String, Sendable, Codable, CaseIterable {
 
     /// The HTTP header that carries a service's mode on every RPC request and response.
     public static let header = "mfa-deployment-mode"
-
-    /// `mode`, strictly: absent means production; anything but the two names stops the service
-    /// (a misspelt `developmnet` must not quietly become either).
-    static func read(from reader: ConfigReader) throws -> DeploymentMode {
-        guard let raw = reader.string(forKey: "mode") else { return .production }
-        guard let mode = DeploymentMode(rawValue: raw.trimmingCharacters(in: .whitespaces).lowercased()) else {
-            throw InvalidSetting(key: "mode", reason: "'\(raw)' is neither production nor development")
-        }
-        return mode
-    }
 }

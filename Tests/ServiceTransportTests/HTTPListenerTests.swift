@@ -4,10 +4,11 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
-import ServiceKit
 import ServiceLifecycle
 import Synchronization
 import Testing
+
+@testable import ServiceTransport
 
 @Suite("HTTP listener")
 struct HTTPListenerTests {

@@ -1,4 +1,3 @@
-import Contracts
 import Foundation
 import JSONRPC
 import Logging
@@ -103,8 +102,9 @@ public final class PeerConnection: Sendable {
     }
 
     /// Whether this connection is wedged: deadlines in a row went on for longer than twice the timeout
-    /// after a recycle, while a call over a brand-new connection answers.
-    public func isWedged(mode: DeploymentMode) async -> Bool {
+    /// after a recycle, while a call over a brand-new connection answers. `probe` is that call: the
+    /// service's liveness method, which the transport does not know.
+    public func isWedged(mode: DeploymentMode, probe call: @Sendable (RPCClient) async throws -> Void) async -> Bool {
         guard let tls else { return false }
         let now = ContinuousClock.now
         let suspect = state.withLock { state in
@@ -116,7 +116,7 @@ public final class PeerConnection: Sendable {
         defer { Task { await fresh.close() } }
         let probe = RPCClient(peer: peer, connection: PeerConnection(peer: peer, sharing: fresh, timeout: .seconds(2)), mode: mode)
         do {
-            _ = try await probe.call(Ping.self, RPCEmpty())
+            try await call(probe)
             return true
         } catch is RPCError {
             return true

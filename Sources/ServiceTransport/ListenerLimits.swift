@@ -1,4 +1,3 @@
-import Configuration
 import Hummingbird
 import HummingbirdCore
 import HummingbirdHTTP2
@@ -34,29 +33,6 @@ public struct ListenerLimits: Sendable {
         self.idle = idle
         self.maximumConnections = maximumConnections
         self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
-    }
-
-    init(reader: ConfigReader) throws {
-        func positive(_ key: String, _ fallback: Int) throws -> Int {
-            let value = reader.int(forKey: ConfigKey(key), default: fallback)
-            guard value > 0 else { throw InvalidSetting(key: key, reason: "must be a positive number") }
-            return value
-        }
-        let firstRequest = try positive("http.firstRequestTimeoutSeconds", 10)
-        guard firstRequest <= 10 else {
-            throw InvalidSetting(
-                key: "http.firstRequestTimeoutSeconds", reason: "must be at most 10: a silent connection holds a slot that long")
-        }
-        let maximum = try positive("http.maximumConnections", 4096)
-        self.init(
-            handshake: .seconds(try positive("http.handshakeTimeoutSeconds", 10)),
-            firstRequest: .seconds(firstRequest),
-            header: .seconds(try positive("http.headerTimeoutSeconds", 10)),
-            body: .seconds(try positive("http.bodyTimeoutSeconds", 30)),
-            idle: .seconds(try positive("http.idleTimeoutSeconds", 60)),
-            maximumConnections: maximum,
-            maximumConnectionsPerAddress: try positive("http.maximumConnectionsPerAddress", 256)
-        )
     }
 
     /// The connection counts of one listener, `listener` naming it in metrics, logs and `/readyz`;

@@ -4,7 +4,7 @@ import Logging
 import Synchronization
 import Testing
 
-@testable import ServiceKit
+@testable import ServiceTransport
 
 /// Calls between services in one process (`mfa-all-in-one`): the params reach the peer's handler as
 /// values, through its dispatcher, with the same caller policy, errors, metrics and timeout as over

@@ -10,7 +10,7 @@ import ServiceLifecycle
 import Synchronization
 import Testing
 
-@testable import ServiceKit
+@testable import ServiceTransport
 
 /// ``PeerChannel`` against a real HTTP/2 listener with mutual TLS, built as every service's RPC
 /// listener is (`ListenerLimits.http2Upgrade`).

@@ -7,7 +7,7 @@ public struct MutualTLS: Sendable {
     public let privateKey: NIOSSLPrivateKey
     public let trustRoots: [NIOSSLCertificate]
 
-    public init(files: ServiceSettings.TLSFiles) throws {
+    public init(files: TLSFiles) throws {
         do {
             certificateChain = try NIOSSLCertificate.fromPEMFile(files.certificateFile)
             privateKey = try NIOSSLPrivateKey(file: files.privateKeyFile, format: .pem)
@@ -50,7 +50,7 @@ public struct MutualTLS: Sendable {
 
 /// The service cannot start without its certificates; say which files, never their content.
 public struct MissingTLSFiles: Error, CustomStringConvertible {
-    let files: ServiceSettings.TLSFiles
+    let files: TLSFiles
     let underlying: String
 
     public var description: String {

@@ -1,7 +1,7 @@
 import NIOCore
 import Testing
 
-@testable import ServiceKit
+@testable import ServiceTransport
 
 /// Issue 57, F-2: what one client address may hold of a listener, and how a new HTTP/2 connection's
 /// first request is recognised. The attacks themselves run against a production stack in
