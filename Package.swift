@@ -437,7 +437,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SessionTokenAppTests",
-            dependencies: ["SessionTokenApp", "Contracts", "IdentityToolkit", "JSONRPC", "ServiceTesting", "ServiceKit"],
+            dependencies: ["AuthVocabulary", "SessionTokenApp", "Contracts", "IdentityToolkit", "JSONRPC", "ServiceTesting", "ServiceKit"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -490,7 +490,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "ContractsTests", dependencies: ["Contracts", "JSONRPC"], swiftSettings: swiftSettings),
+        .testTarget(name: "ContractsTests", dependencies: ["AuthVocabulary", "Contracts", "JSONRPC"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TenantStoreTests",
             dependencies: [

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import DataServiceTesting
 import Foundation
@@ -21,7 +22,7 @@ extension DataServiceStatements {
                 .init(
                     projectId: project, tenantId: scope, localId: localId, signInProvider: .password,
                     secondFactor: factor.map { _ in .totp },
-                    secondFactorIdentifier: factor, authTime: Int64(Date().timeIntervalSince1970),
+                    secondFactorIdentifier: factor, authTime: .now,
                     user: SessionUser(email: "\(localId)@example.com")
                 )
             ).refreshToken
@@ -42,7 +43,7 @@ extension DataServiceStatements {
                     let inspected = try await sessions.call(InspectRefreshToken.self, .init(refreshToken: token))
                     #expect(inspected.projectId == Self.project && inspected.tenantId == scope && inspected.localId == "alice")
                     #expect(inspected.secondFactorIdentifier == "factor-1" && inspected.authTime != nil)
-                    #expect(abs(inspected.signedInAt - Int64(Date().timeIntervalSince1970)) < 60)
+                    #expect(abs(inspected.signedInAt - EpochSeconds.now) < 60)
                     // Inspecting rotates nothing: the token still refreshes.
                     let rotated = try await sessions.call(
                         RefreshSession.self, .init(refreshToken: token, user: SessionUser(email: "alice@example.com"))

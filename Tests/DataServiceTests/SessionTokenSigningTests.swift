@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import DataServiceTesting
 import Foundation
@@ -22,7 +23,7 @@ extension DataServiceStatements {
                 IssueSession.self,
                 .init(
                     projectId: project, tenantId: scope, localId: localId, signInProvider: .password,
-                    authTime: Int64(Date().timeIntervalSince1970), user: SessionUser(email: "\(localId)@example.com")
+                    authTime: .now, user: SessionUser(email: "\(localId)@example.com")
                 )
             ).idToken
         }

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Crypto
 import DataServiceTesting
@@ -63,7 +64,7 @@ extension RegistryStatements {
             let claims = SealedClaims<PendingIdentity>(sealer: SecretSealer(masterKey: masterKey), purpose: "idp-pending-token")
             return try claims.seal(
                 PendingIdentity(
-                    projectId: projectId, tenantId: scope, profile: profile, expiresAt: Int64(Date().timeIntervalSince1970) + 600,
+                    projectId: projectId, tenantId: scope, profile: profile, expiresAt: .now + 600,
                     id: UUID().uuidString, linkedTo: nil
                 )
             )

@@ -10,13 +10,13 @@ import Testing
 /// MANDATORY and until when, and when step-up refuses a sensitive change.
 @Suite("MFA policy: MANDATORY and step-up")
 struct MFAPolicyTests {
-    static let created: Int64 = 1_000_000
+    static let created: EpochSeconds = 1_000_000
 
-    func settings(_ state: String, grace: Int64? = nil, since: Int64? = nil, stepUp: Int64? = nil) -> AuthSettings {
+    func settings(_ state: String, grace: Int64? = nil, since: EpochSeconds? = nil, stepUp: Int64? = nil) -> AuthSettings {
         var settings = AuthSettings.projectDefaults
         settings.mfaConfig.state = MultiFactorState(rawValue: state)
         settings.mfaConfig.enrollmentGracePeriodSeconds = grace
-        settings.mfaConfig.mandatorySince = since.map { $0 * 1000 }
+        settings.mfaConfig.mandatorySince = since?.milliseconds
         settings.mfaConfig.stepUpMaxAgeSeconds = stepUp
         return settings
     }
@@ -24,13 +24,13 @@ struct MFAPolicyTests {
     func account(factors: [Enrollment] = []) -> Account {
         Account(
             localId: "u", email: "u@example.com", emailVerified: true, displayName: nil, disabled: false,
-            createdAt: String(Self.created * 1000), signInProvider: .password, mfaInfo: factors
+            createdAt: String(Self.created.milliseconds), signInProvider: .password, mfaInfo: factors
         )
     }
 
     let totp = Enrollment(mfaEnrollmentId: "t", kind: .totp, displayName: nil, phoneNumber: nil, enrolledAt: "")
 
-    func at(_ seconds: Int64) -> Date { Date(timeIntervalSince1970: Double(seconds)) }
+    func at(_ instant: EpochSeconds) -> Date { instant.date }
 
     @Test("only MANDATORY, a first factor that can carry a second and no factor make an enrollment-only session")
     func whoIsEnrollmentOnly() throws {
@@ -71,7 +71,7 @@ struct MFAPolicyTests {
         #expect(MandatoryEnrollment.enrollFirst.message.hasPrefix("OPERATION_NOT_ALLOWED : MFA_ENROLLMENT_REQUIRED"))
     }
 
-    func user(_ settings: AuthSettings, factors: [Enrollment], passedAt: Int64?) -> SignedInUser {
+    func user(_ settings: AuthSettings, factors: [Enrollment], passedAt: EpochSeconds?) -> SignedInUser {
         SignedInUser(
             token: .init(
                 projectId: "p", tenantId: nil, localId: "u", issuedAt: 2_000_000, authTime: 2_000_000, signInProvider: .password,

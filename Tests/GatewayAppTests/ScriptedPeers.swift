@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Crypto
 import Foundation
@@ -52,7 +53,7 @@ final class ScriptedPeers: Sendable {
     func sealedCredential(localId: String = "user-1", projectId: String = "demo-project") throws -> String {
         try SealedPendingCredential(
             projectId: projectId, tenantId: nil, localId: localId, signInProvider: .password,
-            expiresAt: Int64(Date().timeIntervalSince1970) + 600
+            expiresAt: .now + 600
         ).seal(with: sealKey)
     }
 
@@ -127,7 +128,7 @@ final class ScriptedPeers: Sendable {
         table.register(VerifyIDToken.self, callers: .anyAuthenticated) { [self] params, _ in
             record(VerifyIDToken.name)
             if params.idToken == "expired-token" { throw Self.rejected(.invalidIDToken, .tokenExpired) }
-            let now = Int64(Date().timeIntervalSince1970)
+            let now = EpochSeconds.now
             return .init(
                 projectId: "demo-project", tenantId: nil, localId: "user-1", issuedAt: now, authTime: now, signInProvider: .password,
                 secondFactor: nil, secondFactorIdentifier: nil

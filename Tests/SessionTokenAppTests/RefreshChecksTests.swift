@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -18,7 +19,7 @@ struct RefreshChecksTests {
     )
 
     func account(
-        localId: String = "user-1", createdAtSeconds: Int64 = 900_000, disabled: Bool = false, validSince: Int64? = nil,
+        localId: String = "user-1", createdAtSeconds: Int64 = 900_000, disabled: Bool = false, validSince: EpochSeconds? = nil,
         factors: [String] = ["totp-1"]
     ) -> RefreshSession.AccountState {
         .init(localId: localId, createdAt: createdAtSeconds * 1000, disabled: disabled, validSince: validSince, secondFactors: factors)
@@ -62,7 +63,7 @@ struct RefreshChecksTests {
     @Test("an enrollment-only session (MANDATORY MFA) refreshes until its grace period ends, then is TOKEN_EXPIRED")
     func enrollmentOnlyEnds() throws {
         let now = Date(timeIntervalSince1970: 2_000_000)
-        func session(until: Int64) -> RefreshSessions.Family {
+        func session(until: EpochSeconds) -> RefreshSessions.Family {
             RefreshSessions.Family(
                 familyID: "f", projectId: "demo-project", tenantId: nil, localId: "user-1", signInProvider: .password,
                 secondFactor: nil, secondFactorIdentifier: nil, authTime: 1_000_000, signedInAt: 1_000_000, sessionClaims: nil,

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import JSONRPC
@@ -30,7 +31,7 @@ struct SessionStatementTests {
     static func finish(_ credential: String, localId: String = "alice") -> IssueSession.Params {
         IssueSession.Params(
             projectId: project, localId: localId, signInProvider: .password, secondFactor: .totp, secondFactorIdentifier: "factor-1",
-            authTime: Int64(Date().timeIntervalSince1970), user: SessionUser(email: "\(localId)@example.com"),
+            authTime: .now, user: SessionUser(email: "\(localId)@example.com"),
             consumePendingCredential: credential
         )
     }
@@ -141,7 +142,7 @@ struct SessionStatementTests {
             disabled.account?.disabled = true
             #expect(try await sessions.refusal { _ = try await sessions.call(RefreshSession.self, disabled) } == "USER_DISABLED")
             var revoked = Self.refresh(started.refreshToken)
-            revoked.account?.validSince = Int64(Date().timeIntervalSince1970) + 60
+            revoked.account?.validSince = .now + 60
             #expect(try await sessions.refusal { _ = try await sessions.call(RefreshSession.self, revoked) } == "TOKEN_EXPIRED")
         }
     }
@@ -152,8 +153,8 @@ struct SessionStatementTests {
             let started = try await sessions.call(
                 IssueSession.self,
                 .init(
-                    projectId: Self.project, localId: "alice", signInProvider: .passkey, authTime: Int64(Date().timeIntervalSince1970),
-                    user: SessionUser(email: "alice@example.com"), secondFactorAuthTime: Int64(Date().timeIntervalSince1970),
+                    projectId: Self.project, localId: "alice", signInProvider: .passkey, authTime: .now,
+                    user: SessionUser(email: "alice@example.com"), secondFactorAuthTime: .now,
                     firstFactorIdentifier: "passkey:cred-1"
                 )
             )

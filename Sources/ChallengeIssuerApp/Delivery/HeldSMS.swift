@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import ServiceKit
@@ -16,8 +17,7 @@ struct HeldSMS: Codable, Sendable, Equatable {
     /// For the development outbox, which lists codes as they are sent.
     let code: String
     let sessionInfo: String
-    /// Seconds since the epoch.
-    let heldAt: Int64
+    let heldAt: EpochSeconds
 
     /// A function answers within 7 seconds; the rest is margin.
     static let lifetimeSeconds: Int64 = 60

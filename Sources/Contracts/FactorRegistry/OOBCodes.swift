@@ -206,10 +206,10 @@ public enum SignInWithEmailLink: RPCMethod {
     public struct Result: Codable, Sendable, Hashable {
         public var account: Account
         public var isNewUser: Bool
-        public var lastLoginAt: Int64
+        public var lastLoginAt: EpochSeconds
         public var secondFactorRequired: Bool?
 
-        public init(account: Account, isNewUser: Bool, lastLoginAt: Int64, secondFactorRequired: Bool? = nil) {
+        public init(account: Account, isNewUser: Bool, lastLoginAt: EpochSeconds, secondFactorRequired: Bool? = nil) {
             self.account = account
             self.isNewUser = isNewUser
             self.lastLoginAt = lastLoginAt

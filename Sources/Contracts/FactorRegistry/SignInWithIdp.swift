@@ -60,7 +60,7 @@ public enum SignInWithIdp: RPCMethod {
         public var account: Account?
         public var isNewUser: Bool?
         /// Seconds since the epoch of this sign-in; 0 when a second factor is still required.
-        public var lastLoginAt: Int64?
+        public var lastLoginAt: EpochSeconds?
         public var secondFactorRequired: Bool?
         /// The provider's verified email took the account from unverified credentials: every
         /// earlier session of it must end (the gateway has session-token forget them).
@@ -77,7 +77,7 @@ public enum SignInWithIdp: RPCMethod {
         public var context: String?
 
         public init(
-            identity: ProviderProfile, account: Account? = nil, isNewUser: Bool? = nil, lastLoginAt: Int64? = nil,
+            identity: ProviderProfile, account: Account? = nil, isNewUser: Bool? = nil, lastLoginAt: EpochSeconds? = nil,
             secondFactorRequired: Bool? = nil, tookOver: Bool? = nil, needConfirmation: Bool? = nil, verifiedProvider: [String]? = nil,
             errorMessage: String? = nil, pendingToken: String, context: String? = nil
         ) {

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import JSONRPC
 
 /// `account.signInWithPhone`: the phone as a first factor, after the number was verified (contract
@@ -33,9 +34,9 @@ public enum SignInWithPhone: RPCMethod {
         public var account: Account
         public var isNewUser: Bool
         /// Seconds since the epoch.
-        public var lastLoginAt: Int64
+        public var lastLoginAt: EpochSeconds
 
-        public init(account: Account, isNewUser: Bool, lastLoginAt: Int64) {
+        public init(account: Account, isNewUser: Bool, lastLoginAt: EpochSeconds) {
             self.account = account
             self.isNewUser = isNewUser
             self.lastLoginAt = lastLoginAt

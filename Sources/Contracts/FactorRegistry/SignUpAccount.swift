@@ -51,7 +51,7 @@ public struct Account: Codable, Sendable, Hashable {
     /// `password` for email/password accounts, `anonymous` for anonymous ones.
     public var signInProvider: SignInProvider
     /// Seconds since the epoch: sessions begun before it are revoked (`TOKEN_EXPIRED`).
-    public var validSince: Int64?
+    public var validSince: EpochSeconds?
     /// Milliseconds since the epoch of the last sign-in, as a string; absent before the first.
     public var lastLoginAt: String?
     /// Developer claims as a JSON object in text (Identity Toolkit's `customAttributes`).
@@ -69,7 +69,7 @@ public struct Account: Codable, Sendable, Hashable {
 
     public init(
         localId: String, email: String?, emailVerified: Bool, displayName: String?, disabled: Bool, createdAt: String,
-        signInProvider: SignInProvider, validSince: Int64? = nil, lastLoginAt: String? = nil, customAttributes: String? = nil,
+        signInProvider: SignInProvider, validSince: EpochSeconds? = nil, lastLoginAt: String? = nil, customAttributes: String? = nil,
         phoneNumber: String? = nil, mfaInfo: [Enrollment]? = nil, photoUrl: String? = nil,
         federatedIdentities: [FederatedIdentity]? = nil, passwordSet: Bool? = nil
     ) {

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import JSONRPC
 
 /// `account.update`: changes an account (Admin SDK `updateUser`, and later the user's own changes).
@@ -20,7 +21,7 @@ public enum UpdateAccount: RPCMethod {
         public var emailVerified: Bool?
         public var disabled: Bool?
         /// Seconds since the epoch; sessions begun earlier are revoked.
-        public var validSince: Int64?
+        public var validSince: EpochSeconds?
         /// Developer claims, a JSON object in text; `{}` removes them all.
         public var customAttributes: String?
         /// E.164 (`INVALID_PHONE_NUMBER : Invalid format.`, `PHONE_NUMBER_EXISTS`).
@@ -39,7 +40,7 @@ public enum UpdateAccount: RPCMethod {
         public init(
             projectId: String, tenantId: String? = nil, localId: String, email: String? = nil, password: String? = nil,
             displayName: String? = nil, deleteDisplayName: Bool? = nil, emailVerified: Bool? = nil, disabled: Bool? = nil,
-            validSince: Int64? = nil, customAttributes: String? = nil, phoneNumber: String? = nil, deletePhoneNumber: Bool? = nil,
+            validSince: EpochSeconds? = nil, customAttributes: String? = nil, phoneNumber: String? = nil, deletePhoneNumber: Bool? = nil,
             photoUrl: String? = nil, deletePhotoUrl: Bool? = nil, unlinkProviders: [String]? = nil, keepWayIn: Bool? = nil
         ) {
             self.unlinkProviders = unlinkProviders

@@ -37,10 +37,10 @@ public enum VerifyPassword: RPCMethod {
     public struct Result: Codable, Sendable, Hashable {
         public var account: Account
         /// Seconds since the epoch of this sign-in (the ID token's `auth_time`).
-        public var lastLoginAt: Int64
+        public var lastLoginAt: EpochSeconds
         public var secondFactorRequired: Bool?
 
-        public init(account: Account, lastLoginAt: Int64, secondFactorRequired: Bool? = nil) {
+        public init(account: Account, lastLoginAt: EpochSeconds, secondFactorRequired: Bool? = nil) {
             self.account = account
             self.lastLoginAt = lastLoginAt
             self.secondFactorRequired = secondFactorRequired

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import JSONRPC
 
 /// `session.inspectRefresh`: which project, tenant, user and sign-in a refresh token belongs to.
@@ -23,16 +24,16 @@ public enum InspectRefreshToken: RPCMethod {
         public var tenantId: String?
         public var localId: String
         /// Seconds since the epoch when the sign-in (the family) began, for `validSince` checks.
-        public var signedInAt: Int64
+        public var signedInAt: EpochSeconds
         /// The sign-in's `auth_time` (seconds, factor-registry's clock), for telling a deleted
         /// account's session from a new account given the same uid. Absent from older services.
-        public var authTime: Int64?
+        public var authTime: EpochSeconds?
         /// The second factor the sign-in passed, if any: a session whose factor the account no
         /// longer has is over (decision 4), however the factor went.
         public var secondFactorIdentifier: String?
 
         public init(
-            projectId: String, tenantId: String?, localId: String, signedInAt: Int64, authTime: Int64? = nil,
+            projectId: String, tenantId: String?, localId: String, signedInAt: EpochSeconds, authTime: EpochSeconds? = nil,
             secondFactorIdentifier: String? = nil
         ) {
             self.projectId = projectId
@@ -76,11 +77,11 @@ public enum RefreshSession: RPCMethod {
         public var createdAt: Int64?
         public var disabled: Bool
         /// Seconds since the epoch: sessions that began before it are over.
-        public var validSince: Int64?
+        public var validSince: EpochSeconds?
         /// The second factors the account has (their enrollment ids).
         public var secondFactors: [String]
 
-        public init(localId: String, createdAt: Int64?, disabled: Bool, validSince: Int64?, secondFactors: [String]) {
+        public init(localId: String, createdAt: Int64?, disabled: Bool, validSince: EpochSeconds?, secondFactors: [String]) {
             self.localId = localId
             self.createdAt = createdAt
             self.disabled = disabled

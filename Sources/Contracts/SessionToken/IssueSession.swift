@@ -16,7 +16,7 @@ public enum IssueSession: RPCMethod {
         public var secondFactor: FactorKind?
         public var secondFactorIdentifier: String?
         /// Seconds since the epoch of the user's last sign-in.
-        public var authTime: Int64
+        public var authTime: EpochSeconds
         public var user: SessionUser
         /// Claims of this sign-in only (a custom token's `claims`): kept with the session, so every
         /// refreshed token carries them; they override the user's developer claims.
@@ -36,10 +36,10 @@ public enum IssueSession: RPCMethod {
         /// Seconds since the epoch when this session last passed a second factor (its sign-in's, or
         /// the enrollment's that started it): step-up (issue 43) compares it with the scope's
         /// `stepUpMaxAge`. `nil`: the session never passed one.
-        public var secondFactorAuthTime: Int64?
+        public var secondFactorAuthTime: EpochSeconds?
         /// MANDATORY MFA (docs/mfa-policy.md): the session may do nothing but enroll a factor (and
         /// look itself up, verify its email), and ends at this time (seconds since the epoch).
-        public var enrollmentOnlyUntil: Int64?
+        public var enrollmentOnlyUntil: EpochSeconds?
         /// The first factor's own id where it has one (a passkey sign-in's `passkey:<credential id>`):
         /// `session.revokeFactor` with it ends the sessions that factor started, as a withdrawn
         /// second factor's.
@@ -47,9 +47,9 @@ public enum IssueSession: RPCMethod {
 
         public init(
             projectId: String, tenantId: String? = nil, localId: String, signInProvider: SignInProvider,
-            secondFactor: FactorKind? = nil, secondFactorIdentifier: String? = nil, authTime: Int64, user: SessionUser,
+            secondFactor: FactorKind? = nil, secondFactorIdentifier: String? = nil, authTime: EpochSeconds, user: SessionUser,
             sessionClaims: [String: JSONValue]? = nil, consumePendingCredential: String? = nil, revokeOtherSessions: Bool? = nil,
-            finishesEnrollment: Bool? = nil, secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil,
+            finishesEnrollment: Bool? = nil, secondFactorAuthTime: EpochSeconds? = nil, enrollmentOnlyUntil: EpochSeconds? = nil,
             firstFactorIdentifier: String? = nil
         ) {
             self.firstFactorIdentifier = firstFactorIdentifier

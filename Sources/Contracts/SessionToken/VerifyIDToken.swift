@@ -17,23 +17,23 @@ public enum VerifyIDToken: RPCMethod {
         public var tenantId: String?
         public var localId: String
         /// Seconds since the epoch (`iat`), compared with the user's `validSince`.
-        public var issuedAt: Int64
-        public var authTime: Int64
+        public var issuedAt: EpochSeconds
+        public var authTime: EpochSeconds
         public var signInProvider: SignInProvider
         public var secondFactor: FactorKind?
         public var secondFactorIdentifier: String?
         /// When the session last passed a second factor (`firebase.second_factor_auth_time`).
-        public var secondFactorAuthTime: Int64?
+        public var secondFactorAuthTime: EpochSeconds?
         /// Set for an enrollment-only session (`firebase.mfa_enrollment_deadline`): its end.
-        public var enrollmentOnlyUntil: Int64?
+        public var enrollmentOnlyUntil: EpochSeconds?
         /// The first factor's own id (`firebase.first_factor_identifier`, a passkey sign-in's
         /// `passkey:<credential id>`): a renewal of this session keeps it.
         public var firstFactorIdentifier: String?
 
         public init(
-            projectId: String, tenantId: String?, localId: String, issuedAt: Int64, authTime: Int64,
+            projectId: String, tenantId: String?, localId: String, issuedAt: EpochSeconds, authTime: EpochSeconds,
             signInProvider: SignInProvider, secondFactor: FactorKind?, secondFactorIdentifier: String?,
-            secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil, firstFactorIdentifier: String? = nil
+            secondFactorAuthTime: EpochSeconds? = nil, enrollmentOnlyUntil: EpochSeconds? = nil, firstFactorIdentifier: String? = nil
         ) {
             self.firstFactorIdentifier = firstFactorIdentifier
             self.secondFactorAuthTime = secondFactorAuthTime

@@ -105,7 +105,7 @@ extension AccountRepository {
     /// is recorded; its time in seconds, `nil` when there is no such account.
     static func linkEmail(
         _ email: String, to localId: String, in schema: TenantSchema, on connection: PostgresConnection, logger: Logger
-    ) async throws -> Int64? {
+    ) async throws -> EpochSeconds? {
         let rows = try await connection.query(
             """
             UPDATE \(sql: schema.qualified(table)) SET email = \(email), email_normalized = \(EmailAddress.normalized(email)),
@@ -114,7 +114,7 @@ extension AccountRepository {
             """,
             logger: logger
         )
-        for try await seconds in rows.decode(Int64.self) { return seconds }
+        for try await seconds in rows.decode(Int64.self) { return EpochSeconds(seconds) }
         return nil
     }
 
@@ -139,7 +139,7 @@ extension AccountRepository {
     /// recorded unless a second factor must follow (`required`); the last sign-in in seconds.
     static func signInByEmailLink(
         _ localId: String, required: Bool, in schema: TenantSchema, on connection: PostgresConnection, logger: Logger
-    ) async throws -> Int64? {
+    ) async throws -> EpochSeconds? {
         let rows = try await connection.query(
             """
             UPDATE \(sql: schema.qualified(table)) SET email_verified = true,
@@ -148,7 +148,7 @@ extension AccountRepository {
             """,
             logger: logger
         )
-        for try await seconds in rows.decode(Int64.self) { return seconds }
+        for try await seconds in rows.decode(Int64.self) { return EpochSeconds(seconds) }
         return nil
     }
 
@@ -156,7 +156,7 @@ extension AccountRepository {
     /// its `beforeCreate` function allows it (``expiredHolds(_:)``). Its sign-in time in seconds.
     static func insertSignedInByEmailLink(
         _ localId: String, email: String, held: Bool, in schema: TenantSchema, on connection: PostgresConnection, logger: Logger
-    ) async throws -> Int64 {
+    ) async throws -> EpochSeconds {
         let rows = try await connection.query(
             """
             INSERT INTO \(sql: schema.qualified(table))
@@ -166,7 +166,7 @@ extension AccountRepository {
             """,
             logger: logger
         )
-        for try await seconds in rows.decode(Int64.self) { return seconds }
+        for try await seconds in rows.decode(Int64.self) { return EpochSeconds(seconds) }
         throw AccountStoreInconsistent()
     }
 

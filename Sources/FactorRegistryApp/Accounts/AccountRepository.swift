@@ -189,7 +189,7 @@ extension AccountRepository {
         let disabled: Bool
         let createdAtMillis: Int64
         let passwordHash: String?
-        let validSince: Int64?
+        let validSince: EpochSeconds?
         let lastLoginAtMillis: Int64?
         let customAttributes: String?
         let phoneNumber: String?
@@ -206,7 +206,7 @@ extension AccountRepository {
             disabled = try columns("disabled")
             createdAtMillis = try columns("created_at_ms")
             passwordHash = try columns("password_hash")
-            validSince = try columns("valid_since_s")
+            validSince = (try columns("valid_since_s") as Int64?).map(EpochSeconds.init(rawValue:))
             lastLoginAtMillis = try columns("last_login_at_ms")
             customAttributes = try columns("custom_attributes")
             phoneNumber = try columns("phone_number")
@@ -282,8 +282,8 @@ extension AccountRepository {
         return nil
     }
 
-    /// Records a password sign-in; returns its time in seconds since the epoch.
-    func recordSignIn(in schema: TenantSchema, localId: String) async throws -> Int64 {
+    /// Records a password sign-in; returns its time.
+    func recordSignIn(in schema: TenantSchema, localId: String) async throws -> EpochSeconds {
         let accounts = schema.qualified(Self.table)
         let rows = try await client.query(
             cached: """
@@ -292,7 +292,7 @@ extension AccountRepository {
                 """,
             logger: logger
         )
-        for try await seconds in rows.decode(Int64.self) { return seconds }
+        for try await seconds in rows.decode(Int64.self) { return EpochSeconds(seconds) }
         throw AccountStoreInconsistent()
     }
 
@@ -328,7 +328,7 @@ extension AccountRepository {
         var deleteDisplayName = false
         var emailVerified: Bool?
         var disabled: Bool?
-        var validSince: Int64?
+        var validSince: EpochSeconds?
         /// Developer claims to store; `{}` clears them.
         var customAttributes: String?
         /// End every session (a password or email change): `valid_since` moves to ``sessionsEnd``.
@@ -390,7 +390,7 @@ extension AccountRepository {
     {
         let accounts = schema.qualified(Self.table)
         let normalized = changes.email.map(EmailAddress.normalized)
-        let validSince = changes.validSince.map { Date(timeIntervalSince1970: Double($0)) }
+        let validSince = changes.validSince?.date
         do {
             let rows = try await connection.query(
                 cached: """

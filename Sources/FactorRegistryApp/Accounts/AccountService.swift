@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -129,7 +130,7 @@ struct AccountService: Sendable {
                     in: schema, localId: RandomIdentifier.make(), email: nil, passwordHash: nil, displayName: nil,
                     held: params.holdNewAccount == true, phoneNumber: params.phoneNumber, signedIn: true
                 )
-                return .init(account: created, isNewUser: true, lastLoginAt: (Int64(created.createdAt) ?? 0) / 1000)
+                return .init(account: created, isNewUser: true, lastLoginAt: EpochSeconds(milliseconds: Int64(created.createdAt) ?? 0))
             } catch is AccountRepository.PhoneNumberTaken {
                 continue
             }

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Crypto
 import Foundation
@@ -157,12 +158,12 @@ struct FederatedIdentityRepository: Sendable {
     /// Records an ID token's nonce as used until `expiresAt`; `false` when it was used already. One
     /// store for the deployment (`control`), keyed by issuer and nonce: a token is used once in all
     /// projects and tenants together, whichever of them share the provider's client id (issue 56, F-10).
-    func use(nonce: String, issuer: String, expiresAt: Int64) async throws -> Bool {
+    func use(nonce: String, issuer: String, expiresAt: EpochSeconds) async throws -> Bool {
         let hash = ByteBuffer(bytes: SHA256.hash(data: Data("\(issuer)\n\(nonce)".utf8)))
         let rows = try await client.query(
             """
             INSERT INTO \(sql: TenantSchema.control.qualified("idp_used_nonces")) (nonce_hash, expires_at)
-            VALUES (\(hash), to_timestamp(\(expiresAt)::bigint)) ON CONFLICT (nonce_hash) DO NOTHING RETURNING 1
+            VALUES (\(hash), to_timestamp(\(expiresAt.rawValue)::bigint)) ON CONFLICT (nonce_hash) DO NOTHING RETURNING 1
             """,
             logger: logger
         )

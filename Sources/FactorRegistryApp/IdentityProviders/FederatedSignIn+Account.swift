@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import AuthVocabulary
 import Contracts
 import Crypto
 import Foundation
@@ -93,7 +94,7 @@ extension FederatedSignIn {
             .signInSucceeded, localId: localId, details: ["factor": profile.providerId], in: schema
         )
         return .init(
-            identity: profile, account: account, isNewUser: true, lastLoginAt: (Int64(account.createdAt) ?? 0) / 1000,
+            identity: profile, account: account, isNewUser: true, lastLoginAt: EpochSeconds(milliseconds: Int64(account.createdAt) ?? 0),
             pendingToken: pendingToken
         )
     }

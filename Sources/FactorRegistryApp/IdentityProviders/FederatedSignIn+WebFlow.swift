@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import AuthVocabulary
 import Contracts
 import Crypto
 import Foundation

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import AuthVocabulary
 import Contracts
 import Crypto
 import Foundation
@@ -180,7 +181,7 @@ struct FederatedSignIn: Sendable {
         }
     }
 
-    static var now: Int64 { Int64(Date().timeIntervalSince1970) }
+    static var now: EpochSeconds { .now }
 
     static func hash(_ text: String) -> String { Base64URL.encode(Array(SHA256.hash(data: Data(text.utf8)))) }
 

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Crypto
 import Foundation
@@ -31,14 +32,14 @@ struct ProviderTokenVerifier: Sendable {
         /// The token's nonce claim, if any (used once: ``FederatedIdentityRepository/use(nonce:issuer:expiresAt:in:)``).
         let nonce: String?
         let issuer: String
-        let expiresAt: Int64
+        let expiresAt: EpochSeconds
         /// Google's `hd`: the Workspace domain that hosts the user's address (``EmailTrust``).
         var hostedDomain: String? = nil
     }
 
     func verify(
         _ token: String, providerId: String, issuer: String, acceptedIssuers: Set<String>, audiences: Set<String>,
-        nonce expected: ExpectedNonce, now: Int64 = Int64(Date().timeIntervalSince1970)
+        nonce expected: ExpectedNonce, now: EpochSeconds = .now
     ) async throws -> Verified {
         guard token.utf8.count <= Self.maximumTokenBytes, token.split(separator: ".", omittingEmptySubsequences: false).count == 3
         else { throw Self.invalid("Unable to parse the id_token.") }
@@ -151,10 +152,10 @@ struct ProviderTokenVerifier: Sendable {
         AdminAuthenticator.constantTimeEquals(Array(left.utf8), Array(right.utf8))
     }
 
-    static func seconds(_ value: JSONValue?) -> Int64? {
+    static func seconds(_ value: JSONValue?) -> EpochSeconds? {
         switch value {
-        case .int(let seconds)?: seconds
-        case .double(let seconds)? where seconds.isFinite && abs(seconds) < 1e15: Int64(seconds)
+        case .int(let seconds)?: EpochSeconds(seconds)
+        case .double(let seconds)? where seconds.isFinite && abs(seconds) < 1e15: EpochSeconds(Int64(seconds))
         default: nil
         }
     }

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import ServiceKit
@@ -35,8 +36,7 @@ struct AuthorizationState: Codable, Sendable {
     var codeVerifier: String
     var redirectUri: String
     var context: String?
-    /// Seconds since the epoch.
-    var expiresAt: Int64
+    var expiresAt: EpochSeconds
 }
 
 /// What a `pendingToken` carries: a provider user verified within the last hour, and the account
@@ -46,7 +46,7 @@ struct PendingIdentity: Codable, Sendable {
     var projectId: String
     var tenantId: String?
     var profile: ProviderProfile
-    var expiresAt: Int64
+    var expiresAt: EpochSeconds
     /// Random; a used token's id is kept until it expires.
     var id: String
     /// The account the provider user was linked to when the token was made, if any.

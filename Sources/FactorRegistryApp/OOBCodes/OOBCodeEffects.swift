@@ -135,14 +135,14 @@ struct OOBCodeEffects: Sendable {
     struct SignedIn: Sendable {
         let localId: String
         let created: Bool
-        let lastLoginAt: Int64
+        let lastLoginAt: EpochSeconds
         let secondFactorRequired: Bool
     }
 
     /// An email link used by a signed-in user: the address becomes theirs, verified (an anonymous
     /// account's upgrade, or a second way in). Another account's address is not taken.
     func link(email: String, to localId: String, on connection: PostgresConnection) async throws -> SignedIn {
-        let seconds: Int64?
+        let seconds: EpochSeconds?
         do {
             seconds = try await AccountRepository.linkEmail(email, to: localId, in: schema, on: connection, logger: logger)
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Crypto
 import Foundation
@@ -33,10 +34,10 @@ extension Account {
         return validSince == enrolledAt + 1
     }
 
-    private static func seconds(_ rfc3339: String) -> Int64? {
+    private static func seconds(_ rfc3339: String) -> EpochSeconds? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         guard let date = formatter.date(from: rfc3339) ?? ISO8601DateFormatter().date(from: rfc3339) else { return nil }
-        return Int64(date.timeIntervalSince1970.rounded(.down))
+        return EpochSeconds(date)
     }
 }

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -83,7 +84,7 @@ struct MFAEnrollmentOperations: Sendable {
                 user: SessionUser(revoked), revokeOtherSessions: true, finishesEnrollment: true,
                 // Proving the new factor is passing a second factor (step-up), and ends an
                 // enrollment-only session (MANDATORY): the new one is a full session.
-                secondFactorAuthTime: Int64(Date().timeIntervalSince1970), firstFactorIdentifier: user.token.firstFactorIdentifier
+                secondFactorAuthTime: .now, firstFactorIdentifier: user.token.firstFactorIdentifier
             ),
             requestID: request.requestID
         )

@@ -44,9 +44,10 @@ struct MFASignInFinisher: Sendable {
                 .init(
                     projectId: facts.projectId, tenantId: facts.tenantId, localId: facts.localId,
                     signInProvider: facts.signInProvider, secondFactor: secondFactor, secondFactorIdentifier: enrollmentId,
-                    authTime: signedInAt / 1000, user: SessionUser(signedIn.account), sessionClaims: signedIn.sessionClaims,
+                    authTime: EpochSeconds(milliseconds: signedInAt), user: SessionUser(signedIn.account),
+                    sessionClaims: signedIn.sessionClaims,
                     consumePendingCredential: pending.credential,
-                    secondFactorAuthTime: signedInAt / 1000
+                    secondFactorAuthTime: EpochSeconds(milliseconds: signedInAt)
                 ),
                 requestID: request.requestID
             )

@@ -25,20 +25,21 @@ enum MandatoryEnrollment {
     /// gets, or `nil` for a full session. Throws ``gracePassed`` once the grace period has run out.
     static func sessionEnd(
         _ settings: AuthSettings, account: Account, signInProvider: SignInProvider, now: Date = Date()
-    ) throws -> Int64? {
+    ) throws -> EpochSeconds? {
         let mfa = settings.mfaConfig
         guard mfa.isMandatory, !SecondFactorPolicy.unsupportedFirstFactors.contains(signInProvider),
             (account.mfaInfo ?? []).isEmpty
         else { return nil }
         let deadline = graceEnd(mfa, account: account)
-        guard Int64(now.timeIntervalSince1970) < deadline else { throw gracePassed }
+        guard EpochSeconds(now) < deadline else { throw gracePassed }
         return deadline
     }
 
-    /// Seconds since the epoch at which `account`'s grace period ends.
-    static func graceEnd(_ mfa: MultiFactorConfig, account: Account) -> Int64 {
-        let created = (Int64(account.createdAt) ?? 0) / 1000
-        let mandatory = (mfa.mandatorySince ?? 0) / 1000
+    /// When `account`'s grace period ends: counted from the later of its creation and the scope's
+    /// `mandatorySince`, both milliseconds.
+    static func graceEnd(_ mfa: MultiFactorConfig, account: Account) -> EpochSeconds {
+        let created = EpochSeconds(milliseconds: Int64(account.createdAt) ?? 0)
+        let mandatory = EpochSeconds(milliseconds: mfa.mandatorySince ?? 0)
         return max(created, mandatory) + mfa.enrollmentGracePeriod
     }
 }

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -18,7 +19,7 @@ enum StepUp {
     /// A second factor passed within `maxAge` seconds, whatever the scope's policy (recovery codes
     /// are shown only to a session that just passed one).
     static func requireSecondFactor(within maxAge: Int64, _ user: SignedInUser, now: Date = Date()) throws {
-        guard let passed = user.token.secondFactorAuthTime, Int64(now.timeIntervalSince1970) - passed <= maxAge else {
+        guard let passed = user.token.secondFactorAuthTime, EpochSeconds(now) - passed <= maxAge else {
             throw IdentityToolkitError(.credentialTooOldLoginAgain)
         }
     }

@@ -116,12 +116,12 @@ struct AdminAccountOperations: Sendable {
             throw IdentityToolkitError(.missingLocalID)
         }
         let deleted = body.deleteAttribute ?? []
-        var validSince: Int64?
+        var validSince: EpochSeconds?
         if let text = body.validSince {
             guard let seconds = Int64(text), seconds >= 0 else {
                 throw IdentityToolkitError.invalidPayload("/validSince must be int64")
             }
-            validSince = seconds
+            validSince = EpochSeconds(seconds)
         }
         // `mfa` present replaces the factors (none, or `{}`, removes them all); absent leaves them.
         let factors = body.mfa.map { Self.enrollments($0.enrollments ?? [], importsTOTP: false) }

@@ -159,7 +159,7 @@ struct PhoneSignInOperations: Sendable {
     }
 
     private func answer(
-        _ account: Account, number: String, isNewUser: Bool, authTime: Int64, projectId: String,
+        _ account: Account, number: String, isNewUser: Bool, authTime: EpochSeconds, projectId: String,
         sessionClaims: [String: JSONValue]? = nil, request: PublicRequest
     ) async throws -> JSONValue {
         let tokens = try await PeerCall.call(

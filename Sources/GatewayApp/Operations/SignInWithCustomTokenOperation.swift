@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import IdentityToolkit
 import JSONRPC
@@ -38,7 +39,7 @@ struct SignInWithCustomTokenOperation: Sendable {
             sessions, IssueSession.self,
             .init(
                 projectId: projectId, tenantId: verified.tenantId, localId: signedIn.localId, signInProvider: .custom,
-                authTime: (signedIn.lastLoginAt.flatMap { Int64($0) } ?? 0) / 1000, user: SessionUser(signedIn),
+                authTime: signedIn.lastSignIn, user: SessionUser(signedIn),
                 sessionClaims: verified.claims
             ),
             requestID: request.requestID

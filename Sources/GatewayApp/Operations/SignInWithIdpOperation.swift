@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -95,7 +96,7 @@ struct SignInWithIdpOperation: Sendable {
                 projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: .federated(providerId),
                 // A link keeps the session's second factor: the user passed it when they signed in.
                 secondFactor: user?.token.secondFactor, secondFactorIdentifier: user?.token.secondFactorIdentifier,
-                authTime: user?.token.authTime ?? result.lastLoginAt ?? Int64(Date().timeIntervalSince1970), user: SessionUser(account),
+                authTime: user?.token.authTime ?? result.lastLoginAt ?? .now, user: SessionUser(account),
                 sessionClaims: signedIn.sessionClaims, secondFactorAuthTime: user?.token.secondFactorAuthTime,
                 enrollmentOnlyUntil: enrollmentOnlyUntil
             ),

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -74,7 +75,7 @@ struct SignUpOperation: Sendable {
                 projectId: projectId, tenantId: tenantId, localId: account.localId, signInProvider: account.signInProvider,
                 // The sign-up is the sign-in, at the account's creation (by factor-registry's clock,
                 // which SignedInUser compares with).
-                authTime: (Int64(account.createdAt) ?? Int64(Date().timeIntervalSince1970 * 1000)) / 1000,
+                authTime: Int64(account.createdAt).map { EpochSeconds(milliseconds: $0) } ?? .now,
                 user: SessionUser(account), sessionClaims: sessionClaims,
                 enrollmentOnlyUntil: try MandatoryEnrollment.sessionEnd(settings, account: account, signInProvider: account.signInProvider)
             ),

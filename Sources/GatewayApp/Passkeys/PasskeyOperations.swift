@@ -213,8 +213,8 @@ struct PasskeyOperations: Sendable {
             sessions, IssueSession.self,
             .init(
                 projectId: projectId, tenantId: tenantId, localId: found.localId, signInProvider: .passkey,
-                authTime: (recorded.lastLoginAt.flatMap { Int64($0) } ?? 0) / 1000, user: SessionUser(signedIn.account),
-                sessionClaims: signedIn.sessionClaims, secondFactorAuthTime: Int64(Date().timeIntervalSince1970),
+                authTime: recorded.lastSignIn, user: SessionUser(signedIn.account),
+                sessionClaims: signedIn.sessionClaims, secondFactorAuthTime: .now,
                 firstFactorIdentifier: PasskeyCredential.factorIdentifier(stored.credentialId)
             ),
             requestID: request.requestID

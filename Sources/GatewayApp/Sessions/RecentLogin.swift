@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Configuration
 import Foundation
 import IdentityToolkit
@@ -40,7 +41,7 @@ struct RecentLogin: Sendable {
     /// Throws `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` unless `user` signed in within the window and, under
     /// the scope's step-up policy, passed a second factor within its own (StepUp).
     func require(_ user: SignedInUser, now: Date = Date()) throws {
-        let age = Int64(now.timeIntervalSince1970) - user.token.authTime
+        let age = EpochSeconds(now) - user.token.authTime
         if age > window(for: user.token.projectId) { throw IdentityToolkitError(.credentialTooOldLoginAgain) }
         try StepUp.require(user, now: now)
     }

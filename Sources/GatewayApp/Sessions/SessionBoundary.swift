@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Foundation
 
 /// Every flow that ends an account's sessions moves its `validSince` to the start of the next
@@ -7,11 +8,11 @@ import Foundation
 /// flow answers with are minted once that second has begun, so the caller's own new session is
 /// the one that survives. Half a second on average, paid only by the flows that end sessions.
 enum SessionBoundary {
-    /// Waits until `validSince` (seconds since 1970) has begun; at once when it has, or when it is
+    /// Waits until `validSince` has begun; at once when it has, or when it is
     /// further away than any flow sets it (an admin's own `validSince` is not waited for).
-    static func awaitStart(of validSince: Int64?) async throws {
+    static func awaitStart(of validSince: EpochSeconds?) async throws {
         guard let validSince else { return }
-        let wait = Double(validSince) - Date().timeIntervalSince1970
+        let wait = validSince.date.timeIntervalSinceNow
         if wait > 0, wait <= 2 { try await Task.sleep(for: .milliseconds(Int(wait * 1000) + 5)) }
     }
 }

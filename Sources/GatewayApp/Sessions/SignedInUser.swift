@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -55,7 +56,7 @@ struct SignedInUser: Sendable {
         if account.disabled { throw IdentityToolkitError(.userDisabled) }
         if let until = token.enrollmentOnlyUntil {
             guard allowingEnrollmentOnly else { throw MandatoryEnrollment.enrollFirst }
-            if Int64(Date().timeIntervalSince1970) >= until { throw IdentityToolkitError(.tokenExpired) }
+            if EpochSeconds.now >= until { throw IdentityToolkitError(.tokenExpired) }
         }
         // Decision 4: a session established with a factor that has since been withdrawn is over.
         if let factor = token.secondFactorIdentifier, !account.lists(factor: factor) {

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import JSONRPC
@@ -29,7 +30,7 @@ final class TokenSealKeys: Sendable {
     /// session-token, which answers in the contract's terms.
     func pendingCredential(_ text: String, requestID: String) async -> SealedPendingCredential? {
         guard let keys = await keys(for: text, requestID: requestID),
-            let facts = SealedPendingCredential.open(text, keys: keys), facts.expiresAt > Int64(Date().timeIntervalSince1970)
+            let facts = SealedPendingCredential.open(text, keys: keys), facts.expiresAt > .now
         else { return nil }
         return facts
     }

@@ -69,10 +69,9 @@ public struct SealedPendingCredential: Sendable, Hashable {
     public var tenantId: String?
     public var localId: String
     public var signInProvider: SignInProvider
-    /// Seconds since the epoch.
-    public var expiresAt: Int64
+    public var expiresAt: EpochSeconds
 
-    public init(projectId: String, tenantId: String?, localId: String, signInProvider: SignInProvider, expiresAt: Int64) {
+    public init(projectId: String, tenantId: String?, localId: String, signInProvider: SignInProvider, expiresAt: EpochSeconds) {
         self.projectId = projectId
         self.tenantId = tenantId
         self.localId = localId
@@ -85,7 +84,7 @@ public struct SealedPendingCredential: Sendable, Hashable {
     /// `expiresAt` (8 bytes), the provider's length (1 byte), the provider, the user's id.
     public func seal(with key: TokenSealKey) throws -> String {
         var plain = Data()
-        withUnsafeBytes(of: expiresAt.bigEndian) { plain.append(contentsOf: $0) }
+        withUnsafeBytes(of: expiresAt.rawValue.bigEndian) { plain.append(contentsOf: $0) }
         let provider = Data(signInProvider.rawValue.utf8)
         guard provider.count < 256 else { throw TokenSealKey.Unsealable() }
         plain.append(UInt8(provider.count))
@@ -100,7 +99,7 @@ public struct SealedPendingCredential: Sendable, Hashable {
         guard let opened = TokenSeal.open(text, kind: kind, keys: keys) else { return nil }
         let bytes = opened.payload
         guard bytes.count >= 9 else { return nil }
-        let expiresAt = bytes[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        let expiresAt = EpochSeconds(bytes[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) })
         let providerLength = Int(bytes[8])
         guard bytes.count > 9 + providerLength else { return nil }
         return SealedPendingCredential(

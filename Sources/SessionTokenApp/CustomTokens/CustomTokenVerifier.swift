@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -25,7 +26,7 @@ struct CustomTokenVerifier: Sendable {
     }
 
     func verify(_ params: VerifyCustomToken.Params, now: Date = Date()) throws -> VerifyCustomToken.Result {
-        let (payload, signer) = try payload(of: params.token, now: Int64(now.timeIntervalSince1970))
+        let (payload, signer) = try payload(of: params.token, now: EpochSeconds(now))
         // A key signs for its own project only: another project's service account is refused.
         if let signer, signer.projectId != params.projectId {
             throw Self.rejected(.credentialMismatch, detail: "The custom token corresponds to a different audience.")
@@ -56,7 +57,7 @@ struct CustomTokenVerifier: Sendable {
 
     /// The checked payload (form, audience, signature, lifetime) and the key that signed it (`nil`
     /// for the emulator's unsigned tokens, development mode only).
-    private func payload(of token: String, now: Int64) throws -> ([String: JSONValue], ServiceAccountKey?) {
+    private func payload(of token: String, now: EpochSeconds) throws -> ([String: JSONValue], ServiceAccountKey?) {
         guard token.utf8.count <= 16384 else { throw Self.malformed }
         if token.hasPrefix("{") {
             // The emulator's convenience: a JSON object of claims instead of a JWT.
@@ -106,10 +107,10 @@ struct CustomTokenVerifier: Sendable {
         return (payload, signer)
     }
 
-    static func seconds(_ value: JSONValue?) -> Int64? {
+    static func seconds(_ value: JSONValue?) -> EpochSeconds? {
         switch value {
-        case .int(let seconds)?: seconds
-        case .double(let seconds)? where seconds.isFinite && abs(seconds) < 1e15: Int64(seconds)
+        case .int(let seconds)?: EpochSeconds(seconds)
+        case .double(let seconds)? where seconds.isFinite && abs(seconds) < 1e15: EpochSeconds(Int64(seconds))
         default: nil
         }
     }

@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import JSONRPC
@@ -16,13 +17,13 @@ struct BlockingEventSigner: Sendable {
     static let registered: Set<String> = ["iss", "aud", "sub", "iat", "exp", "nbf", "jti"]
 
     func sign(_ params: SignBlockingEvent.Params, now: Date = Date()) throws -> SignBlockingEvent.Result {
-        let issuedAt = Int64(now.timeIntervalSince1970)
+        let issuedAt = EpochSeconds(now)
         var claims = params.claims.filter { !Self.registered.contains($0.key) }
         claims["iss"] = .string(issuer.issuerBase + params.projectId)
         claims["aud"] = .string(params.audience)
         if let subject = params.subject { claims["sub"] = .string(subject) }
-        claims["iat"] = .int(issuedAt)
-        claims["exp"] = .int(issuedAt + Self.lifetime)
+        claims["iat"] = .int(issuedAt.rawValue)
+        claims["exp"] = .int((issuedAt + Self.lifetime).rawValue)
         let json = try JSONCoding.encode(JSONValue.object(claims))
         return .init(jwt: try issuer.sign(payload: Array(Base64URL.encode(json).utf8)))
     }

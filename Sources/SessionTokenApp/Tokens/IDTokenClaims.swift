@@ -9,9 +9,9 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var issuer: String
     var audience: String
     var subject: String
-    var issuedAt: Int64
-    var expiresAt: Int64
-    var authTime: Int64
+    var issuedAt: EpochSeconds
+    var expiresAt: EpochSeconds
+    var authTime: EpochSeconds
     var email: String?
     var emailVerified: Bool?
     var phoneNumber: String?
@@ -31,8 +31,8 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var tenant: String?
     /// Our additions under `firebase` (docs/mfa-policy.md): when the session last passed a second
     /// factor, and the end of an enrollment-only session (with `mfa_enrollment_required: true`).
-    var secondFactorAuthTime: Int64?
-    var enrollmentOnlyUntil: Int64?
+    var secondFactorAuthTime: EpochSeconds?
+    var enrollmentOnlyUntil: EpochSeconds?
     var customClaims: [String: JSONValue]
 
     /// The `acr` a passkey sign-in's tokens carry.
@@ -91,9 +91,9 @@ struct IDTokenClaims: JWTPayload, Equatable {
         issuer = try container.decode(String.self, forKey: Key("iss"))
         audience = try container.decode(String.self, forKey: Key("aud"))
         subject = try container.decode(String.self, forKey: Key("sub"))
-        issuedAt = try container.decode(Int64.self, forKey: Key("iat"))
-        expiresAt = try container.decode(Int64.self, forKey: Key("exp"))
-        authTime = try container.decode(Int64.self, forKey: Key("auth_time"))
+        issuedAt = try container.decode(EpochSeconds.self, forKey: Key("iat"))
+        expiresAt = try container.decode(EpochSeconds.self, forKey: Key("exp"))
+        authTime = try container.decode(EpochSeconds.self, forKey: Key("auth_time"))
         email = try container.decodeIfPresent(String.self, forKey: Key("email"))
         emailVerified = try container.decodeIfPresent(Bool.self, forKey: Key("email_verified"))
         phoneNumber = try container.decodeIfPresent(String.self, forKey: Key("phone_number"))
@@ -108,8 +108,8 @@ struct IDTokenClaims: JWTPayload, Equatable {
         secondFactorIdentifier = try firebase.decodeIfPresent(String.self, forKey: Key("second_factor_identifier"))
         firstFactorIdentifier = try firebase.decodeIfPresent(String.self, forKey: Key("first_factor_identifier"))
         tenant = try firebase.decodeIfPresent(String.self, forKey: Key("tenant"))
-        secondFactorAuthTime = try firebase.decodeIfPresent(Int64.self, forKey: Key("second_factor_auth_time"))
-        enrollmentOnlyUntil = try firebase.decodeIfPresent(Int64.self, forKey: Key("mfa_enrollment_deadline"))
+        secondFactorAuthTime = try firebase.decodeIfPresent(EpochSeconds.self, forKey: Key("second_factor_auth_time"))
+        enrollmentOnlyUntil = try firebase.decodeIfPresent(EpochSeconds.self, forKey: Key("mfa_enrollment_deadline"))
         var custom: [String: JSONValue] = [:]
         for key in container.allKeys where !Self.reserved.contains(key.stringValue) && key.stringValue != "user_id" {
             custom[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
@@ -118,9 +118,10 @@ struct IDTokenClaims: JWTPayload, Equatable {
     }
 
     init(
-        issuer: String, audience: String, subject: String, issuedAt: Int64, expiresAt: Int64, authTime: Int64,
+        issuer: String, audience: String, subject: String, issuedAt: EpochSeconds, expiresAt: EpochSeconds, authTime: EpochSeconds,
         user: SessionUser, signInProvider: SignInProvider, signInSecondFactor: FactorKind?, secondFactorIdentifier: String?,
-        tenant: String?, secondFactorAuthTime: Int64? = nil, enrollmentOnlyUntil: Int64? = nil, firstFactorIdentifier: String? = nil
+        tenant: String?, secondFactorAuthTime: EpochSeconds? = nil, enrollmentOnlyUntil: EpochSeconds? = nil,
+        firstFactorIdentifier: String? = nil
     ) {
         self.firstFactorIdentifier = firstFactorIdentifier
         authenticationContext = signInProvider == .passkey ? Self.phishingResistant : nil

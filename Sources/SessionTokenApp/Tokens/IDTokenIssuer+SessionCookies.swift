@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import IdentityToolkit
@@ -18,7 +19,7 @@ extension IDTokenIssuer {
         } catch {
             throw RPCError(code: .invalidIDToken, business: IdentityToolkitError(.invalidIDToken))
         }
-        let issuedAt = Int64(now.timeIntervalSince1970)
+        let issuedAt = EpochSeconds(now)
         claims.issuer = Self.sessionCookieIssuerBase + claims.audience
         claims.issuedAt = issuedAt
         claims.expiresAt = issuedAt + params.validDuration

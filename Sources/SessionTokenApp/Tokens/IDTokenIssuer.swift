@@ -1,3 +1,4 @@
+import AuthVocabulary
 import Contracts
 import Foundation
 import JWTKit
@@ -25,7 +26,7 @@ final class IDTokenIssuer: Sendable {
     }
 
     func claims(for params: IssueSession.Params, now: Date = Date()) -> IDTokenClaims {
-        let issuedAt = Int64(now.timeIntervalSince1970)
+        let issuedAt = EpochSeconds(now)
         var user = params.user
         if let session = params.sessionClaims, !session.isEmpty {
             user.customClaims = (user.customClaims ?? [:]).merging(session) { _, sessionValue in sessionValue }
@@ -77,7 +78,7 @@ extension IDTokenIssuer {
             throw VerificationFailure.invalid
         }
         guard claims.issuer == issuerBase + claims.audience, !claims.subject.isEmpty else { throw VerificationFailure.invalid }
-        guard Int64(now.timeIntervalSince1970) < claims.expiresAt else { throw VerificationFailure.expired }
+        guard EpochSeconds(now) < claims.expiresAt else { throw VerificationFailure.expired }
         return claims
     }
 

@@ -31,7 +31,7 @@ struct PendingCredentials: Sendable {
         let credential = PendingCredential(
             value: try SealedPendingCredential(
                 projectId: params.projectId, tenantId: params.tenantId, localId: params.localId,
-                signInProvider: params.signInProvider, expiresAt: Int64(Date().timeIntervalSince1970) + Int64(seconds)
+                signInProvider: params.signInProvider, expiresAt: .now + Int64(seconds)
             ).seal(with: sealKey)
         )
         try await client.query(

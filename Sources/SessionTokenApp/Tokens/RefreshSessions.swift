@@ -28,11 +28,11 @@ struct RefreshSessions: Sendable {
         let signInProvider: SignInProvider
         let secondFactor: FactorKind?
         let secondFactorIdentifier: String?
-        let authTime: Int64
-        let signedInAt: Int64
+        let authTime: EpochSeconds
+        let signedInAt: EpochSeconds
         let sessionClaims: [String: JSONValue]?
-        let secondFactorAuthTime: Int64?
-        let enrollmentOnlyUntil: Int64?
+        let secondFactorAuthTime: EpochSeconds?
+        let enrollmentOnlyUntil: EpochSeconds?
         let firstFactorIdentifier: String?
     }
 
@@ -72,7 +72,7 @@ struct RefreshSessions: Sendable {
     /// older than `validSince` or one whose second factor the account no longer has (decision 4).
     static func check(_ family: Family, against account: RefreshSession.AccountState) throws {
         guard account.localId == family.localId else { throw invalid }
-        if let createdAt = account.createdAt, family.authTime < createdAt / 1000 { throw invalid }
+        if let createdAt = account.createdAt, family.authTime < EpochSeconds(milliseconds: createdAt) { throw invalid }
         if account.disabled { throw RPCError(code: .invalidRefreshToken, business: IdentityToolkitError(.userDisabled)) }
         if let validSince = account.validSince, family.signedInAt < validSince { throw expired }
         if let factor = family.secondFactorIdentifier, !account.secondFactors.contains(factor) { throw expired }
@@ -82,7 +82,7 @@ struct RefreshSessions: Sendable {
     /// An enrollment-only session (MANDATORY MFA) ends with its grace period: `TOKEN_EXPIRED`, on
     /// which the SDKs sign the user out; the next sign-in is then refused until a factor exists.
     static func checkEnrollmentWindow(_ family: Family, now: Date = Date()) throws {
-        if let until = family.enrollmentOnlyUntil, Int64(now.timeIntervalSince1970) >= until { throw expired }
+        if let until = family.enrollmentOnlyUntil, EpochSeconds(now) >= until { throw expired }
     }
 
     /// Replaces `token` by a new one of the same family. The old token rotates at most once: of two

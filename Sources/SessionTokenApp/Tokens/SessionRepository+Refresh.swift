@@ -14,14 +14,14 @@ extension SessionRepository {
         let signInProvider: SignInProvider
         let secondFactor: String?
         let secondFactorIdentifier: String?
-        let authTime: Int64
-        let createdAt: Int64
+        let authTime: EpochSeconds
+        let createdAt: EpochSeconds
         let rotated: Bool
         let revoked: Bool
         let sessionClaims: String?
         let revokedReason: String?
-        let secondFactorAuthTime: Int64?
-        let enrollmentOnlyUntil: Int64?
+        let secondFactorAuthTime: EpochSeconds?
+        let enrollmentOnlyUntil: EpochSeconds?
         let firstFactorIdentifier: String?
 
         init(_ columns: RowColumns) throws {
@@ -30,14 +30,14 @@ extension SessionRepository {
             signInProvider = SignInProvider(rawValue: try columns("sign_in_provider"))
             secondFactor = try columns("second_factor")
             secondFactorIdentifier = try columns("second_factor_identifier")
-            authTime = try columns("auth_time")
-            createdAt = try columns("created_at")
+            authTime = EpochSeconds(try columns("auth_time") as Int64)
+            createdAt = EpochSeconds(try columns("created_at") as Int64)
             rotated = try columns("rotated")
             revoked = try columns("revoked")
             sessionClaims = try columns("session_claims")
             revokedReason = try columns("revoked_reason")
-            secondFactorAuthTime = try columns("second_factor_auth_time")
-            enrollmentOnlyUntil = try columns("enrollment_only_until")
+            secondFactorAuthTime = (try columns("second_factor_auth_time") as Int64?).map(EpochSeconds.init(rawValue:))
+            enrollmentOnlyUntil = (try columns("enrollment_only_until") as Int64?).map(EpochSeconds.init(rawValue:))
             firstFactorIdentifier = try columns("first_factor_identifier")
         }
     }

@@ -23,10 +23,10 @@ struct SessionRepository: Sendable {
     /// the `auth_time` (seconds) of the session the token belongs to: the new one, or, for an exact
     /// retry of a finalize (its token derived, FinishingTokens), the one its first attempt started;
     /// such a retry starts, revokes and uses up nothing (decision 22).
-    func startFamily(_ params: IssueSession.Params, token: RefreshToken) async throws -> Int64 {
+    func startFamily(_ params: IssueSession.Params, token: RefreshToken) async throws -> EpochSeconds {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         let familyID = UUID().uuidString.lowercased()
-        let authTime = Date(timeIntervalSince1970: Double(params.authTime))
+        let authTime = params.authTime.date
         let tokenHash = token.hash
         let logger = self.logger
         let derived = params.consumePendingCredential != nil || params.finishesEnrollment == true
@@ -96,7 +96,7 @@ struct SessionRepository: Sendable {
                      second_factor_auth_time, enrollment_only_until, first_factor_identifier)
                     SELECT \(familyID), \(params.localId), \(params.signInProvider.rawValue), \(params.secondFactor?.rawValue),
                            \(params.secondFactorIdentifier), \(authTime), \(Self.encode(params.sessionClaims)),
-                           \(params.secondFactorAuthTime.map(Self.date)), \(params.enrollmentOnlyUntil.map(Self.date)),
+                           \(params.secondFactorAuthTime?.date), \(params.enrollmentOnlyUntil?.date),
                            \(params.firstFactorIdentifier)
                     FROM allowed
                     RETURNING family_id
@@ -116,13 +116,13 @@ struct SessionRepository: Sendable {
         let localId: String
         let signInProvider: SignInProvider
         let secondFactorIdentifier: String?
-        let authTime: Int64
+        let authTime: EpochSeconds
 
         init(_ columns: RowColumns) throws {
             localId = try columns("local_id")
             signInProvider = SignInProvider(rawValue: try columns("sign_in_provider"))
             secondFactorIdentifier = try columns("second_factor_identifier")
-            authTime = try columns("auth_time")
+            authTime = EpochSeconds(try columns("auth_time") as Int64)
         }
     }
 
@@ -176,8 +176,6 @@ struct SessionRepository: Sendable {
     }
 
     /// Session claims as JSON text; `nil` when there are none.
-    static func date(_ seconds: Int64) -> Date { Date(timeIntervalSince1970: Double(seconds)) }
-
     static func encode(_ claims: [String: JSONValue]?) -> String? {
         guard let claims, !claims.isEmpty, let data = try? JSONCoding.encode(JSONValue.object(claims)) else { return nil }
         return String(decoding: data, as: UTF8.self)

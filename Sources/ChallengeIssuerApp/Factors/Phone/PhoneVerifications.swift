@@ -107,7 +107,7 @@ struct PhoneVerifications: Sendable {
         let held = HeldSMS(
             projectId: params.projectId, tenantId: params.tenantId, to: params.phoneNumber, text: message.text,
             locale: message.locale, gsm7: message.length.encoding == .gsm7, segments: message.length.segments, code: issued.deliverable,
-            sessionInfo: sessionInfo, heldAt: Int64(now.timeIntervalSince1970)
+            sessionInfo: sessionInfo, heldAt: EpochSeconds(now)
         )
         if params.holdDelivery == true {
             return .init(sessionInfo: sessionInfo, heldMessage: try held.sealed(with: sealer))
@@ -120,7 +120,7 @@ struct PhoneVerifications: Sendable {
     func deliver(_ params: DeliverPhoneVerification.Params, now: Date = Date()) async throws -> RPCEmpty {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         guard let held = HeldSMS.opened(params.heldMessage, with: sealer), held.projectId == params.projectId,
-            held.tenantId == params.tenantId, Int64(now.timeIntervalSince1970) - held.heldAt <= HeldSMS.lifetimeSeconds
+            held.tenantId == params.tenantId, EpochSeconds(now) - held.heldAt <= HeldSMS.lifetimeSeconds
         else { throw ChallengeRejection.error(.invalidArgument, detail: "the held message is not valid") }
         guard let sender = routes.sender(params.route) else {
             throw ChallengeRejection.error(.invalidArgument, detail: "this deployment has no SMS route \(params.route ?? "")")
