@@ -23,6 +23,13 @@ public struct RowColumns {
         guard row.contains(name) else { throw MissingColumn(name: name) }
         return try row[name].decode(T.self, context: .default)
     }
+
+    /// The one cell of a row of one column (``SingleValue``), decoded as `T`; a row of more
+    /// columns is an error.
+    public func only<T: PostgresDecodable>(as type: T.Type = T.self) throws -> T {
+        guard row.count == 1 else { throw MissingColumn(name: "the only column (the row has \(row.count))") }
+        return try row[0].decode(T.self, context: .default)
+    }
 }
 
 /// A `Row` read a column its statement does not select: a statement and its row disagree.
