@@ -47,7 +47,7 @@ OWNERS = {
     "totp_factors": "TOTPFactorRepository",
     "recovery_codes": "RecoveryCodeRepository",
     "recovery_code_sets": "RecoveryCodeRepository",
-    "verification_sessions": "PhoneSessionRepository",
+    "verification_sessions": "VerificationSessionRepository",
     "finished_sign_ins": "FinishedSignIns",
     "passkey_challenges": "PasskeyChallenges",
     "development_outbox": "DevelopmentOutbox",
@@ -59,7 +59,7 @@ OWNERS = {
 
 # Statements written inline in the data services and ServiceKit; lower it as repositories move to
 # statement types (never raise it).
-INLINE_STATEMENTS = 148
+INLINE_STATEMENTS = 141
 INLINE_ROOTS = ["FactorRegistryApp", "ChallengeIssuerApp", "SessionTokenApp", "ServiceKit"]
 INLINE = re.compile(r"\.query\(")
 

@@ -33,7 +33,7 @@ public enum ChallengeIssuerApp {
         )
         let limiter = RateLimiter(client: database, logger: logger)
         let phone = PhoneVerifications(
-            provider: providers.phone, sessions: PhoneSessionRepository(client: database, logger: logger),
+            provider: providers.phone, sessions: VerificationSessionRepository(client: database, logger: logger),
             routes: try SMSRoutes.configured(reader, mode: host.settings.mode, outside: host.outside, logger: logger), sealer: sealer,
             appProof: AppProofCheck(
                 verifiers: try AppVerifiers.configured(
@@ -77,7 +77,7 @@ public enum ChallengeIssuerApp {
         )
         ChallengeIssuerMethods.registerTOTP(&parts.methods, totp: totp, recovery: recovery)
         ChallengeIssuerMethods.registerPhone(
-            &parts.methods, phone: phone, proofs: PhoneProofs(sessions: PhoneSessionRepository(client: database, logger: logger)),
+            &parts.methods, phone: phone, proofs: PhoneProofs(sessions: VerificationSessionRepository(client: database, logger: logger)),
             receipts: receipts
         )
         ChallengeIssuerMethods.registerAccounts(&parts.methods, challenges: AccountChallenges(client: database, logger: logger))
@@ -94,7 +94,7 @@ public enum ChallengeIssuerApp {
         let sweeper = RetentionSweeper(
             client: database, tenants: catalog.tenantMigrator,
             rules: [
-                PhoneSessionRepository.expiredSessions(settings.expiredSessionRetention), IosReceipts.expiredReceipts,
+                VerificationSessionRepository.expiredSessions(settings.expiredSessionRetention), IosReceipts.expiredReceipts,
                 PasskeyChallenges.expiredPasskeyChallenges(settings.expiredSessionRetention), RateLimiter.fullBuckets,
                 SMSDefenseRepository.smsSends, SMSDefenseRepository.smsDays, SecurityEventLog.retentionDays(reader),
                 FinishedSignIns.retention,

@@ -64,7 +64,8 @@ struct StatementTests {
     func runsInItsSchema() async throws {
         try await TestDatabase.withFresh(maximumConnections: 1) { client in
             let (alpha, beta) = (
-                try TenantSchema(projectId: "demo-project", tenantId: "alpha"), try TenantSchema(projectId: "demo-project", tenantId: "beta")
+                try TenantSchema(projectId: "demo-project", tenantId: "alpha"),
+                try TenantSchema(projectId: "demo-project", tenantId: "beta")
             )
             let migrator = try TenantMigrator(client: client, migrations: Self.migrations, logger: Self.logger)
             for schema in [alpha, beta] { try await migrator.migrate(schema) }

@@ -16,7 +16,8 @@ struct AccountChallenges: Sendable {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         return try await AccountRows.delete(
             from: [
-                TOTPFactorRepository.factors, PhoneSessionRepository.sessions, RecoveryCodeRepository.codes, RecoveryCodeRepository.sets,
+                TOTPFactorRepository.factors, VerificationSessionRepository.sessions, RecoveryCodeRepository.codes,
+                RecoveryCodeRepository.sets,
                 PasskeyChallenges.table,
             ], in: schema, localIds: localIds,
             client: client, logger: logger

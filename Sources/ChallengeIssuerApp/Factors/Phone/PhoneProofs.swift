@@ -10,7 +10,7 @@ import TenantStore
 /// `temporaryProof`s of a verified phone number, kept as verification sessions of kind `proof`
 /// (found by SHA-256, like a `sessionInfo`): single use, five minutes.
 struct PhoneProofs: Sendable {
-    let sessions: PhoneSessionRepository
+    let sessions: VerificationSessionRepository
     let lifetime: Duration = .seconds(300)
 
     static let invalid = ChallengeRejection.error(.invalidTemporaryProof)

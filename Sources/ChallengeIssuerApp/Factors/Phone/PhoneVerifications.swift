@@ -14,11 +14,11 @@ import TenantStore
 /// SMS verification sessions for enrollment and second-factor sign-in (contract §2.8-§2.12,
 /// decisions 8 and 10): app proof, rate limits, a hashed code, delivery; then code checks with an
 /// attempt limit, each session used at most once. The sessions' statements are
-/// ``PhoneSessionRepository``'s.
+/// ``VerificationSessionRepository``'s.
 struct PhoneVerifications: Sendable {
     /// `nil` when `factors.enabled` leaves phone out: every SMS call is then refused.
     let provider: SMSFactorProvider?
-    let sessions: PhoneSessionRepository
+    let sessions: VerificationSessionRepository
     /// The default sender and the operator's named routes.
     let routes: SMSRoutes
     /// Seals a held message (`holdDelivery`) for its `sms.deliver`.

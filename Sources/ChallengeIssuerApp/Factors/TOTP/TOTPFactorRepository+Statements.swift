@@ -5,25 +5,10 @@ import PostgresNIO
 import ServiceKit
 import TenantStore
 
-/// The statements of ``TOTPFactorRepository``, each a type: its values, its text in a schema, its row.
+/// The statements of ``TOTPFactorRepository``, each a type: its values, its text in a schema, its
+/// row. Those of an enrollment's session are its owner's (``VerificationSessionRepository``).
 extension TOTPFactorRepository {
     // MARK: Enrollment
-
-    /// A new TOTP enrollment session holding the sealed secret the user is shown.
-    struct InsertEnrollmentSession: Statement {
-        let key: String
-        let localId: String
-        let sealed: Data
-        let expiresAt: Date
-
-        func query(in schema: TenantSchema) -> CachedQuery {
-            """
-            INSERT INTO \(sql: schema.qualified(TOTPFactorRepository.sessions))
-            (session_id, kind, local_id, secret_sealed, purpose, expires_at)
-            VALUES (\(key), 'totp', \(localId), \(ByteBuffer(bytes: sealed)), 'enroll', \(expiresAt))
-            """
-        }
-    }
 
     /// An imported secret as a factor that has accepted no step yet, replacing the same user's
     /// factor under the id; no row when the id is another user's factor.
@@ -44,66 +29,6 @@ extension TOTPFactorRepository {
                 WHERE \(sql: factors).local_id = excluded.local_id
                 RETURNING 1
                 """
-        }
-    }
-
-    /// An enrollment session as it stands, its row locked until the transaction ends.
-    struct LockEnrollmentSession: Statement {
-        typealias Row = EnrollmentSession
-        let key: String
-
-        func query(in schema: TenantSchema) -> CachedQuery {
-            """
-            SELECT local_id, secret_sealed, expires_at, consumed_at IS NOT NULL AS consumed, attempts, consumed_by, consumed_step
-            FROM \(sql: schema.qualified(TOTPFactorRepository.sessions)) WHERE session_id = \(key) AND kind = 'totp' FOR UPDATE
-            """
-        }
-    }
-
-    /// An enrollment session as ``LockEnrollmentSession`` reads it.
-    struct EnrollmentSession: StatementRow {
-        let localId: String?
-        let sealedSecret: ByteBuffer?
-        let expiresAt: Date
-        let consumed: Bool
-        let attempts: Int32
-        /// The enrollment that used the session, and the step it was finished with (decision 22).
-        let consumedBy: String?
-        let consumedStep: Int64?
-
-        init(_ columns: RowColumns) throws {
-            localId = try columns("local_id")
-            sealedSecret = try columns("secret_sealed")
-            expiresAt = try columns("expires_at")
-            consumed = try columns("consumed")
-            attempts = try columns("attempts")
-            consumedBy = try columns("consumed_by")
-            consumedStep = try columns("consumed_step")
-        }
-    }
-
-    /// A wrong code: one more attempt on the session.
-    struct CountEnrollmentAttempt: Statement {
-        let key: String
-
-        func query(in schema: TenantSchema) -> CachedQuery {
-            "UPDATE \(sql: schema.qualified(TOTPFactorRepository.sessions)) SET attempts = attempts + 1 WHERE session_id = \(key)"
-        }
-    }
-
-    /// A good code: the session used up by `enrollmentId` at `step`, and kept (marked with both)
-    /// until it expires, so an exact retry of the enrollment is answered again.
-    struct ConsumeEnrollmentSession: Statement {
-        let key: String
-        let enrollmentId: String
-        let step: Int64
-
-        func query(in schema: TenantSchema) -> CachedQuery {
-            """
-            UPDATE \(sql: schema.qualified(TOTPFactorRepository.sessions))
-            SET consumed_at = now(), consumed_by = \(enrollmentId), consumed_step = \(step)
-            WHERE session_id = \(key)
-            """
         }
     }
 

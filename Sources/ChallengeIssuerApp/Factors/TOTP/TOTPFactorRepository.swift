@@ -5,22 +5,23 @@ import PostgresNIO
 import ServiceKit
 import TenantStore
 
-/// The statements behind ``TOTPFactors``: TOTP enrollment sessions (`verification_sessions` of kind
-/// `totp`) and enrolled factors (`totp_factors`) in one tenant schema. Secrets arrive and leave
-/// sealed; what a code is worth is decided by the caller, never here. Each statement is a type of
-/// its own (`TOTPFactorRepository+Statements.swift`); this file is what runs them.
+/// The statements behind ``TOTPFactors``: enrolled factors (`totp_factors`) in one tenant schema,
+/// and the enrollment sessions, which ``VerificationSessionRepository`` owns and whose statements
+/// run here beside the factor they become. Secrets arrive and leave sealed; what a code is worth
+/// is decided by the caller, never here. Each statement is a type of its own
+/// (`TOTPFactorRepository+Statements.swift`); this file is what runs them.
 struct TOTPFactorRepository: Sendable {
     let client: Database
     let logger: Logger
 
-    static let sessions = PhoneSessionRepository.sessions
     static let factors: SQLText = "totp_factors"
 
     // MARK: Enrollment
 
     func insertEnrollmentSession(key: String, localId: String, sealed: Data, expiresAt: Date, in schema: TenantSchema) async throws {
         try await client.run(
-            InsertEnrollmentSession(key: key, localId: localId, sealed: sealed, expiresAt: expiresAt), in: schema, logger: logger)
+            VerificationSessionRepository.InsertTOTPEnrollment(key: key, localId: localId, sealed: sealed, expiresAt: expiresAt),
+            in: schema, logger: logger)
     }
 
     /// An imported secret stored as a factor that has accepted no step yet; the same user's factor
@@ -42,20 +43,22 @@ struct TOTPFactorRepository: Sendable {
     /// Locks session `key`, asks `decide` what to do about it (`nil`: no such TOTP session), and
     /// writes that in the same transaction; returns what `decide` answered.
     func finishEnrollment<Outcome: Sendable>(
-        key: String, in schema: TenantSchema, decide: @escaping @Sendable (EnrollmentSession?) throws -> (EnrollmentWrite, Outcome)
+        key: String, in schema: TenantSchema,
+        decide: @escaping @Sendable (VerificationSessionRepository.TOTPEnrollment?) throws -> (EnrollmentWrite, Outcome)
     ) async throws -> Outcome {
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
-            let session = try await connection.first(LockEnrollmentSession(key: key), in: schema, logger: logger)
+            let session = try await connection.first(VerificationSessionRepository.LockTOTPEnrollment(key: key), in: schema, logger: logger)
             let (write, outcome) = try decide(session)
             switch write {
             case .nothing:
                 break
             case .countAttempt:
-                try await connection.run(CountEnrollmentAttempt(key: key), in: schema, logger: logger)
+                try await connection.run(VerificationSessionRepository.CountAttempt(key: key), in: schema, logger: logger)
             case .enroll(let enrollmentId, let localId, let sealedFactor, let step):
                 try await connection.run(
-                    ConsumeEnrollmentSession(key: key, enrollmentId: enrollmentId, step: step), in: schema, logger: logger)
+                    VerificationSessionRepository.ConsumeTOTPEnrollment(key: key, enrollmentId: enrollmentId, step: step), in: schema,
+                    logger: logger)
                 try await connection.run(
                     InsertFactor(enrollmentId: enrollmentId, localId: localId, sealed: sealedFactor, step: step), in: schema,
                     logger: logger)
