@@ -63,26 +63,13 @@ struct FinishedSignIns: Sendable {
     /// What passed `attempt`, while it is remembered; `nil` for a sign-in not finished yet. (The
     /// checks read it in their own first statement; this reads it again after a race.)
     func proof(of attempt: String, in schema: TenantSchema) async throws -> Proof? {
-        let rows = try await client.query(
-            cached: """
-                SELECT proof FROM \(sql: schema.qualified(Self.table)) WHERE attempt = \(attempt) AND expires_at > now()
-                """,
-            logger: logger
-        )
-        for try await text in rows.decode(String.self) { return Proof(text: text) }
-        return nil
+        try await client.first(ReadProof(attempt: attempt), in: schema, logger: logger).flatMap { Proof(text: $0.value) }
     }
 
     /// Records that `attempt` finished with `proof`, on the transaction that accepted it. A unique
     /// violation (another success of the same credential committed first) fails that transaction.
     func record(_ attempt: String, proof: Proof, in schema: TenantSchema, on connection: PostgresConnection) async throws {
-        let seconds = Double(Self.kept.components.seconds)
-        try await connection.query(
-            cached: """
-                INSERT INTO \(sql: schema.qualified(Self.table)) (attempt, proof, expires_at)
-                VALUES (\(attempt), \(proof.text), now() + make_interval(secs => \(seconds)))
-                """,
-            logger: logger
-        )
+        try await connection.run(
+            RecordProof(attempt: attempt, proof: proof.text, seconds: Double(Self.kept.components.seconds)), in: schema, logger: logger)
     }
 }

@@ -34,14 +34,9 @@ struct PendingCredentials: Sendable {
                 signInProvider: params.signInProvider, expiresAt: .now + Int64(seconds)
             ).seal(with: sealKey)
         )
-        try await client.query(
-            cached: """
-                INSERT INTO \(sql: schema.qualified(Self.table))
-                (credential_hash, local_id, sign_in_provider, expires_at)
-                VALUES (\(credential.hash), \(params.localId), \(params.signInProvider.rawValue), now() + make_interval(secs => \(seconds)))
-                """,
-            logger: logger
-        )
+        try await client.run(
+            InsertCredential(hash: credential.hash, localId: params.localId, signInProvider: params.signInProvider, seconds: seconds),
+            in: schema, logger: logger)
         return .init(mfaPendingCredential: credential.value)
     }
 
@@ -49,20 +44,14 @@ struct PendingCredentials: Sendable {
         let credential = PendingCredential(value: text)
         guard let scope = credential.scope, let schema = try? ScopeSchema.of(scope.projectId, scope.tenantId)
         else { throw Self.invalid }
-        let rows: CachedRows
+        let usable: Pending?
         do {
-            rows = try await client.query(
-                cached: """
-                    SELECT local_id, sign_in_provider FROM \(sql: schema.qualified(Self.table))
-                    WHERE credential_hash = \(credential.hash) AND consumed_at IS NULL AND expires_at > now()
-                    """,
-                logger: logger
-            )
+            usable = try await client.first(ReadUsable(hash: credential.hash), in: schema, logger: logger)
         } catch {
             if TenantSchema.isMissing(error) { throw Self.invalid }
             throw error
         }
-        for try await row in rows.decode(rows: PendingRow.self) {
+        if let row = usable {
             return .init(projectId: scope.projectId, tenantId: scope.tenantId, localId: row.localId, signInProvider: row.signInProvider)
         }
         if retry, let facts = SealedPendingCredential.open(text, keys: [sealKey]) {
@@ -77,17 +66,6 @@ struct PendingCredentials: Sendable {
             }
         }
         throw Self.invalid
-    }
-}
-
-/// An unused pending credential's account and first factor.
-private struct PendingRow: StatementRow {
-    let localId: String
-    let signInProvider: SignInProvider
-
-    init(_ columns: RowColumns) throws {
-        localId = try columns("local_id")
-        signInProvider = SignInProvider(rawValue: try columns("sign_in_provider"))
     }
 }
 

@@ -26,7 +26,6 @@ struct SessionRepository: Sendable {
     func startFamily(_ params: IssueSession.Params, token: RefreshToken) async throws -> EpochSeconds {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         let familyID = UUID().uuidString.lowercased()
-        let authTime = params.authTime.date
         let tokenHash = token.hash
         let logger = self.logger
         let derived = params.consumePendingCredential != nil || params.finishesEnrollment == true
@@ -34,9 +33,7 @@ struct SessionRepository: Sendable {
         do {
             let started: Bool
             do {
-                started = try await insert(
-                    schema: schema, familyID: familyID, params: params, authTime: authTime, tokenHash: tokenHash, logger: logger
-                )
+                started = try await insert(schema: schema, familyID: familyID, params: params, tokenHash: tokenHash, logger: logger)
             } catch  where derived && UniqueViolation.matches(error) {
                 // A parallel exact retry started the session first.
                 started = false
@@ -68,101 +65,26 @@ struct SessionRepository: Sendable {
     /// a used credential is kept for nothing. Rows marked `consumed_at` by earlier versions stay
     /// refused, here and in `inspect`, so old and new instances can run side by side.
     private func insert(
-        schema: TenantSchema, familyID: String, params: IssueSession.Params, authTime: Date, tokenHash: Data, logger: Logger
+        schema: TenantSchema, familyID: String, params: IssueSession.Params, tokenHash: Data, logger: Logger
     ) async throws -> Bool {
-        // Only `qualified(_:)` output is spliced into the text; every value is a bind parameter.
-        let families = schema.qualified(Self.families)
-        let tokens = schema.qualified(Self.tokens)
-        let pending = schema.qualified(PendingCredentials.table)
-        let consume = params.consumePendingCredential != nil
-        let pendingHash = params.consumePendingCredential.map { PendingCredential(value: $0).hash } ?? Data()
-        let revoke = params.revokeOtherSessions == true
-        let rows = try await client.query(
-            cached: """
-                WITH consumed AS (
-                    DELETE FROM \(sql: pending)
-                    WHERE \(consume) AND credential_hash = \(pendingHash) AND local_id = \(params.localId)
-                      AND consumed_at IS NULL AND expires_at > now()
-                    RETURNING 1
-                ), allowed AS (
-                    SELECT 1 WHERE (NOT \(consume) OR EXISTS (SELECT 1 FROM consumed))
-                      AND NOT EXISTS (SELECT 1 FROM \(sql: tokens) WHERE token_hash = \(tokenHash))
-                ), revoked AS (
-                    UPDATE \(sql: families) SET revoked_at = now(), revoked_reason = 'enrollment'
-                    WHERE \(revoke) AND local_id = \(params.localId) AND revoked_at IS NULL AND EXISTS (SELECT 1 FROM allowed)
-                ), family AS (
-                    INSERT INTO \(sql: families)
-                    (family_id, local_id, sign_in_provider, second_factor, second_factor_identifier, auth_time, session_claims,
-                     second_factor_auth_time, enrollment_only_until, first_factor_identifier)
-                    SELECT \(familyID), \(params.localId), \(params.signInProvider.rawValue), \(params.secondFactor?.rawValue),
-                           \(params.secondFactorIdentifier), \(authTime), \(Self.encode(params.sessionClaims)),
-                           \(params.secondFactorAuthTime?.date), \(params.enrollmentOnlyUntil?.date),
-                           \(params.firstFactorIdentifier)
-                    FROM allowed
-                    RETURNING family_id
-                )
-                INSERT INTO \(sql: tokens) (token_hash, family_id, local_id)
-                SELECT \(tokenHash), family_id, \(params.localId) FROM family
-                RETURNING family_id
-                """,
-            logger: logger
-        )
-        for try await _ in rows.decode(String.self) { return true }
-        return false
-    }
-
-    /// The sign-in a pending credential finished, for a finalize retried after its answer was lost.
-    struct FinishedSignIn: StatementRow {
-        let localId: String
-        let signInProvider: SignInProvider
-        let secondFactorIdentifier: String?
-        let authTime: EpochSeconds
-
-        init(_ columns: RowColumns) throws {
-            localId = try columns("local_id")
-            signInProvider = SignInProvider(rawValue: try columns("sign_in_provider"))
-            secondFactorIdentifier = try columns("second_factor_identifier")
-            authTime = EpochSeconds(try columns("auth_time") as Int64)
-        }
+        try await client.first(StartFamily(familyID: familyID, params: params, tokenHash: tokenHash), in: schema, logger: logger) != nil
     }
 
     /// The session a used pending credential started, found by its first refresh token (derived
     /// from the credential, `FinishingTokens`), while that token was never used, the session
     /// stands, and it is younger than `retryWindow`; otherwise `nil` (the credential is invalid).
     func finished(by tokenHash: Data, in schema: TenantSchema) async throws -> FinishedSignIn? {
-        let window = Double(retryWindow.components.seconds)
-        let rows = try await client.query(
-            cached: """
-                SELECT f.local_id, f.sign_in_provider, f.second_factor_identifier,
-                       floor(extract(epoch FROM f.auth_time))::bigint AS auth_time
-                FROM \(sql: schema.qualified(Self.tokens)) t
-                JOIN \(sql: schema.qualified(Self.families)) f ON f.family_id = t.family_id
-                WHERE t.token_hash = \(tokenHash) AND t.rotated_at IS NULL AND f.revoked_at IS NULL
-                  AND f.created_at > now() - make_interval(secs => \(window))
-                """,
-            logger: logger
-        )
-        for try await finished in rows.decode(rows: FinishedSignIn.self) { return finished }
-        return nil
+        try await client.first(
+            FinishedBy(tokenHash: tokenHash, window: Double(retryWindow.components.seconds)), in: schema, logger: logger)
     }
 
     /// Ends the sessions established with a second factor (decision 4), or begun with a first
     /// factor of its own id (a passkey); returns how many.
     func revokeFactor(_ params: RevokeFactorSessions.Params) async throws -> Int {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
-        let identifier = params.secondFactorIdentifier
-        let rows = try await client.query(
-            """
-            UPDATE \(sql: schema.qualified(Self.families)) SET revoked_at = now(), revoked_reason = 'factor'
-            WHERE local_id = \(params.localId) AND (second_factor_identifier = \(identifier) OR first_factor_identifier = \(identifier))
-              AND revoked_at IS NULL
-            RETURNING family_id
-            """,
-            logger: logger
-        )
-        var count = 0
-        for try await _ in rows.decode(String.self) { count += 1 }
-        return count
+        return try await client.run(
+            RevokeFactor(localId: params.localId, identifier: params.secondFactorIdentifier), in: schema, logger: logger
+        ).count
     }
 
     /// Deletes the sessions (their refresh tokens go with them) and pending sign-ins of deleted
