@@ -23,26 +23,14 @@ struct RecoveryCodeRepository: Sendable {
     func replaceSet(enrollmentId: String, localId: String, hashes: [Data], in schema: TenantSchema) async throws -> Bool? {
         // Hex text, decoded by the statement: PostgresNIO binds no array of bytea.
         let hex = hashes.map { $0.map { String(format: "%02x", $0) }.joined() }
-        let (sets, codes) = (schema.qualified(Self.sets), schema.qualified(Self.codes))
         let (events, logger) = (self.events, self.logger)
         return try await client.withTransaction(logger: logger) { connection -> Bool? in
-            let owner = try await connection.query(
-                "SELECT local_id FROM \(sql: sets) WHERE enrollment_id = \(enrollmentId) FOR UPDATE", logger: logger
-            )
-            var existing: String?
-            for try await owned in owner.decode(String.self) { existing = owned }
+            let existing = try await connection.first(LockSetOwner(enrollmentId: enrollmentId), in: schema, logger: logger)?.value
             if let existing, existing != localId { return nil }
-            try await connection.query("DELETE FROM \(sql: sets) WHERE enrollment_id = \(enrollmentId)", logger: logger)
-            try await connection.query(
-                "INSERT INTO \(sql: sets) (enrollment_id, local_id) VALUES (\(enrollmentId), \(localId))", logger: logger
-            )
-            try await connection.query(
-                """
-                INSERT INTO \(sql: codes) (enrollment_id, local_id, code_hash)
-                SELECT \(enrollmentId), \(localId), decode(hash, 'hex') FROM unnest(\(hex)::text[]) AS hash
-                """,
-                logger: logger
-            )
+            try await connection.run(DeleteSet(enrollmentId: enrollmentId), in: schema, logger: logger)
+            try await connection.run(InsertSet(enrollmentId: enrollmentId, localId: localId), in: schema, logger: logger)
+            try await connection.run(
+                InsertCodes(enrollmentId: enrollmentId, localId: localId, hexHashes: hex), in: schema, logger: logger)
             try await events.record(
                 .recoveryCodesGenerated, localId: localId,
                 details: ["enrollmentId": enrollmentId, "codes": String(hashes.count), "replaced": String(existing != nil)],
@@ -79,68 +67,29 @@ struct RecoveryCodeRepository: Sendable {
         enrollmentId: String, localId: String, hash: Data, attempt: String, proof: FinishedSignIns.Proof, limits: Limits,
         in schema: TenantSchema
     ) async throws -> Redemption {
-        let (window, maximumFailures, capacity, refill) = (limits.window, limits.maximumFailures, limits.capacity, limits.refill)
-        let (sets, codes) = (schema.qualified(Self.sets), schema.qualified(Self.codes))
         let (events, finished, logger) = (self.events, self.finished, self.logger)
         do {
             return try await client.withTransaction(logger: logger) { connection -> Redemption in
-                let read = try await connection.query(
-                    """
-                    SELECT (failure_window_start > now() - make_interval(secs => \(window)) AND failures >= \(maximumFailures))
-                           OR least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) < 1
-                           AS throttled,
-                           (SELECT proof FROM \(sql: schema.qualified(FinishedSignIns.table))
-                            WHERE attempt = \(attempt) AND expires_at > now()) AS finished_proof
-                    FROM \(sql: sets) WHERE enrollment_id = \(enrollmentId) AND local_id = \(localId) FOR UPDATE
-                    """,
-                    logger: logger
-                )
-                var found: SetState?
-                for try await row in read.decode(rows: SetState.self) { found = row }
-                guard let (throttled, finishedProof) = found.map({ ($0.throttled, $0.finishedProof) }) else { return .missing }
-                if let finishedProof { return .finishedBefore(FinishedSignIns.Proof(text: finishedProof)) }
-                if throttled { return .throttled }
-                let used = try await connection.query(
-                    """
-                    UPDATE \(sql: codes) SET used_at = now()
-                    WHERE enrollment_id = \(enrollmentId) AND local_id = \(localId) AND code_hash = \(hash) AND used_at IS NULL
-                    RETURNING 1
-                    """,
-                    logger: logger
-                )
-                var accepted = false
-                for try await _ in used.decode(Int32.self) { accepted = true }
+                let state = LockSetState(enrollmentId: enrollmentId, localId: localId, attempt: attempt, limits: limits)
+                guard let found = try await connection.first(state, in: schema, logger: logger) else { return .missing }
+                if let finishedProof = found.finishedProof { return .finishedBefore(FinishedSignIns.Proof(text: finishedProof)) }
+                if found.throttled { return .throttled }
+                let accepted =
+                    try await connection.first(
+                        UseCode(enrollmentId: enrollmentId, localId: localId, hash: hash), in: schema, logger: logger) != nil
                 if accepted {
-                    try await connection.query(
-                        "UPDATE \(sql: sets) SET failures = 0, failure_window_start = NULL WHERE enrollment_id = \(enrollmentId)",
-                        logger: logger
-                    )
+                    try await connection.run(ClearFailures(enrollmentId: enrollmentId), in: schema, logger: logger)
                     if !attempt.isEmpty { try await finished.record(attempt, proof: proof, in: schema, on: connection) }
                 } else {
-                    try await connection.query(
-                        """
-                        UPDATE \(sql: sets) SET
-                            failures = CASE WHEN failure_window_start > now() - make_interval(secs => \(window)) THEN failures + 1 ELSE 1 END,
-                            failure_window_start = CASE WHEN failure_window_start > now() - make_interval(secs => \(window))
-                                                        THEN failure_window_start ELSE now() END,
-                            budget = least(\(capacity), coalesce(budget, \(capacity)) + coalesce(extract(epoch FROM now() - budget_updated_at), 0) * \(refill)) - 1,
-                            budget_updated_at = now()
-                        WHERE enrollment_id = \(enrollmentId)
-                        """,
-                        logger: logger
-                    )
+                    try await connection.run(CountFailure(enrollmentId: enrollmentId, limits: limits), in: schema, logger: logger)
                 }
                 try await events.record(
                     accepted ? .secondFactorSucceeded : .secondFactorFailed, localId: localId,
                     details: ["kind": FactorKind.recoveryCode.rawValue, "enrollmentId": enrollmentId], in: schema, on: connection
                 )
                 guard accepted else { return .rejected }
-                let unused = try await connection.query(
-                    "SELECT count(*) FROM \(sql: codes) WHERE enrollment_id = \(enrollmentId) AND used_at IS NULL", logger: logger
-                )
-                var remaining = 0
-                for try await count in unused.decode(Int64.self) { remaining = Int(count) }
-                return .accepted(remaining: remaining)
+                let remaining = try await connection.first(CountUnused(enrollmentId: enrollmentId), in: schema, logger: logger)?.value
+                return .accepted(remaining: Int(remaining ?? 0))
             }
         } catch  where UniqueViolation.matches(error) {
             // Another success of the same pending credential committed first.
@@ -150,50 +99,13 @@ struct RecoveryCodeRepository: Sendable {
 
     /// The set's unused codes and when it was made; `nil`: no such set of this user.
     func unused(enrollmentId: String, localId: String, in schema: TenantSchema) async throws -> (remaining: Int, generatedAt: Date)? {
-        let rows = try await client.query(
-            """
-            SELECT (SELECT count(*) FROM \(sql: schema.qualified(Self.codes)) c
-                    WHERE c.enrollment_id = s.enrollment_id AND c.used_at IS NULL) AS remaining,
-                   s.generated_at
-            FROM \(sql: schema.qualified(Self.sets)) s
-            WHERE s.enrollment_id = \(enrollmentId) AND s.local_id = \(localId)
-            """,
-            logger: logger
-        )
-        var found: (Int, Date)?
-        for try await row in rows.decode(rows: UnusedCodes.self) { found = (Int(row.remaining), row.generatedAt) }
-        return found
+        try await client.first(ReadUnused(enrollmentId: enrollmentId, localId: localId), in: schema, logger: logger).map {
+            (Int($0.remaining), $0.generatedAt)
+        }
     }
 
     /// The set of a withdrawn enrollment (DeleteTOTPFactor names either kind).
     func delete(enrollmentId: String, localId: String, in schema: TenantSchema) async throws {
-        try await client.query(
-            """
-            DELETE FROM \(sql: schema.qualified(Self.sets)) WHERE enrollment_id = \(enrollmentId) AND local_id = \(localId)
-            """,
-            logger: logger
-        )
-    }
-}
-
-/// A set's guessing state and the proof of a sign-in it already finished.
-private struct SetState: StatementRow {
-    let throttled: Bool
-    let finishedProof: String?
-
-    init(_ columns: RowColumns) throws {
-        throttled = try columns("throttled")
-        finishedProof = try columns("finished_proof")
-    }
-}
-
-/// A set's unused codes and when it was made.
-private struct UnusedCodes: StatementRow {
-    let remaining: Int64
-    let generatedAt: Date
-
-    init(_ columns: RowColumns) throws {
-        remaining = try columns("remaining")
-        generatedAt = try columns("generated_at")
+        try await client.run(DeleteUserSet(enrollmentId: enrollmentId, localId: localId), in: schema, logger: logger)
     }
 }
