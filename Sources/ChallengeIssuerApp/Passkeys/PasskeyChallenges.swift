@@ -30,17 +30,12 @@ struct PasskeyChallenges: Sendable {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let seconds = Int(lifetime.components.seconds)
-        let rows = try await client.query(
-            """
-            INSERT INTO \(sql: schema.qualified(Self.table)) (challenge_hash, purpose, local_id, expires_at)
-            VALUES (\(ByteBuffer(bytes: Self.digest(bytes))), \(params.purpose.rawValue), \(params.localId ?? ""),
-                    now() + make_interval(secs => \(seconds)))
-            RETURNING to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-            """,
-            logger: logger
-        )
-        var expiresAt = ""
-        for try await value in rows.decode(String.self) { expiresAt = value }
+        let expiresAt =
+            try await client.first(
+                InsertChallenge(
+                    digest: Self.digest(bytes), purpose: params.purpose.rawValue, localId: params.localId ?? "", seconds: seconds),
+                in: schema, logger: logger
+            )?.value ?? ""
         return .init(challenge: Base64URL.encode(bytes), expiresAt: expiresAt, timeoutMs: seconds * 1000)
     }
 
@@ -49,14 +44,7 @@ struct PasskeyChallenges: Sendable {
         guard params.challenge.utf8.count <= 128, let bytes = Base64URL.decode(params.challenge).map(Array.init), bytes.count == 32 else {
             throw Self.refused
         }
-        let rows = try await client.query(
-            """
-            DELETE FROM \(sql: schema.qualified(Self.table)) WHERE challenge_hash = \(ByteBuffer(bytes: Self.digest(bytes)))
-            RETURNING purpose, local_id, expires_at > now() AS live
-            """,
-            logger: logger
-        )
-        for try await spent in rows.decode(rows: SpentChallenge.self) {
+        if let spent = try await client.first(SpendChallenge(digest: Self.digest(bytes)), in: schema, logger: logger) {
             // Another user's or another ceremony's challenge is used up all the same: it was shown once.
             guard spent.purpose == params.purpose.rawValue, spent.localId == (params.localId ?? "") else { throw Self.refused }
             guard spent.live else { throw ChallengeRejection.error(.passkeyChallengeTimeout) }
@@ -68,19 +56,6 @@ struct PasskeyChallenges: Sendable {
     static let refused = ChallengeRejection.error(.invalidAuthenticatorResponse)
 
     static func digest(_ bytes: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
-}
-
-/// A challenge as its redemption deleted it: for which ceremony and user, and whether still live.
-private struct SpentChallenge: StatementRow {
-    let purpose: String
-    let localId: String
-    let live: Bool
-
-    init(_ columns: RowColumns) throws {
-        purpose = try columns("purpose")
-        localId = try columns("local_id")
-        live = try columns("live")
-    }
 }
 
 extension PasskeyChallenges {

@@ -25,6 +25,8 @@ struct IosReceipts: Sendable {
     let perAddress: RateLimiter.Rule
     let logger: Logger
 
+    static let table: SQLText = "ios_receipts"
+
     func issue(_ params: IssueIosReceipt.Params) async throws -> IssueIosReceipt.Result {
         // A receipt proves the project's app, whichever tenant the SMS request it passes names: it is
         // kept in the project's schema, where the verifier looks, even when a tenant id came with it.
@@ -38,12 +40,8 @@ struct IosReceipts: Sendable {
         let receipt = Base64URL.random(byteCount: 32)
         let secret = Base64URL.random(byteCount: 16)
         let seconds = Double(lifetime.components.seconds)
-        try await client.query(
-            cached: """
-                INSERT INTO \(sql: schema.qualified("ios_receipts")) (receipt_hash, secret_hash, expires_at)
-                VALUES (\(Self.hash(receipt)), \(ByteBuffer(bytes: Self.digest(secret))), now() + make_interval(secs => \(seconds)))
-                """,
-            logger: logger
+        try await client.run(
+            InsertReceipt(receiptHash: Self.hash(receipt), secretDigest: Self.digest(secret), seconds: seconds), in: schema, logger: logger
         )
         let payload: [String: Any] = [
             "aps": ["content-available": 1], "com.google.firebase.auth": ["receipt": receipt, "secret": secret],
@@ -78,15 +76,9 @@ struct IosReceiptVerifier: AppVerifier {
             let schema = try? ScopeSchema.of(context.projectId, nil)
         else { return .rejected(captcha: false) }
         do {
-            let rows = try await client.query(
-                cached: """
-                    UPDATE \(sql: schema.qualified("ios_receipts")) SET used_at = now()
-                    WHERE receipt_hash = \(IosReceipts.hash(receipt)) AND used_at IS NULL AND expires_at > now()
-                    RETURNING secret_hash
-                    """,
-                logger: logger
-            )
-            for try await stored in rows.decode(ByteBuffer.self) {
+            if let stored = try await client.first(
+                IosReceipts.UseReceipt(receiptHash: IosReceipts.hash(receipt)), in: schema, logger: logger)?.value
+            {
                 let expected = Array(stored.readableBytesView)
                 let actual = IosReceipts.digest(secret)
                 guard expected.count == actual.count else { return .rejected(captcha: false) }
@@ -104,6 +96,6 @@ struct IosReceiptVerifier: AppVerifier {
 extension IosReceipts {
     /// An expired or used iOS receipt is refused like an unknown one, so it goes at expiry.
     static let expiredReceipts = RetentionRule(
-        "expired iOS receipts", table: "ios_receipts", key: "receipt_hash", column: "expires_at", retention: .zero, indexed: true
+        "expired iOS receipts", table: Self.table, key: "receipt_hash", column: "expires_at", retention: .zero, indexed: true
     )
 }
