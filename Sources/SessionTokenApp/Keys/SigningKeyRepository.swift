@@ -11,28 +11,21 @@ struct SigningKeyRepository: Sendable {
     let sealer: SecretSealer
     let logger: Logger
 
+    static let table: SQLText = "signing_keys"
+
     func all() async throws -> [SigningKey] {
-        let rows = try await client.query(
-            "SELECT kid, sealed_private_key, certificate_pem, signing_from FROM control.signing_keys ORDER BY signing_from",
-            logger: logger
-        )
-        var keys: [SigningKey] = []
-        for try await row in rows.decode(rows: StoredSigningKey.self) {
-            let (kid, sealed, certificate, signingFrom) = (row.kid, row.sealedPrivateKey, row.certificatePEM, row.signingFrom)
+        try await client.run(ReadKeys(), in: .control, logger: logger).map { row in
             let der: Data
             do {
-                der = try sealer.open(sealed, keyID: kid)
+                der = try sealer.open(row.sealedPrivateKey, keyID: row.kid)
             } catch {
-                throw UnreadableSigningKey(kid: kid)
+                throw UnreadableSigningKey(kid: row.kid)
             }
-            keys.append(
-                try SigningKey(
-                    kid: kid, privateKey: try _RSA.Signing.PrivateKey(derRepresentation: der), certificatePEM: certificate,
-                    signingFrom: signingFrom
-                )
+            return try SigningKey(
+                kid: row.kid, privateKey: try _RSA.Signing.PrivateKey(derRepresentation: der), certificatePEM: row.certificatePEM,
+                signingFrom: row.signingFrom
             )
         }
-        return keys
     }
 
     /// Adds a key. With `onlyIfNone`, adds it only when the table is empty (first start of any
@@ -42,18 +35,13 @@ struct SigningKeyRepository: Sendable {
         let sealed = try sealer.seal(key.privateKey.derRepresentation, keyID: key.kid)
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(hashtext('control.signing_keys'))", logger: logger)
-            if onlyIfNone {
-                let rows = try await connection.query("SELECT count(*)::int FROM control.signing_keys", logger: logger)
-                for try await count in rows.decode(Int.self) where count > 0 { return false }
+            try await connection.run(LockKeys(), in: .control, logger: logger)
+            if onlyIfNone, let count = try await connection.first(CountKeys(), in: .control, logger: logger)?.value, count > 0 {
+                return false
             }
-            try await connection.query(
-                """
-                INSERT INTO control.signing_keys (kid, algorithm, sealed_private_key, certificate_pem, signing_from)
-                VALUES (\(key.kid), 'RS256', \(sealed), \(key.certificatePEM), \(key.signingFrom))
-                """,
-                logger: logger
-            )
+            try await connection.run(
+                InsertKey(kid: key.kid, sealedPrivateKey: sealed, certificatePEM: key.certificatePEM, signingFrom: key.signingFrom),
+                in: .control, logger: logger)
             return true
         }
     }
@@ -61,7 +49,7 @@ struct SigningKeyRepository: Sendable {
     /// Removes keys that are no longer published (no token they signed can still be valid).
     func delete(kids: [String]) async throws {
         guard !kids.isEmpty else { return }
-        try await client.query("DELETE FROM control.signing_keys WHERE kid = ANY(\(kids))", logger: logger)
+        try await client.run(DeleteKeys(kids: kids), in: .control, logger: logger)
     }
 }
 
@@ -69,19 +57,4 @@ struct SigningKeyRepository: Sendable {
 struct UnreadableSigningKey: Error, CustomStringConvertible {
     let kid: String
     var description: String { "signing key \(kid) cannot be opened with this master key" }
-}
-
-/// A signing key as stored: its private key sealed.
-private struct StoredSigningKey: StatementRow {
-    let kid: String
-    let sealedPrivateKey: Data
-    let certificatePEM: String
-    let signingFrom: Date
-
-    init(_ columns: RowColumns) throws {
-        kid = try columns("kid")
-        sealedPrivateKey = try columns("sealed_private_key")
-        certificatePEM = try columns("certificate_pem")
-        signingFrom = try columns("signing_from")
-    }
 }
