@@ -20,36 +20,20 @@ struct IdentityProviderConfigRepository: Sendable {
 
     struct Exists: Error {}
 
+    static let table: SQLText = "idp_configs"
+
     func get(in schema: TenantSchema, providerId: String) async throws -> Stored? {
-        let rows = try await client.query(
-            """
-            SELECT config::text AS config, sealed_client_secret, sealed_private_key FROM \(sql: schema.qualified("idp_configs"))
-            WHERE provider_id = \(providerId)
-            """,
-            logger: logger
-        )
-        for try await row in rows.decode(rows: Stored.self) { return row }
-        return nil
+        try await client.first(ReadConfig(providerId: providerId), in: schema, logger: logger)
     }
 
     /// One page of one kind, by provider id, after `after`.
     func list(in schema: TenantSchema, kind: IdentityProviderConfig.Kind, after: String?, limit: Int) async throws -> [Stored] {
-        let rows = try await client.query(
-            """
-            SELECT config::text AS config, sealed_client_secret, sealed_private_key FROM \(sql: schema.qualified("idp_configs"))
-            WHERE kind = \(kind.rawValue) AND provider_id > \(after ?? "") ORDER BY provider_id LIMIT \(limit)
-            """,
-            logger: logger
-        )
-        var found: [Stored] = []
-        for try await row in rows.decode(rows: Stored.self) { found.append(row) }
-        return found
+        try await client.run(ListConfigs(kind: kind, after: after ?? "", limit: limit), in: schema, logger: logger)
     }
 
     /// Inserts (`create`; ``Exists`` when the id is taken) or replaces; `false` when there was
     /// nothing to replace.
     func put(_ stored: Stored, create: Bool, in schema: TenantSchema) async throws -> Bool {
-        let table = schema.qualified("idp_configs")
         var config = stored.config
         config.clientSecretSet = false
         config.applePrivateKeySet = false
@@ -58,37 +42,20 @@ struct IdentityProviderConfigRepository: Sendable {
         let key = stored.sealedPrivateKey.map { ByteBuffer(bytes: $0) }
         if create {
             do {
-                try await client.query(
-                    """
-                    INSERT INTO \(sql: table) (provider_id, kind, config, sealed_client_secret, sealed_private_key)
-                    VALUES (\(config.providerId), \(config.kind.rawValue), \(document)::jsonb, \(secret), \(key))
-                    """,
-                    logger: logger
-                )
+                try await client.run(
+                    InsertConfig(providerId: config.providerId, kind: config.kind, document: document, secret: secret, key: key),
+                    in: schema, logger: logger)
                 return true
             } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
                 throw Exists()
             }
         }
-        let rows = try await client.query(
-            """
-            UPDATE \(sql: table) SET config = \(document)::jsonb, sealed_client_secret = \(secret),
-                sealed_private_key = \(key), updated_at = now()
-            WHERE provider_id = \(config.providerId) AND kind = \(config.kind.rawValue)
-            RETURNING 1
-            """,
-            logger: logger
-        )
-        for try await _ in rows.decode(Int.self) { return true }
-        return false
+        let replaced = ReplaceConfig(providerId: config.providerId, kind: config.kind, document: document, secret: secret, key: key)
+        return try await client.first(replaced, in: schema, logger: logger) != nil
     }
 
     func delete(in schema: TenantSchema, providerId: String) async throws -> Bool {
-        let rows = try await client.query(
-            "DELETE FROM \(sql: schema.qualified("idp_configs")) WHERE provider_id = \(providerId) RETURNING 1", logger: logger
-        )
-        for try await _ in rows.decode(Int.self) { return true }
-        return false
+        try await client.first(DeleteConfig(providerId: providerId), in: schema, logger: logger) != nil
     }
 }
 

@@ -13,6 +13,8 @@ struct OOBCodeRepository: Sendable {
     let client: Database
     let logger: Logger
 
+    static let table: SQLText = "oob_codes"
+
     /// As a `ByteBuffer`, which PostgresNIO binds as `bytea`.
     static func hash(_ code: String) -> ByteBuffer { ByteBuffer(bytes: SHA256.hash(data: Data(code.utf8))) }
 
@@ -36,17 +38,10 @@ struct OOBCodeRepository: Sendable {
         in schema: TenantSchema, code: String, requestType: OOBRequestType, localId: String?, email: String, newEmail: String? = nil,
         enrollmentId: String? = nil, phoneNumber: String? = nil, emailProved: Bool? = nil, lifetime: Duration
     ) async throws {
-        let table = schema.qualified("oob_codes")
-        let seconds = Double(lifetime.components.seconds)
-        try await client.query(
-            """
-            INSERT INTO \(sql: table)
-                (code_hash, request_type, local_id, email, new_email, enrollment_id, phone_number, email_proved, expires_at)
-            VALUES (\(Self.hash(code)), \(requestType.rawValue), \(localId), \(email), \(newEmail), \(enrollmentId), \(phoneNumber),
-                    \(emailProved), now() + make_interval(secs => \(seconds)))
-            """,
-            logger: logger
-        )
+        let inserted = InsertCode(
+            codeHash: Self.hash(code), requestType: requestType, localId: localId, email: email, newEmail: newEmail,
+            enrollmentId: enrollmentId, phoneNumber: phoneNumber, emailProved: emailProved, seconds: Double(lifetime.components.seconds))
+        try await client.run(inserted, in: schema, logger: logger)
     }
 
     /// An expired code answers `EXPIRED_OOB_CODE`; it is kept `retention` past its expiry for that
@@ -54,7 +49,7 @@ struct OOBCodeRepository: Sendable {
     /// deleted when it is used.
     static func expiredCodes(_ retention: Duration) -> RetentionRule {
         RetentionRule(
-            "expired out-of-band codes", table: "oob_codes", key: "code_hash", column: "expires_at", retention: retention,
+            "expired out-of-band codes", table: Self.table, key: "code_hash", column: "expires_at", retention: retention,
             indexed: true
         )
     }
@@ -80,14 +75,13 @@ struct OOBCodeRepository: Sendable {
         in schema: TenantSchema, code: String, types: Set<OOBRequestType>,
         _ perform: @Sendable @escaping (Stored, PostgresConnection) async throws -> Outcome
     ) async throws -> Use<Outcome> {
-        let table = schema.qualified("oob_codes")
         let logger = self.logger
         do {
             return try await client.withTransaction(logger: logger) { connection in
                 guard let stored = try await self.select(in: schema, code: code, lock: true, on: connection) else { return .unknown }
                 guard types.contains(stored.requestType) else { return .otherType }
                 guard stored.live else { return .expired }
-                try await connection.query("DELETE FROM \(sql: table) WHERE code_hash = \(Self.hash(code))", logger: logger)
+                try await connection.run(DeleteCode(codeHash: Self.hash(code)), in: schema, logger: logger)
                 return .used(stored, try await perform(stored, connection))
             }
         } catch let error as TransactionError {
@@ -98,19 +92,14 @@ struct OOBCodeRepository: Sendable {
     }
 
     private func select(in schema: TenantSchema, code: String, lock: Bool, on connection: PostgresConnection?) async throws -> Stored? {
-        let table = schema.qualified("oob_codes")
-        let query: PostgresQuery = """
-            SELECT request_type, local_id, email, new_email, enrollment_id, phone_number, expires_at > now() AS live, created_at, email_proved
-            FROM \(sql: table) WHERE code_hash = \(Self.hash(code)) \(sql: lock ? "FOR UPDATE" : "")
-            """
-        let rows: PostgresRowSequence
-        if let connection {
-            rows = try await connection.query(query, logger: logger)
-        } else {
-            rows = try await client.query(query, logger: logger)
-        }
-        for try await row in rows.decode(rows: CodeRow.self) { return row.stored }
-        return nil
+        let read = ReadCode(codeHash: Self.hash(code), lock: lock)
+        let row =
+            if let connection {
+                try await connection.first(read, in: schema, logger: logger)
+            } else {
+                try await client.first(read, in: schema, logger: logger)
+            }
+        return row?.stored
     }
 }
 
@@ -119,29 +108,6 @@ extension OOBCodeRepository {
     /// its address (issue 56, F-1): a code someone else asked for while the address was unproven (an
     /// email change to their own address, say) must not outlive the owner's proof. Returns how many.
     func removeAll(of localId: String, in schema: TenantSchema, on connection: PostgresConnection) async throws -> Int {
-        let rows = try await connection.query(
-            "DELETE FROM \(sql: schema.qualified("oob_codes")) WHERE local_id = \(localId) RETURNING request_type", logger: logger
-        )
-        var removed = 0
-        for try await _ in rows.decode(String.self) { removed += 1 }
-        return removed
-    }
-}
-
-/// A code as stored; `stored` is `nil` for a request type this version does not know (only
-/// `insert` writes the rows, with a known type, so such a row is no code of ours).
-private struct CodeRow: StatementRow {
-    let stored: OOBCodeRepository.Stored?
-
-    init(_ columns: RowColumns) throws {
-        guard let type = OOBRequestType(rawValue: try columns("request_type")) else {
-            stored = nil
-            return
-        }
-        stored = OOBCodeRepository.Stored(
-            requestType: type, localId: try columns("local_id"), email: try columns("email"), newEmail: try columns("new_email"),
-            enrollmentId: try columns("enrollment_id"), phoneNumber: try columns("phone_number"), live: try columns("live"),
-            createdAt: try columns("created_at"), emailProved: try columns("email_proved")
-        )
+        try await connection.run(DeleteCodesOf(localId: localId), in: schema, logger: logger).count
     }
 }
