@@ -11,6 +11,7 @@ import TenantStore
 /// ID tokens already used (`control.idp_used_nonces`, one store for the deployment).
 struct FederatedIdentityRepository: Sendable {
     static let table: SQLText = "federated_identities"
+    static let usedNonces: SQLText = "idp_used_nonces"
     let client: Database
     let logger: Logger
 
@@ -21,31 +22,19 @@ struct FederatedIdentityRepository: Sendable {
 
     /// The account a provider user is linked to.
     func owner(in schema: TenantSchema, providerId: String, rawId: String) async throws -> String? {
-        let rows = try await client.query(
-            """
-            SELECT local_id FROM \(sql: schema.qualified(Self.table))
-            WHERE provider_id = \(providerId) AND raw_id = \(rawId)
-            """,
-            logger: logger
-        )
-        for try await localId in rows.decode(String.self) { return localId }
-        return nil
+        try await client.first(ReadOwner(providerId: providerId, rawId: rawId), in: schema, logger: logger)?.value
     }
 
     /// Links a provider user to an account; the unique keys make two racing links one winner.
     func link(_ profile: ProviderProfile, to localId: String, in schema: TenantSchema, on connection: PostgresConnection? = nil)
         async throws
     {
-        let query: PostgresQuery = """
-            INSERT INTO \(sql: schema.qualified(Self.table))
-                (provider_id, raw_id, local_id, email, display_name, photo_url)
-            VALUES (\(profile.providerId), \(profile.rawId), \(localId), \(profile.email), \(profile.displayName), \(profile.photoUrl))
-            """
+        let insert = InsertLink(profile: profile, localId: localId)
         do {
             if let connection {
-                try await connection.query(query, logger: logger)
+                try await connection.run(insert, in: schema, logger: logger)
             } else {
-                try await client.query(query, logger: logger)
+                try await client.run(insert, in: schema, logger: logger)
             }
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "federated_identities_pkey" {
             throw AlreadyLinked()
@@ -112,7 +101,7 @@ struct FederatedIdentityRepository: Sendable {
     func replace(in schema: TenantSchema, localId: String, _ links: [FederatedIdentity], on connection: PostgresConnection)
         async throws
     {
-        try await connection.query("DELETE FROM \(sql: schema.qualified(Self.table)) WHERE local_id = \(localId)", logger: logger)
+        try await connection.run(DeleteLinksOf(localId: localId), in: schema, logger: logger)
         for link in links {
             try await self.link(
                 ProviderProfile(
@@ -129,30 +118,12 @@ struct FederatedIdentityRepository: Sendable {
     func unlinkAll(of localId: String, since: Date? = nil, in schema: TenantSchema, on connection: PostgresConnection) async throws
         -> [String]
     {
-        let rows = try await connection.query(
-            """
-            DELETE FROM \(sql: schema.qualified(Self.table))
-            WHERE local_id = \(localId) AND (\(since)::timestamptz IS NULL OR linked_at >= \(since))
-            RETURNING provider_id
-            """,
-            logger: logger
-        )
-        var removed: [String] = []
-        for try await provider in rows.decode(String.self) { removed.append(provider) }
-        return removed.sorted()
+        try await connection.run(UnlinkSince(localId: localId, since: since), in: schema, logger: logger).map(\.value).sorted()
     }
 
     /// The profile the provider reports now, kept with the link (`providerUserInfo`).
     func refresh(_ profile: ProviderProfile, in schema: TenantSchema) async throws {
-        try await client.query(
-            """
-            UPDATE \(sql: schema.qualified(Self.table))
-            SET email = \(profile.email), display_name = \(profile.displayName), photo_url = \(profile.photoUrl)
-            WHERE provider_id = \(profile.providerId) AND raw_id = \(profile.rawId)
-              AND (email, display_name, photo_url) IS DISTINCT FROM (\(profile.email), \(profile.displayName), \(profile.photoUrl))
-            """,
-            logger: logger
-        )
+        try await client.run(RefreshProfile(profile: profile), in: schema, logger: logger)
     }
 
     /// Records an ID token's nonce as used until `expiresAt`; `false` when it was used already. One
@@ -160,20 +131,12 @@ struct FederatedIdentityRepository: Sendable {
     /// projects and tenants together, whichever of them share the provider's client id (issue 56, F-10).
     func use(nonce: String, issuer: String, expiresAt: EpochSeconds) async throws -> Bool {
         let hash = ByteBuffer(bytes: SHA256.hash(data: Data("\(issuer)\n\(nonce)".utf8)))
-        let rows = try await client.query(
-            """
-            INSERT INTO \(sql: TenantSchema.control.qualified("idp_used_nonces")) (nonce_hash, expires_at)
-            VALUES (\(hash), to_timestamp(\(expiresAt.rawValue)::bigint)) ON CONFLICT (nonce_hash) DO NOTHING RETURNING 1
-            """,
-            logger: logger
-        )
-        for try await _ in rows.decode(Int.self) { return true }
-        return false
+        return try await client.first(UseNonce(hash: hash, expiresAt: expiresAt.rawValue), in: .control, logger: logger) != nil
     }
 
     /// The sweep of nonces whose tokens have expired.
     static let expiredNonces = RetentionRule(
-        "used identity-provider nonces", scope: .control, table: "idp_used_nonces", key: "nonce_hash", column: "expires_at",
+        "used identity-provider nonces", scope: .control, table: Self.usedNonces, key: "nonce_hash", column: "expires_at",
         retention: .zero,
         indexed: true
     )
