@@ -31,18 +31,11 @@ struct EnrollmentRepository: Sendable {
     func add(
         in schema: TenantSchema, localId: String, _ enrollment: Enrollment, maximum: Int, revokeSessions: Bool = false
     ) async throws -> AddOutcome {
-        let enrollments = schema.qualified(Self.table)
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
             guard try await AccountRepository.lock(localId, in: schema, on: connection, logger: logger) else { return .accountMissing }
-            let rows = try await connection.query(
-                cached: """
-                    SELECT enrollment_id, phone_number, kind FROM \(sql: enrollments) WHERE local_id = \(localId)
-                    """,
-                logger: logger
-            )
             var count = 0
-            for try await held in rows.decode(rows: HeldFactor.self) {
+            for held in try await connection.run(ReadHeld(localId: localId), in: schema, logger: logger) {
                 if held.enrollmentId == enrollment.mfaEnrollmentId { return .alreadyAdded }
                 if let phone = held.phoneNumber, phone == enrollment.phoneNumber { return .phoneAlreadyEnrolled }
                 // A recovery-code set (docs/mfa-policy.md) is not a factor of its own: it does not count
@@ -54,14 +47,7 @@ struct EnrollmentRepository: Sendable {
             } else {
                 guard count < maximum else { return .limitReached }
             }
-            try await connection.query(
-                cached: """
-                    INSERT INTO \(sql: enrollments) (enrollment_id, local_id, kind, display_name, phone_number)
-                    VALUES (\(enrollment.mfaEnrollmentId), \(localId), \(enrollment.kind.rawValue), \(enrollment.displayName),
-                            \(enrollment.phoneNumber))
-                    """,
-                logger: logger
-            )
+            try await connection.run(InsertEnrollment(localId: localId, enrollment: enrollment), in: schema, logger: logger)
             try await events.record(
                 .factorEnrolled, localId: localId, details: Self.details(enrollment), in: schema, on: connection
             )
@@ -86,13 +72,11 @@ struct EnrollmentRepository: Sendable {
     func replace(in schema: TenantSchema, localId: String, _ enrollments: [Enrollment], on connection: PostgresConnection)
         async throws
     {
-        let table = schema.qualified(Self.table)
-        let before = try await connection.query(
-            "SELECT enrollment_id, kind, phone_number FROM \(sql: table) WHERE local_id = \(localId)", logger: logger
-        )
         var previous: [String: String] = [:]
-        for try await held in before.decode(rows: HeldFactor.self) { previous[held.enrollmentId] = held.kind }
-        try await Self.replace(in: schema, table: table, localId: localId, enrollments, connection: connection, logger: logger)
+        for held in try await connection.run(ReadHeld(localId: localId), in: schema, logger: logger) {
+            previous[held.enrollmentId] = held.kind
+        }
+        try await Self.replace(in: schema, localId: localId, enrollments, connection: connection, logger: logger)
         let kept = Set(enrollments.map(\.mfaEnrollmentId))
         for (id, kind) in previous.sorted(by: { $0.key < $1.key }) where !kept.contains(id) {
             try await events.record(
@@ -104,45 +88,23 @@ struct EnrollmentRepository: Sendable {
     }
 
     static func replace(
-        in schema: TenantSchema, table: SQLText, localId: String, _ enrollments: [Enrollment], connection: PostgresConnection,
-        logger: Logger
+        in schema: TenantSchema, localId: String, _ enrollments: [Enrollment], connection: PostgresConnection, logger: Logger
     ) async throws {
-        try await connection.query("DELETE FROM \(sql: table) WHERE local_id = \(localId)", logger: logger)
+        try await connection.run(DeleteEnrollmentsOf(localId: localId), in: schema, logger: logger)
         for enrollment in enrollments {
             let enrolledAt = EnrollmentTime.parse(enrollment.enrolledAt) ?? Date()
-            try await connection.query(
-                """
-                INSERT INTO \(sql: table) (enrollment_id, local_id, kind, display_name, phone_number, enrolled_at)
-                VALUES (\(enrollment.mfaEnrollmentId), \(localId), \(enrollment.kind.rawValue), \(enrollment.displayName),
-                        \(enrollment.phoneNumber), \(enrolledAt))
-                """,
-                logger: logger
-            )
+            try await connection.run(
+                InsertGivenEnrollment(localId: localId, enrollment: enrollment, enrolledAt: enrolledAt), in: schema, logger: logger)
         }
     }
 
     /// `false` when the user has no enrollment with that id. Removing the last factor also removes
     /// the recovery codes that backed it up (each removal recorded).
     func remove(in schema: TenantSchema, localId: String, enrollmentId: String) async throws -> Bool {
-        let enrollments = schema.qualified(Self.table)
         let (events, logger) = (self.events, self.logger)
-        let recovery = FactorKind.recoveryCode.rawValue
         return try await client.withTransaction(logger: logger) { connection in
-            let rows = try await connection.query(
-                """
-                DELETE FROM \(sql: enrollments)
-                WHERE local_id = \(localId)
-                  AND (enrollment_id = \(enrollmentId)
-                       OR (kind = \(recovery) AND EXISTS (SELECT 1 FROM \(sql: enrollments)
-                                                         WHERE local_id = \(localId) AND enrollment_id = \(enrollmentId))
-                           AND NOT EXISTS (SELECT 1 FROM \(sql: enrollments)
-                                           WHERE local_id = \(localId) AND kind <> \(recovery) AND enrollment_id <> \(enrollmentId))))
-                RETURNING enrollment_id, kind, phone_number
-                """,
-                logger: logger
-            )
-            var removed: [HeldFactor] = []
-            for try await row in rows.decode(rows: HeldFactor.self) { removed.append(row) }
+            let removed = try await connection.run(
+                RemoveWithRecovery(localId: localId, enrollmentId: enrollmentId), in: schema, logger: logger)
             guard removed.contains(where: { $0.enrollmentId == enrollmentId }) else { return false }
             for factor in removed {
                 try await events.record(
@@ -159,71 +121,16 @@ struct EnrollmentRepository: Sendable {
     static func remove(
         in schema: TenantSchema, localId: String, enrollmentId: String, on connection: PostgresConnection, logger: Logger
     ) async throws -> Enrollment? {
-        let rows = try await connection.query(
-            """
-            DELETE FROM \(sql: schema.qualified(Self.table)) WHERE local_id = \(localId) AND enrollment_id = \(enrollmentId)
-            RETURNING enrollment_id, kind, display_name, phone_number,
-                      to_char(enrolled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS enrolled_at
-            """,
-            logger: logger
-        )
-        var removed: Enrollment?
-        for try await row in rows.decode(rows: StoredEnrollment.self) { removed = row.enrollment ?? removed }
-        return removed
-    }
-
-    /// An enrollment as stored; `enrollment` is `nil` for a kind this version does not know.
-    private struct StoredEnrollment: StatementRow {
-        let enrollment: Enrollment?
-
-        init(_ columns: RowColumns) throws {
-            guard let kind = FactorKind(rawValue: try columns("kind")) else {
-                enrollment = nil
-                return
-            }
-            enrollment = Enrollment(
-                mfaEnrollmentId: try columns("enrollment_id"), kind: kind, displayName: try columns("display_name"),
-                phoneNumber: try columns("phone_number"), enrolledAt: try columns("enrolled_at"))
-        }
+        try await connection.run(RemoveOne(localId: localId, enrollmentId: enrollmentId), in: schema, logger: logger)
+            .compactMap(\.enrollment).last
     }
 
     /// Which of `factors` have an enrollment here, of any kind: only a secret with no row at all is
     /// an orphan (``OrphanSecretSweep``).
     func recorded(_ factors: [StoredTOTPFactor], in schema: TenantSchema) async throws -> Set<StoredTOTPFactor> {
         let (localIds, enrollmentIds) = (factors.map(\.localId), factors.map(\.mfaEnrollmentId))
-        let rows = try await client.query(
-            """
-            SELECT e.local_id, e.enrollment_id FROM \(sql: schema.qualified(Self.table)) e
-            JOIN unnest(\(localIds)::text[], \(enrollmentIds)::text[]) AS s (local_id, enrollment_id)
-              ON e.local_id = s.local_id AND e.enrollment_id = s.enrollment_id
-            """,
-            logger: logger
-        )
-        var found: Set<StoredTOTPFactor> = []
-        for try await row in rows.decode(rows: EnrollmentKey.self) { found.insert(row.factor) }
-        return found
-    }
-
-    /// An enrollment's account and id.
-    private struct EnrollmentKey: StatementRow {
-        let factor: StoredTOTPFactor
-
-        init(_ columns: RowColumns) throws {
-            factor = StoredTOTPFactor(localId: try columns("local_id"), mfaEnrollmentId: try columns("enrollment_id"))
-        }
-    }
-
-    /// An enrollment as the checks before a change read it.
-    private struct HeldFactor: StatementRow {
-        let enrollmentId: String
-        let kind: String
-        let phoneNumber: String?
-
-        init(_ columns: RowColumns) throws {
-            enrollmentId = try columns("enrollment_id")
-            kind = try columns("kind")
-            phoneNumber = try columns("phone_number")
-        }
+        let rows = try await client.run(ReadRecorded(localIds: localIds, enrollmentIds: enrollmentIds), in: schema, logger: logger)
+        return Set(rows.map(\.factor))
     }
 
     /// What the trail says of a factor: its kind and id, and of a phone only the last two digits.
