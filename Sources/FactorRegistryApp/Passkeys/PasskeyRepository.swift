@@ -25,29 +25,16 @@ struct PasskeyRepository: Sendable {
     /// Inserts the credential if the account exists and has fewer than `maximum` passkeys, its row
     /// locked meanwhile; audited in the same transaction.
     func add(_ credential: Stored, localId: String, maximum: Int, in schema: TenantSchema) async throws -> AddOutcome {
-        let passkeys = schema.qualified(Self.table)
         let (events, logger) = (self.events, self.logger)
         return try await client.withTransaction(logger: logger) { connection -> AddOutcome in
             // The lock first, the count after it in a statement of its own: a count read in the
             // locking statement would see the snapshot from before the wait, without the passkey the
             // enrollment that held the lock just added.
             guard try await AccountRepository.lock(localId, in: schema, on: connection, logger: logger) else { return .accountMissing }
-            struct CountRow { let count: Int64 }
-            let counted = try await connection.query("SELECT count(*) FROM \(sql: passkeys) WHERE local_id = \(localId)", logger: logger)
-            var row = CountRow(count: 0)
-            for try await count in counted.decode(Int64.self) { row = CountRow(count: count) }
-            guard row.count < Int64(maximum) else { return .overLimit }
+            let count = try await connection.first(CountPasskeys(localId: localId), in: schema, logger: logger)?.value ?? 0
+            guard count < Int64(maximum) else { return .overLimit }
             do {
-                try await connection.query(
-                    """
-                    INSERT INTO \(sql: passkeys)
-                        (credential_id, local_id, public_key, algorithm, sign_count, name, aaguid, backup_eligible, backed_up)
-                    VALUES (\(ByteBuffer(bytes: credential.credentialId)), \(localId), \(ByteBuffer(bytes: credential.publicKey)),
-                            \(credential.algorithm), \(credential.signCount), \(credential.name), \(ByteBuffer(bytes: credential.aaguid)),
-                            \(credential.backupEligible), \(credential.backedUp))
-                    """,
-                    logger: logger
-                )
+                try await connection.run(InsertPasskey(credential: credential, localId: localId), in: schema, logger: logger)
             } catch let error as PSQLError where error.serverInfo?[.constraintName] == "passkeys_pkey" {
                 return .exists
             }
@@ -88,26 +75,7 @@ struct PasskeyRepository: Sendable {
     }
 
     func find(credentialId: [UInt8], in schema: TenantSchema) async throws -> FoundRow? {
-        let rows = try await client.query(
-            """
-            SELECT local_id, credential_id, public_key, algorithm, sign_count, name, aaguid, backup_eligible, backed_up
-            FROM \(sql: schema.qualified(Self.table)) WHERE credential_id = \(ByteBuffer(bytes: credentialId))
-            """,
-            logger: logger
-        )
-        for try await row in rows.decode(rows: FoundRow.self) { return row }
-        return nil
-    }
-
-    /// How many passkeys had the credential id, and how many of those moved their counter.
-    private struct UseCounts: StatementRow {
-        let found: Int64
-        let moved: Int64
-
-        init(_ columns: RowColumns) throws {
-            found = try columns("found")
-            moved = try columns("moved")
-        }
+        try await client.first(FindPasskey(credentialId: credentialId), in: schema, logger: logger)
     }
 
     enum UseOutcome: Sendable, Equatable {
@@ -118,40 +86,18 @@ struct PasskeyRepository: Sendable {
 
     /// Sets the counter only from the value the sign-in was checked against.
     func recordUse(credentialId: [UInt8], from previous: Int64, to next: Int64, in schema: TenantSchema) async throws -> UseOutcome {
-        let table = schema.qualified(Self.table)
-        let rows = try await client.query(
-            """
-            WITH found AS (SELECT credential_id, sign_count FROM \(sql: table) WHERE credential_id = \(ByteBuffer(bytes: credentialId))),
-                 moved AS (
-                     UPDATE \(sql: table) p SET sign_count = \(next), last_used_at = now()
-                     FROM found WHERE p.credential_id = found.credential_id AND found.sign_count = \(previous)
-                     RETURNING p.credential_id)
-            SELECT (SELECT count(*) FROM found) AS found, (SELECT count(*) FROM moved) AS moved
-            """,
-            logger: logger
-        )
-        for try await counts in rows.decode(rows: UseCounts.self) {
-            return counts.found == 0 ? .gone : counts.moved == 1 ? .recorded : .moved
-        }
-        return .gone
+        let recorded = RecordUse(credentialId: credentialId, previous: previous, next: next)
+        guard let counts = try await client.first(recorded, in: schema, logger: logger) else { return .gone }
+        return counts.found == 0 ? .gone : counts.moved == 1 ? .recorded : .moved
     }
 
     /// Deletes the account's passkeys among `credentialIds`, each audited; returns those that went.
     func remove(credentialIds: [[UInt8]], localId: String, in schema: TenantSchema) async throws -> [[UInt8]] {
-        let table = schema.qualified(Self.table)
         let hex = credentialIds.map { $0.map { String(format: "%02x", $0) }.joined() }
         let (events, logger) = (self.events, self.logger)
         return try await client.withTransaction(logger: logger) { connection in
-            let rows = try await connection.query(
-                """
-                DELETE FROM \(sql: table) WHERE local_id = \(localId)
-                AND credential_id IN (SELECT decode(id, 'hex') FROM unnest(\(hex)::text[]) AS id)
-                RETURNING credential_id
-                """,
-                logger: logger
-            )
-            var removed: [[UInt8]] = []
-            for try await id in rows.decode(ByteBuffer.self) { removed.append(Array(id.readableBytesView)) }
+            let removed = try await connection.run(RemovePasskeys(localId: localId, hexCredentialIds: hex), in: schema, logger: logger)
+                .map { Array($0.value.readableBytesView) }
             for id in removed {
                 try await events.record(
                     .factorWithdrawn, localId: localId, details: ["kind": "passkey", "credentialId": Base64URL.encode(id)], in: schema,
@@ -164,15 +110,7 @@ struct PasskeyRepository: Sendable {
 
     /// Whether the account has this passkey (a new-passkey notice's code is made only for one it has).
     func owns(credentialId: [UInt8], localId: String, in schema: TenantSchema) async throws -> Bool {
-        let rows = try await client.query(
-            """
-            SELECT 1 FROM \(sql: schema.qualified(Self.table))
-            WHERE credential_id = \(ByteBuffer(bytes: credentialId)) AND local_id = \(localId)
-            """,
-            logger: logger
-        )
-        for try await _ in rows.decode(Int.self) { return true }
-        return false
+        try await client.first(OwnsPasskey(credentialId: credentialId, localId: localId), in: schema, logger: logger) != nil
     }
 
     /// Deletes one of the account's passkeys on the caller's connection (a notice's revert link,
@@ -180,15 +118,8 @@ struct PasskeyRepository: Sendable {
     func remove(credentialId: [UInt8], localId: String, via: String, in schema: TenantSchema, on connection: PostgresConnection)
         async throws -> Bool
     {
-        let rows = try await connection.query(
-            """
-            DELETE FROM \(sql: schema.qualified(Self.table))
-            WHERE credential_id = \(ByteBuffer(bytes: credentialId)) AND local_id = \(localId) RETURNING 1
-            """,
-            logger: logger
-        )
-        var removed = false
-        for try await _ in rows.decode(Int.self) { removed = true }
+        let removed =
+            try await connection.first(RemovePasskey(credentialId: credentialId, localId: localId), in: schema, logger: logger) != nil
         if removed {
             try await events.record(
                 .factorWithdrawn, localId: localId,
@@ -201,18 +132,7 @@ struct PasskeyRepository: Sendable {
     /// Every passkey of the account (`since`: those added after it), on the caller's connection:
     /// an address proof's removal of what an unproven holder planted (AddressProof).
     func removeAll(of localId: String, since: Date? = nil, in schema: TenantSchema, on connection: PostgresConnection) async throws -> Int {
-        let table = schema.qualified(Self.table)
-        let rows: PostgresRowSequence
-        if let since {
-            rows = try await connection.query(
-                "DELETE FROM \(sql: table) WHERE local_id = \(localId) AND created_at >= \(since) RETURNING 1", logger: logger
-            )
-        } else {
-            rows = try await connection.query("DELETE FROM \(sql: table) WHERE local_id = \(localId) RETURNING 1", logger: logger)
-        }
-        var count = 0
-        for try await _ in rows.decode(Int.self) { count += 1 }
-        return count
+        try await connection.run(RemoveAllPasskeys(localId: localId, since: since), in: schema, logger: logger).count
     }
 
     struct ListedRow: StatementRow {
@@ -228,15 +148,6 @@ struct PasskeyRepository: Sendable {
     }
 
     func list(localIds: [String], in schema: TenantSchema) async throws -> [ListedRow] {
-        let rows = try await client.query(
-            """
-            SELECT local_id, credential_id, name FROM \(sql: schema.qualified(Self.table))
-            WHERE local_id = ANY(\(localIds)) ORDER BY created_at, credential_id
-            """,
-            logger: logger
-        )
-        var listed: [ListedRow] = []
-        for try await row in rows.decode(rows: ListedRow.self) { listed.append(row) }
-        return listed
+        try await client.run(ListPasskeys(localIds: localIds), in: schema, logger: logger)
     }
 }
