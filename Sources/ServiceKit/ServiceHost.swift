@@ -252,7 +252,7 @@ public final class ServiceHost: Sendable {
         let logger = self.logger
         return ReadinessCheck(name: "postgres") {
             do {
-                _ = try await database.query("SELECT 1", logger: logger).collect()
+                try await database.run(ReadinessProbe(), in: .control, logger: logger)
                 return DependencyState(ready: true)
             } catch {
                 return DependencyState(ready: false, detail: "PostgreSQL not reachable")

@@ -13,6 +13,13 @@ public struct CachedQuery: Sendable, ExpressibleByStringInterpolation {
     /// `false` when a value's type could not be fixed in the text.
     let isCacheable: Bool
 
+    /// A text assembled around a schema's names at run time (a listing with optional filters),
+    /// its values bound in `binds`: never prepared, since each shape is a text of its own.
+    public init(assembled sql: SQLText, binds: PostgresBindings) {
+        query = PostgresQuery(tenantSQL: sql, binds: binds)
+        isCacheable = false
+    }
+
     public init(stringLiteral value: String) {
         query = PostgresQuery(unsafeSQL: value)
         isCacheable = true

@@ -32,6 +32,8 @@ public struct RateLimiter: Sendable {
     let client: Database
     let logger: Logger
 
+    static let table: SQLText = "rate_buckets"
+
     public init(client: Database, logger: Logger) {
         self.client = client
         self.logger = logger
@@ -39,54 +41,18 @@ public struct RateLimiter: Sendable {
 
     /// Takes one token from the bucket of `key`; `false` when it is empty.
     public func take(_ key: String, rule: Rule) async throws -> Bool {
-        let rows = try await client.query(cached: Self.taking(key, rule: rule), logger: logger)
-        for try await _ in rows.decode(Double.self) { return true }
-        return false
+        try await client.first(Take(key: key, rule: rule), in: .control, logger: logger) != nil
     }
 
     /// The same inside `connection`'s transaction: the token is spent only if the transaction commits.
     public func take(_ key: String, rule: Rule, on connection: PostgresConnection) async throws -> Bool {
-        let rows = try await connection.query(cached: Self.taking(key, rule: rule), logger: logger)
-        for try await _ in rows.decode(Double.self) { return true }
-        return false
-    }
-
-    /// One statement: refill by elapsed time, cap, take one if there is one; and note when the
-    /// bucket will be full again (`full_at`), after which it is the same as no bucket.
-    private static func taking(_ key: String, rule: Rule) -> CachedQuery {
-        let hashed = hash(key)
-        // Seconds per token; a rule that never refills keeps its buckets (for ever, in effect).
-        let perToken = rule.refillPerSecond > 0 ? 1 / rule.refillPerSecond : 1e12
-        return """
-            INSERT INTO control.rate_buckets AS b (bucket_key, tokens, updated_at, full_at)
-            VALUES (\(hashed), \(rule.capacity - 1), now(), now() + make_interval(secs => \(perToken)))
-            ON CONFLICT (bucket_key) DO UPDATE SET
-                tokens = least(\(rule.capacity), b.tokens + extract(epoch FROM now() - b.updated_at) * \(rule.refillPerSecond)) - 1,
-                updated_at = now(),
-                full_at = now() + make_interval(secs => (\(rule.capacity) + 1
-                    - least(\(rule.capacity), b.tokens + extract(epoch FROM now() - b.updated_at) * \(rule.refillPerSecond)))
-                    * \(perToken))
-            WHERE least(\(rule.capacity), b.tokens + extract(epoch FROM now() - b.updated_at) * \(rule.refillPerSecond)) >= 1
-            RETURNING tokens
-            """
+        try await connection.first(Take(key: key, rule: rule), in: .control, logger: logger) != nil
     }
 
     /// Puts back the token a `take` of `key` took (an attempt that was budgeted as a failure
     /// succeeded), never above the bucket's capacity.
     public func giveBack(_ key: String, rule: Rule) async throws {
-        let perToken = rule.refillPerSecond > 0 ? 1 / rule.refillPerSecond : 1e12
-        try await client.query(
-            cached: """
-                UPDATE control.rate_buckets SET
-                    tokens = least(\(rule.capacity), tokens + extract(epoch FROM now() - updated_at) * \(rule.refillPerSecond) + 1),
-                    updated_at = now(),
-                    full_at = now() + make_interval(secs => greatest(0, \(rule.capacity)
-                        - least(\(rule.capacity), tokens + extract(epoch FROM now() - updated_at) * \(rule.refillPerSecond) + 1))
-                        * \(perToken))
-                WHERE bucket_key = \(Self.hash(key))
-                """,
-            logger: logger
-        )
+        try await client.run(GiveBack(key: key, rule: rule), in: .control, logger: logger)
     }
 
     static func hash(_ key: String) -> String {
@@ -118,7 +84,7 @@ public struct RateLimiter: Sendable {
     /// A bucket left alone until it is full again is the same as no bucket: the next take starts a
     /// full one. Each is deleted once its `full_at` has passed.
     public static let fullBuckets = RetentionRule(
-        "full rate-limit buckets", scope: .control, table: "rate_buckets", key: "bucket_key", column: "full_at",
+        "full rate-limit buckets", scope: .control, table: Self.table, key: "bucket_key", column: "full_at",
         retention: .zero, indexed: false
     )
 }

@@ -91,7 +91,7 @@ public struct SecurityEventLog: Sendable {
         _ type: SecurityEventType, localId: String?, details: [String: String] = [:], in schema: TenantSchema,
         on connection: PostgresConnection
     ) async throws {
-        try await connection.query(Self.inserting(type, localId: localId, details: details, in: schema), logger: logger)
+        try await connection.run(InsertEvent(type: type, localId: localId, details: details), in: schema, logger: logger)
         count(type, schema)
     }
 
@@ -99,7 +99,7 @@ public struct SecurityEventLog: Sendable {
     public func record(_ type: SecurityEventType, localId: String?, details: [String: String] = [:], in schema: TenantSchema)
         async throws
     {
-        try await client.query(Self.inserting(type, localId: localId, details: details, in: schema), logger: logger)
+        try await client.run(InsertEvent(type: type, localId: localId, details: details), in: schema, logger: logger)
         count(type, schema)
     }
 
@@ -114,50 +114,11 @@ public struct SecurityEventLog: Sendable {
     public static var clientAddress: String? { RequestOrigin.current?.clientAddress }
     public static var userAgent: String? { RequestOrigin.current?.userAgent }
 
-    static func inserting(_ type: SecurityEventType, localId: String?, details: [String: String], in schema: TenantSchema)
-        -> PostgresQuery
-    {
-        let origin = RequestOrigin.current
-        let encoded = (try? JSONEncoder().encode(details)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return """
-            INSERT INTO \(sql: schema.qualified(Self.table)) (type, local_id, actor, client_address, user_agent, details)
-            VALUES (\(type.rawValue), \(localId), \(origin?.actor ?? "system"), \(origin?.clientAddress), \(origin?.userAgent),
-                    \(encoded)::jsonb)
-            """
-    }
-
     /// `audit.list`: this service's events of a scope, newest first.
     public func list(_ params: ListSecurityEvents.Params, in schema: TenantSchema) async throws -> ListSecurityEvents.Result {
-        var conditions: [SQLText] = ["TRUE"]
-        var binds = PostgresBindings()
-        func bind(_ value: some PostgresNonThrowingEncodable & Sendable) -> SQLText {
-            binds.append(value)
-            return "$\(binds.count)"
-        }
-        if let localId = params.localId { conditions.append("local_id = \(bind(localId))") }
-        if let types = params.types, !types.isEmpty { conditions.append("type = ANY(\(bind(types)))") }
-        if let since = params.sinceMicros { conditions.append("at_micros >= \(bind(since))") }
-        if let before = params.beforeMicros {
-            // Strictly before (at, source, id) in the merged order: this service's events of the
-            // same microsecond are before the cursor when its name sorts lower, or it is the same and the id is.
-            let beforeSource = params.beforeSource ?? ""
-            if source < beforeSource {
-                conditions.append("at_micros <= \(bind(before))")
-            } else if source > beforeSource {
-                conditions.append("at_micros < \(bind(before))")
-            } else {
-                conditions.append("(at_micros, id) < (\(bind(before)), \(bind(params.beforeId ?? Int64.max)))")
-            }
-        }
-        let limit = bind(max(1, min(params.limit, 1000)))
-        let sql: SQLText = """
-            SELECT id, at_micros, type, local_id, actor, client_address, user_agent, details::text AS details
-            FROM \(schema.qualified(Self.table)) WHERE \(SQLText.joined(conditions, separator: " AND "))
-            ORDER BY at_micros DESC, id DESC LIMIT \(limit)
-            """
-        let rows = try await client.query(PostgresQuery(tenantSQL: sql, binds: binds), logger: logger)
+        let rows = try await client.run(ListEvents(params: params, source: source), in: schema, logger: logger)
         var events: [SecurityEvent] = []
-        for try await row in rows.decode(rows: StoredEvent.self) {
+        for row in rows {
             let time = Date(timeIntervalSince1970: Double(row.atMicros) / 1_000_000).formatted(
                 .iso8601.year().month().day().time(includingFractionalSeconds: true)
             )
@@ -170,29 +131,6 @@ public struct SecurityEventLog: Sendable {
             )
         }
         return .init(events: events)
-    }
-}
-
-/// An event as the trail stores it.
-private struct StoredEvent: StatementRow {
-    let id: Int64
-    let atMicros: Int64
-    let type: String
-    let localId: String?
-    let actor: String
-    let clientAddress: String?
-    let userAgent: String?
-    let details: String
-
-    init(_ columns: RowColumns) throws {
-        id = try columns("id")
-        atMicros = try columns("at_micros")
-        type = try columns("type")
-        localId = try columns("local_id")
-        actor = try columns("actor")
-        clientAddress = try columns("client_address")
-        userAgent = try columns("user_agent")
-        details = try columns("details")
     }
 }
 

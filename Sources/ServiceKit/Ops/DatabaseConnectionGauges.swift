@@ -51,26 +51,33 @@ struct DatabaseConnectionGauges: Sendable {
     }
 
     func sample() async throws {
-        let rows = try await client.query(
+        var counts: [String: Int64] = [:]
+        for row in try await client.run(ReadConnectionStates(), in: .control, logger: logger) { counts[row.state] = row.connections }
+        for (state, gauge) in gauges { gauge.set(counts[state] ?? 0) }
+    }
+
+    /// Our role's connections to our database by state: a statement about the server, whichever
+    /// schema it is given.
+    struct ReadConnectionStates: Statement {
+        typealias Row = ConnectionState
+        static var isCached: Bool { false }
+
+        func query(in schema: TenantSchema) -> CachedQuery {
             """
             SELECT coalesce(state, 'unknown') AS state, count(*)::int8 AS connections FROM pg_stat_activity
             WHERE datname = current_database() AND usename = current_user GROUP BY 1
-            """,
-            logger: logger
-        )
-        var counts: [String: Int64] = [:]
-        for try await row in rows.decode(rows: ConnectionState.self) { counts[row.state] = row.connections }
-        for (state, gauge) in gauges { gauge.set(counts[state] ?? 0) }
+            """
+        }
     }
-}
 
-/// How many of our connections are in one state.
-private struct ConnectionState: StatementRow {
-    let state: String
-    let connections: Int64
+    /// How many of our connections are in one state.
+    struct ConnectionState: StatementRow {
+        let state: String
+        let connections: Int64
 
-    init(_ columns: RowColumns) throws {
-        state = try columns("state")
-        connections = try columns("connections")
+        init(_ columns: RowColumns) throws {
+            state = try columns("state")
+            connections = try columns("connections")
+        }
     }
 }
