@@ -4,7 +4,8 @@ import Logging
 import PostgresNIO
 import TenantStore
 
-/// The account statements other rooms run on their own connection, inside a transaction of theirs:
+/// The account statements other rooms run on their own connection, inside a transaction of theirs
+/// (each a type, `AccountRepository+TransactionStatements.swift`):
 /// an enrollment or a passkey locks the account first, an out-of-band code or a provider's proof
 /// changes it in the commit that uses the code or records the link. Each returns whether the account
 /// matched (its row, its address, its number), so the caller knows what changed.
@@ -13,45 +14,28 @@ extension AccountRepository {
     static func lock(_ localId: String, in schema: TenantSchema, on connection: PostgresConnection, logger: Logger) async throws
         -> Bool
     {
-        let rows = try await connection.query(
-            cached: "SELECT local_id FROM \(sql: schema.qualified(table)) WHERE local_id = \(localId) FOR UPDATE", logger: logger
-        )
-        for try await _ in rows.decode(String.self) { return true }
-        return false
+        try await connection.first(LockAccount(localId: localId), in: schema, logger: logger) != nil
     }
 
     /// Locks the account's row and says whether it is disabled; `nil` when there is no such account.
     static func lockDisabled(_ localId: String, in schema: TenantSchema, on connection: PostgresConnection, logger: Logger)
         async throws -> Bool?
     {
-        let rows = try await connection.query(
-            "SELECT disabled FROM \(sql: schema.qualified(table)) WHERE local_id = \(localId) FOR UPDATE", logger: logger
-        )
-        for try await disabled in rows.decode(Bool.self) { return disabled }
-        return nil
+        try await connection.first(LockDisabled(localId: localId), in: schema, logger: logger)?.value
     }
 
     /// Ends every session of the account (``sessionsEnd``).
     static func endSessions(of localId: String, in schema: TenantSchema, on connection: PostgresConnection, logger: Logger)
         async throws
     {
-        try await connection.query(
-            cached: "UPDATE \(sql: schema.qualified(table)) SET valid_since = \(sql: sessionsEnd) WHERE local_id = \(localId)",
-            logger: logger
-        )
+        try await connection.run(EndSessions(localId: localId), in: schema, logger: logger)
     }
 
     /// The address `email` (normalised) is proved: verified, while the account still has it.
     static func verifyEmail(
         of localId: String, normalized email: String?, in schema: TenantSchema, on connection: PostgresConnection, logger: Logger
     ) async throws -> Bool {
-        try await changed(
-            """
-            UPDATE \(sql: schema.qualified(table)) SET email_verified = true
-            WHERE local_id = \(localId) AND email_normalized = \(email) RETURNING local_id
-            """,
-            on: connection, logger: logger
-        )
+        try await connection.first(VerifyEmail(localId: localId, normalizedEmail: email), in: schema, logger: logger) != nil
     }
 
     /// A password reset through a mail to `email` (normalised): the new password, the address
@@ -60,14 +44,8 @@ extension AccountRepository {
         of localId: String, normalized email: String?, to passwordHash: String?, in schema: TenantSchema,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> Bool {
-        try await changed(
-            """
-            UPDATE \(sql: schema.qualified(table)) SET password_hash = \(passwordHash), email_verified = true,
-                valid_since = \(sql: sessionsEnd)
-            WHERE local_id = \(localId) AND email_normalized = \(email) RETURNING local_id
-            """,
-            on: connection, logger: logger
-        )
+        try await connection.first(
+            ResetPassword(localId: localId, normalizedEmail: email, passwordHash: passwordHash), in: schema, logger: logger) != nil
     }
 
     /// An email change confirmed at the new address: it replaces `previous` (normalised, or no
@@ -77,14 +55,8 @@ extension AccountRepository {
         of localId: String, from previous: String?, to target: String, in schema: TenantSchema, on connection: PostgresConnection,
         logger: Logger
     ) async throws -> Bool {
-        try await changed(
-            """
-            UPDATE \(sql: schema.qualified(table)) SET email = \(target), email_normalized = \(EmailAddress.normalized(target)),
-                email_verified = true, valid_since = \(sql: sessionsEnd)
-            WHERE local_id = \(localId) AND email_normalized IS NOT DISTINCT FROM \(previous) RETURNING local_id
-            """,
-            on: connection, logger: logger
-        )
+        try await connection.first(ChangeEmail(localId: localId, previous: previous, target: target), in: schema, logger: logger)
+            != nil
     }
 
     /// The owner says someone else linked `phoneNumber`: it goes, while the account still has it,
@@ -92,13 +64,7 @@ extension AccountRepository {
     static func removePhoneNumber(
         of localId: String, _ phoneNumber: String, in schema: TenantSchema, on connection: PostgresConnection, logger: Logger
     ) async throws -> Bool {
-        try await changed(
-            """
-            UPDATE \(sql: schema.qualified(table)) SET phone_number = NULL, valid_since = \(sql: sessionsEnd)
-            WHERE local_id = \(localId) AND phone_number = \(phoneNumber) RETURNING local_id
-            """,
-            on: connection, logger: logger
-        )
+        try await connection.first(RemovePhoneNumber(localId: localId, phoneNumber: phoneNumber), in: schema, logger: logger) != nil
     }
 
     /// An email link used by a signed-in user: the address becomes theirs, verified, and the sign-in
@@ -106,33 +72,14 @@ extension AccountRepository {
     static func linkEmail(
         _ email: String, to localId: String, in schema: TenantSchema, on connection: PostgresConnection, logger: Logger
     ) async throws -> EpochSeconds? {
-        let rows = try await connection.query(
-            """
-            UPDATE \(sql: schema.qualified(table)) SET email = \(email), email_normalized = \(EmailAddress.normalized(email)),
-                email_verified = true, last_login_at = now()
-            WHERE local_id = \(localId) RETURNING floor(extract(epoch FROM last_login_at))::bigint
-            """,
-            logger: logger
-        )
-        for try await seconds in rows.decode(Int64.self) { return EpochSeconds(seconds) }
-        return nil
+        try await connection.first(LinkEmail(email: email, localId: localId), in: schema, logger: logger).map { EpochSeconds($0.value) }
     }
 
     /// The account whose address is `email` (normalised), with the kinds of its factors.
     static func holder(
         ofNormalized email: String, in schema: TenantSchema, on connection: PostgresConnection, logger: Logger
     ) async throws -> AddressHolder? {
-        let rows = try await connection.query(
-            """
-            SELECT a.local_id, a.disabled, coalesce(array_agg(e.kind) FILTER (WHERE e.kind IS NOT NULL), '{}') AS kinds
-            FROM \(sql: schema.qualified(table)) a LEFT JOIN \(sql: schema.qualified(EnrollmentRepository.table)) e
-              ON e.local_id = a.local_id
-            WHERE a.email_normalized = \(email) GROUP BY a.local_id, a.disabled
-            """,
-            logger: logger
-        )
-        for try await holder in rows.decode(rows: AddressHolder.self) { return holder }
-        return nil
+        try await connection.first(ReadAddressHolder(normalizedEmail: email), in: schema, logger: logger)
     }
 
     /// An email link's sign-in of an existing account: the address verified, and the sign-in
@@ -140,16 +87,9 @@ extension AccountRepository {
     static func signInByEmailLink(
         _ localId: String, required: Bool, in schema: TenantSchema, on connection: PostgresConnection, logger: Logger
     ) async throws -> EpochSeconds? {
-        let rows = try await connection.query(
-            """
-            UPDATE \(sql: schema.qualified(table)) SET email_verified = true,
-                last_login_at = CASE WHEN \(required) THEN last_login_at ELSE now() END
-            WHERE local_id = \(localId) RETURNING coalesce(floor(extract(epoch FROM last_login_at))::bigint, 0)
-            """,
-            logger: logger
-        )
-        for try await seconds in rows.decode(Int64.self) { return EpochSeconds(seconds) }
-        return nil
+        try await connection.first(SignInByEmailLink(localId: localId, required: required), in: schema, logger: logger).map {
+            EpochSeconds($0.value)
+        }
     }
 
     /// An account made by its email link's sign-in, the address verified; `held`: disabled until
@@ -157,39 +97,18 @@ extension AccountRepository {
     static func insertSignedInByEmailLink(
         _ localId: String, email: String, held: Bool, in schema: TenantSchema, on connection: PostgresConnection, logger: Logger
     ) async throws -> EpochSeconds {
-        let rows = try await connection.query(
-            """
-            INSERT INTO \(sql: schema.qualified(table))
-                (local_id, email, email_normalized, email_verified, disabled, last_login_at, held_since)
-            VALUES (\(localId), \(email), \(EmailAddress.normalized(email)), true, \(held), now(), CASE WHEN \(held) THEN now() END)
-            RETURNING floor(extract(epoch FROM last_login_at))::bigint
-            """,
-            logger: logger
-        )
-        for try await seconds in rows.decode(Int64.self) { return EpochSeconds(seconds) }
-        throw AccountStoreInconsistent()
+        guard
+            let seconds = try await connection.first(
+                InsertSignedInByEmailLink(localId: localId, email: email, held: held), in: schema, logger: logger)?.value
+        else { throw AccountStoreInconsistent() }
+        return EpochSeconds(seconds)
     }
 
     /// A provider user linked to an account without an address gives it the provider's.
     static func adoptEmail(
         of localId: String, email: String?, verified: Bool, in schema: TenantSchema, on connection: PostgresConnection, logger: Logger
     ) async throws {
-        try await connection.query(
-            """
-            UPDATE \(sql: schema.qualified(table)) SET email = \(email), email_normalized = \(email.map(EmailAddress.normalized)),
-                email_verified = \(verified)
-            WHERE local_id = \(localId) AND email IS NULL
-            """,
-            logger: logger
-        )
-    }
-
-    /// Runs an update that returns the rows it changed; whether it changed one.
-    private static func changed(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        let rows = try await connection.query(query, logger: logger)
-        var changed = false
-        for try await _ in rows.decode(String.self) { changed = true }
-        return changed
+        try await connection.run(AdoptEmail(localId: localId, email: email, verified: verified), in: schema, logger: logger)
     }
 }
 
