@@ -37,28 +37,15 @@ struct AccountRepository: Sendable {
         emailVerified: Bool = false, disabled: Bool = false, held: Bool = false, phoneNumber: String? = nil, photoUrl: String? = nil,
         signedIn: Bool = false
     ) async throws -> Account {
-        let disabled = disabled || held
-        let accounts = schema.qualified(Self.table)
-        let normalized = email.map(EmailAddress.normalized)
+        let inserted = InsertAccount(
+            localId: localId, email: email, passwordHash: passwordHash, displayName: displayName, emailVerified: emailVerified,
+            disabled: disabled || held, held: held, phoneNumber: phoneNumber, photoUrl: photoUrl, signedIn: signedIn)
         do {
-            // Only `qualified(_:)` output is spliced into the text; every value is a bind parameter.
-            let rows = try await client.query(
-                cached: """
-                    INSERT INTO \(sql: accounts)
-                    (local_id, email, email_normalized, password_hash, display_name, email_verified, disabled, phone_number,
-                     photo_url, last_login_at, held_since)
-                    VALUES (\(localId), \(email), \(normalized), \(passwordHash), \(displayName), \(emailVerified), \(disabled),
-                            \(phoneNumber), \(photoUrl), CASE WHEN \(signedIn) THEN now() END, CASE WHEN \(held) THEN now() END)
-                    RETURNING (extract(epoch FROM created_at) * 1000)::bigint AS created_at_ms,
-                              (extract(epoch FROM last_login_at) * 1000)::bigint AS last_login_at_ms
-                    """,
-                logger: logger
-            )
-            for try await inserted in rows.decode(rows: Inserted.self) {
+            if let stamped = try await client.first(inserted, in: schema, logger: logger) {
                 return Account(
-                    localId: localId, email: email, emailVerified: emailVerified, displayName: displayName, disabled: disabled,
-                    createdAt: String(inserted.createdAtMillis), signInProvider: Self.provider(email: email, phoneNumber: phoneNumber),
-                    lastLoginAt: inserted.lastLoginAtMillis.map(String.init), phoneNumber: phoneNumber, photoUrl: photoUrl
+                    localId: localId, email: email, emailVerified: emailVerified, displayName: displayName, disabled: disabled || held,
+                    createdAt: String(stamped.createdAtMillis), signInProvider: Self.provider(email: email, phoneNumber: phoneNumber),
+                    lastLoginAt: stamped.lastLoginAtMillis.map(String.init), phoneNumber: phoneNumber, photoUrl: photoUrl
                 )
             }
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
@@ -69,17 +56,6 @@ struct AccountRepository: Sendable {
             throw PhoneNumberTaken()
         }
         throw AccountStoreInconsistent()
-    }
-}
-
-/// The times an insert stamps on a new account.
-private struct Inserted: StatementRow {
-    let createdAtMillis: Int64
-    let lastLoginAtMillis: Int64?
-
-    init(_ columns: RowColumns) throws {
-        createdAtMillis = try columns("created_at_ms")
-        lastLoginAtMillis = try columns("last_login_at_ms")
     }
 }
 
@@ -112,32 +88,15 @@ extension AccountRepository {
     func accounts(in schema: TenantSchema, localIds: [String], emails: [String], phoneNumbers: [String] = []) async throws
         -> [Account]
     {
-        let normalized = emails.map(EmailAddress.normalized)
-        let accounts = schema.qualified(Self.table)
-        let rows = try await client.query(
-            """
-            SELECT \(sql: Self.columns(schema)) FROM \(sql: accounts)
-            WHERE local_id = ANY(\(localIds)) OR email_normalized = ANY(\(normalized)) OR phone_number = ANY(\(phoneNumbers))
-            ORDER BY local_id
-            """,
-            logger: logger
-        )
-        var found: [Account] = []
-        for try await row in rows.decode(rows: Row.self) { found.append(Self.credentials(from: row).account) }
-        return found
+        let read = ReadAccountsIn(localIds: localIds, normalizedEmails: emails.map(EmailAddress.normalized), phoneNumbers: phoneNumbers)
+        return try await client.run(read, in: schema, logger: logger).map { Self.credentials(from: $0).account }
     }
 
     /// One account by a unique column (`column` is a literal of ours, never input).
     private func select(in schema: TenantSchema, where column: SQLText, equals value: String) async throws
         -> StoredCredentials?
     {
-        let accounts = schema.qualified(Self.table)
-        let rows = try await client.query(
-            cached: "SELECT \(sql: Self.columns(schema)) FROM \(sql: accounts) WHERE \(sql: column) = \(value)",
-            logger: logger
-        )
-        for try await row in rows.decode(rows: Row.self) { return Self.credentials(from: row) }
-        return nil
+        try await client.first(ReadAccountBy(column: column, value: value), in: schema, logger: logger).map(Self.credentials(from:))
     }
 
     /// The columns of an account: its enrollments as a JSON array (oldest first; `[]` for none),
@@ -172,7 +131,7 @@ extension AccountRepository {
     static func narrowTail(_ schema: TenantSchema) -> SQLText { "NULL::text AS enrollments, \(identities(schema)) AS identities" }
 
     /// An account's own columns, up to `photo_url`, with `passwordHash` in the password hash's place.
-    private static func profileColumns(_ passwordHash: SQLText) -> SQLText {
+    static func profileColumns(_ passwordHash: SQLText) -> SQLText {
         """
         local_id, email, email_verified, display_name, disabled, (extract(epoch FROM created_at) * 1000)::bigint AS created_at_ms,
         \(passwordHash) AS password_hash, floor(extract(epoch FROM valid_since))::bigint AS valid_since_s,
@@ -239,28 +198,12 @@ extension AccountRepository {
         in schema: TenantSchema, localId: String, requiredEnrollment: String?, requiredKind: FactorKind?,
         record: RecordSignIn.Recording = .now
     ) async throws -> Account? {
-        let requiredKind = requiredKind?.rawValue
-        let accounts = schema.qualified(Self.table)
         let millis: Int64? = if case .at(let millis, _) = record { millis } else { nil }
-        // An asynchronous commit returns before its WAL record is
-        // flushed: the session issued beside it is the sign-in's durable record.
         let asynchronous = if case .at(_, let asynchronous) = record { asynchronous } else { false }
-        let rows = try await client.query(
-            cached: """
-                UPDATE \(sql: accounts) SET last_login_at = CASE WHEN \(millis)::bigint IS NULL THEN now()
-                    ELSE greatest(last_login_at, to_timestamp(\(millis)::bigint / 1000.0)) END
-                WHERE local_id = \(localId)
-                  AND (\(requiredEnrollment)::text IS NULL OR EXISTS (
-                      SELECT 1 FROM \(sql: schema.qualified(EnrollmentRepository.table)) e
-                      WHERE e.local_id = \(localId) AND e.enrollment_id = \(requiredEnrollment)
-                        AND (\(requiredKind)::text IS NULL OR e.kind = \(requiredKind))))
-                  AND (NOT \(asynchronous) OR (SELECT set_config('synchronous_commit', 'off', true)) = 'off')
-                RETURNING \(sql: Self.profileColumns("NULL::text")), \(sql: Self.narrowTail(schema))
-                """,
-            logger: logger
-        )
-        for try await row in rows.decode(rows: Row.self) { return Self.credentials(from: row).account }
-        return nil
+        let recorded = RecordSignInNarrow(
+            localId: localId, requiredEnrollment: requiredEnrollment, requiredKind: requiredKind?.rawValue, millis: millis,
+            asynchronous: asynchronous)
+        return try await client.first(recorded, in: schema, logger: logger).map { Self.credentials(from: $0).account }
     }
 
     /// The account, read narrowly as ``recordSignIn(in:localId:requiredEnrollment:requiredKind:record:)``
@@ -269,53 +212,29 @@ extension AccountRepository {
     func account(in schema: TenantSchema, localId: String, withFactor enrollmentId: String, of kind: FactorKind) async throws
         -> Account?
     {
-        let rows = try await client.query(
-            cached: """
-                SELECT \(sql: Self.profileColumns("NULL::text")), \(sql: Self.narrowTail(schema)) FROM \(sql: schema.qualified(Self.table))
-                WHERE local_id = \(localId) AND EXISTS (
-                    SELECT 1 FROM \(sql: schema.qualified(EnrollmentRepository.table)) e
-                    WHERE e.local_id = \(localId) AND e.enrollment_id = \(enrollmentId) AND e.kind = \(kind.rawValue))
-                """,
-            logger: logger
-        )
-        for try await row in rows.decode(rows: Row.self) { return Self.credentials(from: row).account }
-        return nil
+        try await client.first(ReadWithFactor(localId: localId, enrollmentId: enrollmentId, kind: kind), in: schema, logger: logger)
+            .map { Self.credentials(from: $0).account }
     }
 
     /// Records a password sign-in; returns its time.
     func recordSignIn(in schema: TenantSchema, localId: String) async throws -> EpochSeconds {
-        let accounts = schema.qualified(Self.table)
-        let rows = try await client.query(
-            cached: """
-                UPDATE \(sql: accounts) SET last_login_at = now() WHERE local_id = \(localId)
-                RETURNING floor(extract(epoch FROM last_login_at))::bigint
-                """,
-            logger: logger
-        )
-        for try await seconds in rows.decode(Int64.self) { return EpochSeconds(seconds) }
-        throw AccountStoreInconsistent()
+        guard let seconds = try await client.first(RecordPasswordSignIn(localId: localId), in: schema, logger: logger)?.value else {
+            throw AccountStoreInconsistent()
+        }
+        return EpochSeconds(seconds)
     }
 
     /// Replaces a password's stored form by another of the same password, only while the account
     /// still has `old` (the same password: sessions and `valid_since` stay as they are).
     func replacePasswordHash(in schema: TenantSchema, localId: String, from old: String, to new: String) async throws {
-        let accounts = schema.qualified(Self.table)
-        try await client.query(
-            "UPDATE \(sql: accounts) SET password_hash = \(new) WHERE local_id = \(localId) AND password_hash = \(old)",
-            logger: logger
-        )
+        try await client.run(ReplacePasswordHash(localId: localId, old: old, new: new), in: schema, logger: logger)
     }
 }
 
 extension AccountRepository {
     /// Removes an account; `false` when there was none.
     func delete(in schema: TenantSchema, localId: String) async throws -> Bool {
-        let accounts = schema.qualified(Self.table)
-        let rows = try await client.query(
-            "DELETE FROM \(sql: accounts) WHERE local_id = \(localId) RETURNING local_id", logger: logger
-        )
-        for try await _ in rows.decode(String.self) { return true }
-        return false
+        try await client.first(DeleteAccount(localId: localId), in: schema, logger: logger) != nil
     }
 }
 
@@ -352,14 +271,10 @@ extension AccountRepository {
         do {
             return try await client.withTransaction(logger: logger) { connection in
                 if !changes.unlinkProviders.isEmpty {
-                    let rows = try await connection.query(
-                        """
-                        DELETE FROM \(sql: schema.qualified(FederatedIdentityRepository.table))
-                        WHERE local_id = \(localId) AND provider_id = ANY(\(changes.unlinkProviders)) RETURNING provider_id
-                        """,
-                        logger: logger
-                    )
-                    for try await provider in rows.decode(String.self) {
+                    let unlinked = try await connection.run(
+                        FederatedIdentityRepository.UnlinkProviders(localId: localId, providerIds: changes.unlinkProviders), in: schema,
+                        logger: logger)
+                    for provider in unlinked.map(\.value) {
                         try await events.record(
                             .providerUnlinked, localId: localId, details: ["provider": provider], in: schema, on: connection)
                     }
@@ -388,36 +303,10 @@ extension AccountRepository {
     private func apply(_ changes: Changes, in schema: TenantSchema, localId: String, on connection: PostgresConnection) async throws
         -> Account?
     {
-        let accounts = schema.qualified(Self.table)
-        let normalized = changes.email.map(EmailAddress.normalized)
-        let validSince = changes.validSince?.date
         do {
-            let rows = try await connection.query(
-                cached: """
-                    UPDATE \(sql: accounts) SET
-                        email = coalesce(\(changes.email), email),
-                        email_normalized = coalesce(\(normalized), email_normalized),
-                        email_verified = CASE WHEN \(changes.email)::text IS NOT NULL THEN false
-                                              ELSE coalesce(\(changes.emailVerified), email_verified) END,
-                        password_hash = coalesce(\(changes.passwordHash), password_hash),
-                        display_name = CASE WHEN \(changes.deleteDisplayName) THEN NULL
-                                            ELSE coalesce(\(changes.displayName), display_name) END,
-                        disabled = coalesce(\(changes.disabled), disabled),
-                        held_since = NULL,
-                        phone_number = CASE WHEN \(changes.deletePhoneNumber) THEN NULL
-                                            ELSE coalesce(\(changes.phoneNumber), phone_number) END,
-                        photo_url = CASE WHEN \(changes.deletePhotoUrl) THEN NULL ELSE coalesce(\(changes.photoUrl), photo_url) END,
-                        custom_attributes = CASE WHEN \(changes.customAttributes)::text = '{}' THEN NULL
-                                                 ELSE coalesce(\(changes.customAttributes), custom_attributes) END,
-                        valid_since = CASE WHEN \(changes.revokeSessions) THEN \(sql: Self.sessionsEnd)
-                                           ELSE coalesce(\(validSince), valid_since) END
-                    WHERE local_id = \(localId)
-                    RETURNING \(sql: Self.columns(schema))
-                    """,
-                logger: logger
-            )
-            for try await row in rows.decode(rows: Row.self) { return Self.credentials(from: row).account }
-            return nil
+            return try await connection.first(ApplyChanges(localId: localId, changes: changes), in: schema, logger: logger).map {
+                Self.credentials(from: $0).account
+            }
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
             throw EmailTaken()
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_phone_number_key" {
@@ -427,43 +316,16 @@ extension AccountRepository {
 
     /// One page of accounts ordered by id, after `afterLocalId`.
     func page(in schema: TenantSchema, afterLocalId: String?, limit: Int) async throws -> [Account] {
-        let accounts = schema.qualified(Self.table)
-        let rows = try await client.query(
-            """
-            SELECT \(sql: Self.columns(schema)) FROM \(sql: accounts)
-            WHERE local_id > \(afterLocalId ?? "") ORDER BY local_id LIMIT \(limit)
-            """,
-            logger: logger
-        )
-        var found: [Account] = []
-        for try await row in rows.decode(rows: Row.self) { found.append(Self.credentials(from: row).account) }
-        return found
+        try await client.run(ReadPage(afterLocalId: afterLocalId ?? "", limit: limit), in: schema, logger: logger).map {
+            Self.credentials(from: $0).account
+        }
     }
 
     /// The stored password hashes of the listed accounts that have one (an admin's export).
     func passwordHashes(in schema: TenantSchema, localIds: [String]) async throws -> [(String, String)] {
         guard !localIds.isEmpty else { return [] }
-        let accounts = schema.qualified(Self.table)
-        let rows = try await client.query(
-            """
-            SELECT local_id, password_hash FROM \(sql: accounts)
-            WHERE local_id = ANY(\(localIds)) AND password_hash IS NOT NULL ORDER BY local_id
-            """,
-            logger: logger
-        )
-        var found: [(String, String)] = []
-        for try await row in rows.decode(rows: StoredPasswordHash.self) { found.append((row.localId, row.passwordHash)) }
-        return found
-    }
-
-    /// An account's stored password hash.
-    private struct StoredPasswordHash: StatementRow {
-        let localId: String
-        let passwordHash: String
-
-        init(_ columns: RowColumns) throws {
-            localId = try columns("local_id")
-            passwordHash = try columns("password_hash")
+        return try await client.run(ReadPasswordHashes(localIds: localIds), in: schema, logger: logger).map {
+            ($0.localId, $0.passwordHash)
         }
     }
 }
@@ -472,24 +334,15 @@ extension AccountRepository {
     /// Deletes the listed accounts (all, or only the disabled ones); returns the ids still present
     /// afterwards, i.e. those kept because they were not disabled.
     func delete(in schema: TenantSchema, localIds: [String], onlyDisabled: Bool) async throws -> Set<String> {
-        let accounts = schema.qualified(Self.table)
-        try await client.query(
-            "DELETE FROM \(sql: accounts) WHERE local_id = ANY(\(localIds)) AND (disabled OR NOT \(onlyDisabled))",
-            logger: logger
-        )
-        let rows = try await client.query(
-            "SELECT local_id FROM \(sql: accounts) WHERE local_id = ANY(\(localIds))", logger: logger
-        )
-        var kept: Set<String> = []
-        for try await id in rows.decode(String.self) { kept.insert(id) }
-        return kept
+        try await client.run(DeleteAccounts(localIds: localIds, onlyDisabled: onlyDisabled), in: schema, logger: logger)
+        return Set(try await client.run(ReadExisting(localIds: localIds), in: schema, logger: logger).map(\.value))
     }
 }
 
 extension AccountRepository {
     /// Removes every account of the schema (the development helper's wipe).
     func deleteAll(in schema: TenantSchema) async throws {
-        try await client.query("DELETE FROM \(sql: schema.qualified(Self.table))", logger: logger)
+        try await client.run(DeleteAllAccounts(), in: schema, logger: logger)
     }
 }
 
@@ -514,36 +367,12 @@ extension AccountRepository {
     func importAccount(in schema: TenantSchema, _ record: ImportRecord, overwrite: Bool, on connection: PostgresConnection)
         async throws
     {
-        let accounts = schema.qualified(Self.table)
-        let normalized = record.email.map(EmailAddress.normalized)
-        // Without one, the database's clock, which sign-in times also use (SignedInUser compares them).
-        let createdAt = record.createdAtMillis.map { Date(timeIntervalSince1970: Double($0) / 1000) }
-        let lastLoginAt = record.lastLoginAtMillis.map { Date(timeIntervalSince1970: Double($0) / 1000) }
         do {
-            let rows = try await connection.query(
-                """
-                INSERT INTO \(sql: accounts)
-                (local_id, email, email_normalized, email_verified, display_name, password_hash, disabled, phone_number,
-                 custom_attributes, created_at, last_login_at, photo_url)
-                VALUES (\(record.localId), \(record.email), \(normalized), \(record.emailVerified), \(record.displayName),
-                        \(record.passwordHash), \(record.disabled), \(record.phoneNumber), \(record.customAttributes),
-                        coalesce(\(createdAt)::timestamptz, now()), \(lastLoginAt), \(record.photoUrl))
-                ON CONFLICT (local_id) DO UPDATE SET
-                    email = excluded.email, email_normalized = excluded.email_normalized,
-                    email_verified = excluded.email_verified, display_name = excluded.display_name,
-                    photo_url = excluded.photo_url,
-                    password_hash = excluded.password_hash, disabled = excluded.disabled,
-                    phone_number = excluded.phone_number, custom_attributes = excluded.custom_attributes,
-                    created_at = excluded.created_at, last_login_at = excluded.last_login_at,
-                    valid_since = \(sql: Self.sessionsEnd)
-                WHERE \(overwrite)
-                RETURNING local_id
-                """,
-                logger: logger
-            )
-            for try await _ in rows.decode(String.self) { return }
-            // The conflict update was skipped: the id exists and overwriting was not asked for.
-            throw LocalIDTaken()
+            guard try await connection.first(ImportAccount(record: record, overwrite: overwrite), in: schema, logger: logger) != nil
+            else {
+                // The conflict update was skipped: the id exists and overwriting was not asked for.
+                throw LocalIDTaken()
+            }
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_email_normalized_key" {
             throw EmailTaken()
         } catch let error as PSQLError where error.serverInfo?[.constraintName] == "accounts_phone_number_key" {
@@ -579,23 +408,9 @@ extension AccountRepository {
     func claim(
         in schema: TenantSchema, localId: String, email: String, keepsPassword: Bool, endsSessions: Bool, on connection: PostgresConnection
     ) async throws -> Claimed? {
-        let accounts = schema.qualified(Self.table)
-        let rows = try await connection.query(
-            """
-            UPDATE \(sql: accounts) a SET email_verified = true, phone_number = NULL,
-                password_hash = CASE WHEN \(keepsPassword) THEN a.password_hash END,
-                valid_since = CASE WHEN \(endsSessions) THEN \(sql: Self.sessionsEnd) ELSE a.valid_since END
-            FROM (SELECT local_id, password_hash IS NOT NULL AS had_password, phone_number IS NOT NULL AS had_phone_number
-                  FROM \(sql: accounts)
-                  WHERE local_id = \(localId) AND email_normalized = \(EmailAddress.normalized(email)) AND NOT email_verified
-                  FOR UPDATE) before
-            WHERE a.local_id = before.local_id
-            RETURNING before.had_password, before.had_phone_number
-            """,
-            logger: logger
-        )
-        for try await claimed in rows.decode(rows: Claimed.self) { return claimed }
-        return nil
+        try await connection.first(
+            ClaimAddress(localId: localId, email: email, keepsPassword: keepsPassword, endsSessions: endsSessions), in: schema,
+            logger: logger)
     }
 
     /// What an email recovery took back (``recover(in:localId:email:changedAt:on:)``).
@@ -617,25 +432,7 @@ extension AccountRepository {
     func recover(in schema: TenantSchema, localId: String, email: String, changedAt: Date?, on connection: PostgresConnection)
         async throws -> Recovered?
     {
-        let accounts = schema.qualified(Self.table)
-        let rows = try await connection.query(
-            """
-            UPDATE \(sql: accounts) a SET email = \(email), email_normalized = \(EmailAddress.normalized(email)), email_verified = true,
-                password_hash = NULL,
-                phone_number = CASE WHEN \(changedAt)::timestamptz IS NULL OR a.phone_number_since >= \(changedAt) THEN NULL
-                                    ELSE a.phone_number END,
-                valid_since = \(sql: Self.sessionsEnd)
-            FROM (SELECT local_id, password_hash IS NOT NULL AS had_password,
-                         coalesce(phone_number IS NOT NULL
-                                  AND (\(changedAt)::timestamptz IS NULL OR phone_number_since >= \(changedAt)), false) AS new_phone_number
-                  FROM \(sql: accounts) WHERE local_id = \(localId) FOR UPDATE) before
-            WHERE a.local_id = before.local_id
-            RETURNING before.had_password, before.new_phone_number
-            """,
-            logger: logger
-        )
-        for try await recovered in rows.decode(rows: Recovered.self) { return recovered }
-        return nil
+        try await connection.first(RecoverAddress(localId: localId, email: email, changedAt: changedAt), in: schema, logger: logger)
     }
 }
 
@@ -644,13 +441,8 @@ extension AccountRepository {
     func adoptProfile(in schema: TenantSchema, localId: String, displayName: String?, photoUrl: String?, on connection: PostgresConnection)
         async throws
     {
-        try await connection.query(
-            """
-            UPDATE \(sql: schema.qualified(Self.table)) SET display_name = \(displayName), photo_url = \(photoUrl)
-            WHERE local_id = \(localId)
-            """,
-            logger: logger
-        )
+        try await connection.run(
+            AdoptProfile(localId: localId, displayName: displayName, photoUrl: photoUrl), in: schema, logger: logger)
     }
 }
 
@@ -659,15 +451,6 @@ extension AccountRepository {
     /// link or reset to a verified address, a phone number, a provider link. Passkeys join the
     /// list when they are stored (issue 59).
     func hasWayIn(in schema: TenantSchema, localId: String, on connection: PostgresConnection) async throws -> Bool {
-        let rows = try await connection.query(
-            """
-            SELECT (a.email IS NOT NULL AND (a.password_hash IS NOT NULL OR a.email_verified)) OR a.phone_number IS NOT NULL
-                OR EXISTS (SELECT 1 FROM \(sql: schema.qualified(FederatedIdentityRepository.table)) f WHERE f.local_id = a.local_id)
-            FROM \(sql: schema.qualified(Self.table)) a WHERE a.local_id = \(localId)
-            """,
-            logger: logger
-        )
-        for try await wayIn in rows.decode(Bool.self) { return wayIn }
-        return false
+        try await connection.first(ReadHasWayIn(localId: localId), in: schema, logger: logger)?.value ?? false
     }
 }

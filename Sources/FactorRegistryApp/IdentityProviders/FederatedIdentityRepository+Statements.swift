@@ -46,6 +46,21 @@ extension FederatedIdentityRepository {
         }
     }
 
+    /// The account's links to the providers `providerIds`; a row per provider id removed.
+    struct UnlinkProviders: Statement {
+        typealias Row = SingleValue<String>
+        static var isCached: Bool { false }
+        let localId: String
+        let providerIds: [String]
+
+        func query(in schema: TenantSchema) -> CachedQuery {
+            """
+            DELETE FROM \(sql: schema.qualified(FederatedIdentityRepository.table))
+            WHERE local_id = \(localId) AND provider_id = ANY(\(providerIds)) RETURNING provider_id
+            """
+        }
+    }
+
     /// The account's links, all of them or those made at or after `since`; a row per provider id removed.
     struct UnlinkSince: Statement {
         typealias Row = SingleValue<String>
