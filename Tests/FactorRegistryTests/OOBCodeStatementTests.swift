@@ -247,6 +247,55 @@ extension RegistryStatements {
             }
         }
 
+        @Test("a reverted last factor takes its recovery codes with it, so nothing a planter added is left; another factor keeps them")
+        func revertTakesRecoveryCodes() async throws {
+            try await Self.withRegistry { registry, tenantId in
+                for scope in [nil, tenantId] {
+                    let owner = try await registry.call(
+                        CreateAccount.self,
+                        .init(projectId: Self.project, tenantId: scope, email: "gil@example.com", password: "right-password"))
+                    func add(_ id: String, _ kind: FactorKind) async throws {
+                        _ = try await registry.call(
+                            AddEnrollment.self,
+                            .init(
+                                projectId: Self.project, tenantId: scope, localId: owner.localId,
+                                enrollment: Enrollment(mfaEnrollmentId: id, kind: kind, displayName: nil, phoneNumber: nil, enrolledAt: ""))
+                        )
+                    }
+                    func revert(_ id: String) async throws -> OOBCodeInfo? {
+                        let made = try await Self.create(
+                            registry,
+                            .init(
+                                projectId: Self.project, tenantId: scope, requestType: .revertSecondFactorAddition, localId: owner.localId,
+                                enrollmentId: id))
+                        return try await registry.call(
+                            ApplyOOBCode.self,
+                            .init(
+                                projectId: Self.project, tenantId: scope, oobCode: made.oobCode, requestTypes: [.revertSecondFactorAddition]
+                            )
+                        ).info
+                    }
+                    func factors() async throws -> [String] {
+                        try await registry.call(GetAccount.self, .init(projectId: Self.project, tenantId: scope, localId: owner.localId))
+                            .mfaInfo?.map(\.mfaEnrollmentId) ?? []
+                    }
+                    // The owner's TOTP factor and someone's with recovery codes behind them.
+                    try await add("owner-totp", .totp)
+                    try await add("planted-totp", .totp)
+                    try await add("planted-codes", .recoveryCode)
+                    // Reverting the TOTP factor leaves the owner's factor, which the codes still back up.
+                    let first = try await revert("planted-totp")
+                    #expect(first?.enrollment?.mfaEnrollmentId == "planted-totp" && first?.alsoRemoved == nil)
+                    #expect(try await factors() == ["owner-totp", "planted-codes"])
+                    // Reverting the last real factor takes the codes too, and says so for their set's deletion.
+                    let last = try await revert("owner-totp")
+                    #expect(last?.enrollment?.mfaEnrollmentId == "owner-totp")
+                    #expect(last?.alsoRemoved?.map(\.mfaEnrollmentId) == ["planted-codes"])
+                    #expect(try await factors() == [])
+                }
+            }
+        }
+
         @Test("an expired code is EXPIRED_OOB_CODE to inspect, apply and sign in with, in both scopes")
         func expiredCodes() async throws {
             try await Self.withRegistry(["oobCodes.passwordResetLifetimeSeconds": "1", "oobCodes.emailSignInLifetimeSeconds": "1"]) {

@@ -95,6 +95,9 @@ public struct OOBCodeInfo: Codable, Sendable, Hashable {
     public var newEmail: String?
     /// The factor a `REVERT_SECOND_FACTOR_ADDITION` code removes.
     public var enrollment: Enrollment?
+    /// What the applied revert removed with ``enrollment``: the recovery codes that backed up the
+    /// account's last factor, which go with it (their set is deleted by id, like the factor's secret).
+    public var alsoRemoved: [Enrollment]?
     /// The number a `REVERT_PHONE_NUMBER_ADDITION` code removes.
     public var phoneNumber: String?
     /// `VERIFY_AND_CHANGE_EMAIL`, once applied: whether the address it changed from had been proved
@@ -103,8 +106,9 @@ public struct OOBCodeInfo: Codable, Sendable, Hashable {
 
     public init(
         requestType: OOBRequestType, email: String, newEmail: String? = nil, enrollment: Enrollment? = nil, phoneNumber: String? = nil,
-        emailProved: Bool? = nil
+        emailProved: Bool? = nil, alsoRemoved: [Enrollment]? = nil
     ) {
+        self.alsoRemoved = alsoRemoved
         self.emailProved = emailProved
         self.phoneNumber = phoneNumber
         self.requestType = requestType

@@ -108,6 +108,31 @@ extension EnrollmentRepository {
         }
     }
 
+    /// The enrollment `enrollmentId`, and with it the recovery codes when it was the account's last
+    /// factor, as they were; a row per enrollment removed.
+    struct RemoveOneWithRecovery: Statement {
+        typealias Row = StoredEnrollment
+        static var isCached: Bool { false }
+        let localId: String
+        let enrollmentId: String
+
+        func query(in schema: TenantSchema) -> CachedQuery {
+            let enrollments = schema.qualified(EnrollmentRepository.table)
+            let recovery = FactorKind.recoveryCode.rawValue
+            return """
+                DELETE FROM \(sql: enrollments)
+                WHERE local_id = \(localId)
+                  AND (enrollment_id = \(enrollmentId)
+                       OR (kind = \(recovery) AND EXISTS (SELECT 1 FROM \(sql: enrollments)
+                                                         WHERE local_id = \(localId) AND enrollment_id = \(enrollmentId))
+                           AND NOT EXISTS (SELECT 1 FROM \(sql: enrollments)
+                                           WHERE local_id = \(localId) AND kind <> \(recovery) AND enrollment_id <> \(enrollmentId))))
+                RETURNING enrollment_id, kind, display_name, phone_number,
+                          to_char(enrolled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS enrolled_at
+                """
+        }
+    }
+
     /// An enrollment as stored; `enrollment` is `nil` for a kind this version does not know.
     struct StoredEnrollment: StatementRow {
         let enrollment: Enrollment?

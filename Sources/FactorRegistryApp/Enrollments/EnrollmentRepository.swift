@@ -116,13 +116,17 @@ struct EnrollmentRepository: Sendable {
         }
     }
 
-    /// Removes one enrollment on `connection` (a transaction of the caller's, which records it) and
-    /// returns it as it was; `nil` when the account has no such enrollment.
+    /// Removes one enrollment on `connection` (a transaction of the caller's, which records it), and
+    /// with it the recovery codes when it was the account's last factor (as ``remove(in:localId:enrollmentId:)``
+    /// does); returns what went, the named enrollment first, or nothing when the account has no such enrollment.
     static func remove(
         in schema: TenantSchema, localId: String, enrollmentId: String, on connection: PostgresConnection, logger: Logger
-    ) async throws -> Enrollment? {
-        try await connection.run(RemoveOne(localId: localId, enrollmentId: enrollmentId), in: schema, logger: logger)
-            .compactMap(\.enrollment).last
+    ) async throws -> [Enrollment] {
+        let removed = try await connection.run(
+            RemoveOneWithRecovery(localId: localId, enrollmentId: enrollmentId), in: schema, logger: logger
+        ).compactMap(\.enrollment)
+        guard let named = removed.first(where: { $0.mfaEnrollmentId == enrollmentId }) else { return [] }
+        return [named] + removed.filter { $0.mfaEnrollmentId != enrollmentId }
     }
 
     /// Which of `factors` have an enrollment here, of any kind: only a secret with no row at all is

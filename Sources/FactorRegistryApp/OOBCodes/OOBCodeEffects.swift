@@ -21,8 +21,9 @@ struct OOBCodeEffects: Sendable {
     struct Outcome: Sendable {
         /// `false`: the account changed since the code was made (another email), so it did nothing.
         let applied: Bool
-        /// The factor a `REVERT_SECOND_FACTOR_ADDITION` removed.
-        var removed: Enrollment? = nil
+        /// What a `REVERT_SECOND_FACTOR_ADDITION` removed: the factor it names first, then the
+        /// recovery codes that backed up the account's last factor.
+        var removed: [Enrollment] = []
     }
 
     func perform(_ code: OOBCodeRepository.Stored, newPasswordHash: String?, on connection: PostgresConnection) async throws -> Outcome {
@@ -75,10 +76,10 @@ struct OOBCodeEffects: Sendable {
             }
         case .revertSecondFactorAddition:
             let removed = try await revert(code, localId: localId, on: connection)
-            if let removed {
+            for factor in removed {
                 try await events.record(
                     .factorWithdrawn, localId: localId,
-                    details: ["kind": removed.kind.rawValue, "enrollmentId": removed.mfaEnrollmentId, "via": code.requestType.rawValue],
+                    details: ["kind": factor.kind.rawValue, "enrollmentId": factor.mfaEnrollmentId, "via": code.requestType.rawValue],
                     in: schema, on: connection
                 )
             }
@@ -112,7 +113,7 @@ struct OOBCodeEffects: Sendable {
 
     /// Removes the factor the notice was about, if it is still there, and ends every session: the
     /// owner says someone else added it.
-    private func revert(_ code: OOBCodeRepository.Stored, localId: String, on connection: PostgresConnection) async throws -> Enrollment? {
+    private func revert(_ code: OOBCodeRepository.Stored, localId: String, on connection: PostgresConnection) async throws -> [Enrollment] {
         if let credentialId = code.enrollmentId.flatMap(PasskeyCredential.credentialId(factorIdentifier:)) {
             // A new passkey's notice: the passkey goes (audited there), and every session with it.
             if let bytes = Base64URL.decode(credentialId).map(Array.init) {
@@ -120,7 +121,7 @@ struct OOBCodeEffects: Sendable {
                     credentialId: bytes, localId: localId, via: code.requestType.rawValue, in: schema, on: connection)
             }
             try await endSessions(of: localId, on: connection)
-            return nil
+            return []
         }
         let removed = try await EnrollmentRepository.remove(
             in: schema, localId: localId, enrollmentId: code.enrollmentId ?? "", on: connection, logger: logger)

@@ -143,8 +143,9 @@ struct OOBCodeService: Sendable {
             return .init(
                 requestType: stored.requestType, account: account,
                 info: OOBCodeInfo(
-                    requestType: stored.requestType, email: stored.email, newEmail: stored.newEmail, enrollment: outcome.removed,
-                    phoneNumber: stored.phoneNumber, emailProved: stored.requestType == .verifyAndChangeEmail ? stored.emailProved : nil
+                    requestType: stored.requestType, email: stored.email, newEmail: stored.newEmail, enrollment: outcome.removed.first,
+                    phoneNumber: stored.phoneNumber, emailProved: stored.requestType == .verifyAndChangeEmail ? stored.emailProved : nil,
+                    alsoRemoved: outcome.removed.count > 1 ? Array(outcome.removed.dropFirst()) : nil
                 )
             )
         case .expired:

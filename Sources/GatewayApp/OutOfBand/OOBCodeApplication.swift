@@ -46,8 +46,10 @@ struct OOBCodeApplication: Sendable {
                     requestID: requestID)
             }
         case .revertSecondFactorAddition:
-            if let removed = applied.info?.enrollment {
-                try await erasure.forgetFactors([removed], projectId: projectId, tenantId: tenantId, localId: localId, requestID: requestID)
+            // The factor, and the recovery codes that went with the account's last one.
+            let removed = (applied.info?.enrollment.map { [$0] } ?? []) + (applied.info?.alsoRemoved ?? [])
+            if !removed.isEmpty {
+                try await erasure.forgetFactors(removed, projectId: projectId, tenantId: tenantId, localId: localId, requestID: requestID)
             }
         default:
             break
