@@ -69,49 +69,9 @@ extension EnrollmentRepository {
     }
 
     /// The enrollment `enrollmentId`, and with it the recovery codes when it was the account's last
-    /// factor; a row per enrollment removed.
+    /// factor; a row per enrollment removed, as it was.
     struct RemoveWithRecovery: Statement {
-        typealias Row = HeldFactor
-        static var isCached: Bool { false }
-        let localId: String
-        let enrollmentId: String
-
-        func query(in schema: TenantSchema) -> CachedQuery {
-            let enrollments = schema.qualified(EnrollmentRepository.table)
-            let recovery = FactorKind.recoveryCode.rawValue
-            return """
-                DELETE FROM \(sql: enrollments)
-                WHERE local_id = \(localId)
-                  AND (enrollment_id = \(enrollmentId)
-                       OR (kind = \(recovery) AND EXISTS (SELECT 1 FROM \(sql: enrollments)
-                                                         WHERE local_id = \(localId) AND enrollment_id = \(enrollmentId))
-                           AND NOT EXISTS (SELECT 1 FROM \(sql: enrollments)
-                                           WHERE local_id = \(localId) AND kind <> \(recovery) AND enrollment_id <> \(enrollmentId))))
-                RETURNING enrollment_id, kind, phone_number
-                """
-        }
-    }
-
-    /// The enrollment `enrollmentId` alone, as it was; no row: no such enrollment.
-    struct RemoveOne: Statement {
-        typealias Row = StoredEnrollment
-        static var isCached: Bool { false }
-        let localId: String
-        let enrollmentId: String
-
-        func query(in schema: TenantSchema) -> CachedQuery {
-            """
-            DELETE FROM \(sql: schema.qualified(EnrollmentRepository.table)) WHERE local_id = \(localId) AND enrollment_id = \(enrollmentId)
-            RETURNING enrollment_id, kind, display_name, phone_number,
-                      to_char(enrolled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS enrolled_at
-            """
-        }
-    }
-
-    /// The enrollment `enrollmentId`, and with it the recovery codes when it was the account's last
-    /// factor, as they were; a row per enrollment removed.
-    struct RemoveOneWithRecovery: Statement {
-        typealias Row = StoredEnrollment
+        typealias Row = RemovedFactor
         static var isCached: Bool { false }
         let localId: String
         let enrollmentId: String
@@ -133,17 +93,22 @@ extension EnrollmentRepository {
         }
     }
 
-    /// An enrollment as stored; `enrollment` is `nil` for a kind this version does not know.
-    struct StoredEnrollment: StatementRow {
+    /// A removed enrollment: its id and kind as stored (what the audit records), and the enrollment,
+    /// `nil` for a kind this version does not know.
+    struct RemovedFactor: StatementRow {
+        let enrollmentId: String
+        let kind: String
         let enrollment: Enrollment?
 
         init(_ columns: RowColumns) throws {
-            guard let kind = FactorKind(rawValue: try columns("kind")) else {
+            enrollmentId = try columns("enrollment_id")
+            kind = try columns("kind")
+            guard let known = FactorKind(rawValue: kind) else {
                 enrollment = nil
                 return
             }
             enrollment = Enrollment(
-                mfaEnrollmentId: try columns("enrollment_id"), kind: kind, displayName: try columns("display_name"),
+                mfaEnrollmentId: enrollmentId, kind: known, displayName: try columns("display_name"),
                 phoneNumber: try columns("phone_number"), enrolledAt: try columns("enrolled_at"))
         }
     }

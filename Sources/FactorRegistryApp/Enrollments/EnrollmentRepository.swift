@@ -123,7 +123,7 @@ struct EnrollmentRepository: Sendable {
         in schema: TenantSchema, localId: String, enrollmentId: String, on connection: PostgresConnection, logger: Logger
     ) async throws -> [Enrollment] {
         let removed = try await connection.run(
-            RemoveOneWithRecovery(localId: localId, enrollmentId: enrollmentId), in: schema, logger: logger
+            RemoveWithRecovery(localId: localId, enrollmentId: enrollmentId), in: schema, logger: logger
         ).compactMap(\.enrollment)
         guard let named = removed.first(where: { $0.mfaEnrollmentId == enrollmentId }) else { return [] }
         return [named] + removed.filter { $0.mfaEnrollmentId != enrollmentId }
