@@ -42,25 +42,27 @@ extension DataServiceStatements {
                         try await Self.send(issuer, scope: scope, .passwordReset, to: "alice@example.com", code: "code-1").sender == "sink")
                     _ = try await Self.send(
                         issuer, scope: scope, .verifyAndChangeEmail, to: "new@example.com", code: "code-2", newEmail: "new@example.com")
+                    // Without `newEmail` a change of address names the address it went to.
+                    _ = try await Self.send(issuer, scope: scope, .verifyAndChangeEmail, to: "other@example.com", code: "code-3")
                 }
                 for scope in [nil, tenantId] {
                     let other = scope == nil ? tenantId : nil
                     let kept = try await Self.outbox(issuer, scope: scope)
-                    #expect(kept.map(\.oobCode) == ["code-1", "code-2"])
-                    #expect(kept.map(\.requestType) == [.passwordReset, .verifyAndChangeEmail])
+                    #expect(kept.map(\.oobCode) == ["code-1", "code-2", "code-3"])
+                    #expect(kept.map(\.requestType) == [.passwordReset, .verifyAndChangeEmail, .verifyAndChangeEmail])
                     let reset = try #require(kept.first)
                     #expect(reset.email == "alice@example.com" && reset.oobLink == "https://example.com/action?oobCode=code-1")
                     #expect(reset.subject?.isEmpty == false && reset.locale == "en")
                     // No operator HTML template is configured: plain text only.
                     #expect(reset.text?.contains(reset.oobLink) == true && reset.html == nil)
                     // A change of address names the new one (the emulator's `newEmail`), which is where the message went.
-                    #expect(kept.last?.newEmail == "new@example.com")
+                    #expect(kept.map(\.newEmail) == [nil, "new@example.com", "other@example.com"])
                     let forget = ForgetOutboxOOBCode.Params(projectId: Self.project, tenantId: scope, oobCode: "code-1")
                     _ = try await issuer.call(ForgetOutboxOOBCode.self, forget)
                     _ = try await issuer.call(ForgetOutboxOOBCode.self, forget)
-                    #expect(try await Self.outbox(issuer, scope: scope).map(\.oobCode) == ["code-2"])
+                    #expect(try await Self.outbox(issuer, scope: scope).map(\.oobCode) == ["code-2", "code-3"])
                     if scope == nil {
-                        #expect(try await Self.outbox(issuer, scope: other).map(\.oobCode) == ["code-1", "code-2"])
+                        #expect(try await Self.outbox(issuer, scope: other).map(\.oobCode) == ["code-1", "code-2", "code-3"])
                     }
                     // Only the gateway reads or changes the outbox.
                     #expect(

@@ -97,6 +97,18 @@ extension RegistryStatements {
                         as: .sessionToken)
                 }
                 #expect(refused == "Caller not allowed")
+
+                // A new name alone is a change too, recorded with both names; the same name again is none.
+                let renamed = try await update("Shop (Europe)", updated.settings, updated.version, tenant.tenantId)
+                let events = try await registry.call(
+                    ListSecurityEvents.self, .init(projectId: Self.project, tenantId: tenant.tenantId, types: ["config.changed"], limit: 10)
+                ).events
+                #expect(events.count == 2)
+                let rename = try #require(events.first { $0.details["displayNameAfter"] != nil })
+                #expect(rename.details["displayNameBefore"] == "Shop (EU)" && rename.details["displayNameAfter"] == "Shop (Europe)")
+                #expect(rename.details["before"] == rename.details["after"])
+                _ = try await update("Shop (Europe)", renamed.settings, renamed.version, tenant.tenantId)
+                #expect(try await Self.changes(registry, in: tenant.tenantId) == 2)
             }
         }
 

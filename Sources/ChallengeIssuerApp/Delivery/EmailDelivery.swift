@@ -20,15 +20,18 @@ struct EmailDelivery: Sendable {
     func send(_ params: SendEmail.Params) async throws -> SendEmail.Result {
         let schema = try ScopeSchema.of(params.projectId, params.tenantId)
         let kind = params.requestType
+        // A change of address is sent to the new address: without `newEmail`, `email` is that one.
+        var sent = params
+        sent.newEmail = params.newEmail ?? (kind == .verifyAndChangeEmail ? params.email : nil)
         let message = MessageCatalog(params.notification).email(
             kind, locale: params.locale,
             values: EmailValues(
                 appName: AppName.shown(configured: appName, projectId: params.projectId), email: params.email, link: params.oobLink,
-                newEmail: params.newEmail ?? (kind == .verifyAndChangeEmail ? params.email : nil), secondFactor: params.secondFactor,
-                linkedPhoneEnding: params.linkedPhoneEnding
+                newEmail: sent.newEmail, secondFactor: params.secondFactor, linkedPhoneEnding: params.linkedPhoneEnding
             )
         )
-        try await outbox?.recordEmail(in: schema, params, message: message)
+        // The outbox shows the message as it went, the address it named included (the emulator's `newEmail`).
+        try await outbox?.recordEmail(in: schema, sent, message: message)
         do {
             try await sender.send(EmailMessage(to: params.email, subject: message.subject, text: message.text, html: message.html))
         } catch let failure as DeliveryFailed {

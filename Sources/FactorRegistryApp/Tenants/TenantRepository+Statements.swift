@@ -269,17 +269,28 @@ extension TenantRepository {
     }
 
     /// A tenant's settings as they are, the row locked until the transaction ends.
+    /// A tenant's name and settings, locked until the transaction ends: what an update replaces.
     struct LockTenantSettings: Statement {
-        typealias Row = SingleValue<String?>
+        typealias Row = LockedTenant
         static var isCached: Bool { false }
         let projectId: String
         let tenantId: String
 
         func query(in schema: TenantSchema) -> CachedQuery {
             """
-            SELECT settings::text FROM \(sql: schema.qualified(TenantRepository.tenants))
+            SELECT display_name, settings::text FROM \(sql: schema.qualified(TenantRepository.tenants))
             WHERE project_id = \(projectId) AND tenant_id = \(tenantId) FOR UPDATE
             """
+        }
+    }
+
+    struct LockedTenant: StatementRow {
+        let displayName: String?
+        let settings: String?
+
+        init(_ columns: RowColumns) throws {
+            displayName = try columns("display_name")
+            settings = try columns("settings")
         }
     }
 

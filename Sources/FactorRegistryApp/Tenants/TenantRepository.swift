@@ -127,14 +127,19 @@ struct TenantRepository: Sendable {
         defer { cache.invalidate(projectId: projectId) }
         return try await client.withTransaction(logger: logger) { connection in
             let previous = try await connection.first(
-                LockTenantSettings(projectId: projectId, tenantId: tenantId), in: .control, logger: logger)?.value
+                LockTenantSettings(projectId: projectId, tenantId: tenantId), in: .control, logger: logger)
             let update = UpdateTenant(
                 projectId: projectId, tenantId: tenantId, displayName: displayName, settingsJSON: settingsJSON,
                 expectedVersion: expectedVersion)
             guard let updated = try await connection.first(update, in: .control, logger: logger)?.tenant else { return nil }
-            // A PATCH that changes nothing is no change to record (issue 58).
-            let change = Self.change(from: previous ?? nil, to: settings)
-            if change["before"] != change["after"] {
+            // A PATCH that changes nothing is no change to record (issue 58); a new name is one.
+            var change = Self.change(from: previous?.settings, to: settings)
+            let renamed = previous?.displayName != updated.displayName
+            if renamed {
+                change["displayNameBefore"] = previous?.displayName ?? ""
+                change["displayNameAfter"] = updated.displayName ?? ""
+            }
+            if renamed || change["before"] != change["after"] {
                 try await events.record(
                     .configChanged, localId: nil, details: change, in: try ScopeSchema.of(projectId, tenantId), on: connection
                 )
