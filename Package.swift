@@ -363,7 +363,9 @@ let package = Package(
         // What several test targets share (loopback ports for the servers they start).
         .target(
             name: "TestSupport",
-            dependencies: [.product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "TenantStore", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -474,6 +476,7 @@ let package = Package(
                 "AuthVocabulary", "Contracts", "DataServiceTesting", "FactorTOTP", "JSONRPC", "ServiceKit", "ServiceTesting", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -86,7 +86,12 @@ fi
 export MFA_TEST_PYTHON="$VENV/bin/python"
 
 echo "== swift test"
-swift test --skip-build
+# Each statement type the tests run is written down, then every declared one must be there
+# (scripts/statement-coverage.py: every statement run by a Swift test against PostgreSQL).
+STATEMENT_LEDGER="$(mktemp)"
+MFA_TEST_STATEMENT_LEDGER="$STATEMENT_LEDGER" swift test --skip-build
+python3 scripts/statement-coverage.py "$STATEMENT_LEDGER"
+rm -f "$STATEMENT_LEDGER"
 
 echo "== fuzz (libFuzzer: the public body parser, the JSON-RPC envelope and WebAuthn's parsers, a bounded time each)"
 bash scripts/fuzz.sh "${MFA_FUZZ_SECONDS:-40}"

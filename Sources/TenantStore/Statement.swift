@@ -46,6 +46,7 @@ extension Database {
     public func run<S: Statement>(
         _ statement: S, in schema: TenantSchema, logger: Logger, file: String = #fileID, line: Int = #line
     ) async throws -> [S.Row] {
+        StatementLedger.ran(S.self)
         let query = try statement.query(in: schema)
         if S.isCached {
             return try await Self.collect(self.query(cached: query, logger: logger, file: file, line: line), as: S.Row.self)
@@ -74,6 +75,7 @@ extension PostgresConnection {
     public func run<S: Statement>(
         _ statement: S, in schema: TenantSchema, logger: Logger, file: String = #fileID, line: Int = #line
     ) async throws -> [S.Row] {
+        StatementLedger.ran(S.self)
         let query = try statement.query(in: schema)
         if S.isCached {
             return try await Database.collect(self.query(cached: query, logger: logger, file: file, line: line), as: S.Row.self)

@@ -85,6 +85,35 @@ extension DataServiceStatements {
             }
         }
 
+        @Test("a check that names its attempt keeps the used session: the same attempt is answered again, another is refused")
+        func namedAttemptRetried() async throws {
+            try await TwoScopeServices.withRunning(project: Self.project) { services, tenantId in
+                let issuer = services[.challengeIssuer]
+                for scope in [nil, tenantId] {
+                    let started = try await Self.start(issuer, scope: scope)
+                    let sent = try #require(try await Self.outbox(issuer, scope: scope).first { $0.sessionInfo == started.sessionInfo })
+                    let check = { (attempt: String) in
+                        try await issuer.refusal {
+                            let verified = try await issuer.call(
+                                VerifyPhoneCode.self,
+                                .init(
+                                    projectId: Self.project, tenantId: scope, sessionInfo: started.sessionInfo, code: sent.code,
+                                    purpose: .enroll, localId: "alice", attempt: attempt)
+                            )
+                            #expect(verified.phoneNumber == Self.number)
+                        }
+                    }
+                    // A finalize whose answer was lost is retried with the same attempt and answered again.
+                    #expect(try await check("enrollment-1") == nil)
+                    #expect(try await check("enrollment-1") == nil)
+                    #expect(try await check("enrollment-2") == "INVALID_SESSION_INFO")
+                    #expect(
+                        try await Self.verify(issuer, scope: scope, sessionInfo: started.sessionInfo, code: sent.code)
+                            == "INVALID_SESSION_INFO")
+                }
+            }
+        }
+
         @Test("a test number's fixed code is sent nowhere and counted nowhere, and still verifies once")
         func testNumberSendsNothing() async throws {
             try await TwoScopeServices.withRunning(project: Self.project) { services, tenantId in

@@ -138,6 +138,29 @@ extension DataServiceStatements {
             }
         }
 
+        @Test("a sign-in a code finished is spent for every factor: another enrollment's check with its attempt is refused as spent")
+        func finishedAttemptSpentEverywhere() async throws {
+            try await TwoScopeServices.withRunning(project: Self.project) { services, tenantId in
+                let issuer = services[.challengeIssuer]
+                for scope in [nil, tenantId] {
+                    let codes = try await issuer.call(GenerateRecoveryCodes.self, Self.params(scope)).codes
+                    #expect(try await Self.redeem(issuer, codes[0], scope: scope, attempt: "sign-in-1") == "9 left")
+                    let elsewhere = { (attempt: String) in
+                        try await issuer.refusal {
+                            _ = try await issuer.call(
+                                RedeemRecoveryCode.self,
+                                .init(
+                                    projectId: Self.project, tenantId: scope, localId: "alice", mfaEnrollmentId: "recovery-none",
+                                    code: codes[1], attempt: attempt))
+                        }
+                    }
+                    // No such set: for the finished sign-in that is its credential spent, for another one no enrollment.
+                    #expect(try await elsewhere("sign-in-1") == "INVALID_MFA_PENDING_CREDENTIAL")
+                    #expect(try await elsewhere("sign-in-2") == "MFA_ENROLLMENT_NOT_FOUND")
+                }
+            }
+        }
+
         @Test(
             "a withdrawn enrollment's set goes with totp.delete, in its scope only, and a deleted account's with challenge.forgetAccounts")
         func deletedAndForgotten() async throws {

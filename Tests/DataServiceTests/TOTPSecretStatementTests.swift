@@ -138,6 +138,32 @@ extension DataServiceStatements {
             }
         }
 
+        @Test("factor-registry's orphan sweep deletes the secrets no enrollment has, in every scope, and keeps an enrolled one's")
+        func orphansSwept() async throws {
+            let sweep = ["orphanSecrets.minimumAgeSeconds": "0", "orphanSecrets.sweepSeconds": "1"]
+            try await TwoScopeServices.withRunning(project: Self.project, configuration: sweep) { services, tenantId in
+                let (issuer, registry) = (services[.challengeIssuer], services[.factorRegistry])
+                for scope in [nil, tenantId] {
+                    _ = try await registry.call(
+                        ImportAccounts.self, .init(projectId: Self.project, tenantId: scope, users: [ImportedAccount(localId: "alice")]))
+                    let factor = Enrollment(mfaEnrollmentId: "totp-kept", kind: .totp, displayName: nil, phoneNumber: nil, enrolledAt: "")
+                    _ = try await registry.call(
+                        AddEnrollment.self, .init(projectId: Self.project, tenantId: scope, localId: "alice", enrollment: factor))
+                    // The same ids in both scopes: an enrollment in one keeps no secret in the other.
+                    let secrets = [Self.entry("alice", "totp-kept", seed: 9), Self.entry("alice", "totp-orphan", seed: 10)]
+                    _ = try await issuer.call(ImportTOTPSecrets.self, .init(projectId: Self.project, tenantId: scope, secrets: secrets))
+                }
+                let kept = [StoredTOTPFactor(localId: "alice", mfaEnrollmentId: "totp-kept")]
+                let deadline = ContinuousClock.now + .seconds(30)
+                while ContinuousClock.now < deadline {
+                    if try await Self.stored(issuer, scope: nil) == kept, try await Self.stored(issuer, scope: tenantId) == kept { break }
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+                #expect(try await Self.stored(issuer, scope: nil) == kept)
+                #expect(try await Self.stored(issuer, scope: tenantId) == kept)
+            }
+        }
+
         @Test("a withdrawn factor's secret is deleted in its scope only, by the gateway or factor-registry, idempotently")
         func deleted() async throws {
             try await TwoScopeServices.withRunning(project: Self.project) { services, tenantId in

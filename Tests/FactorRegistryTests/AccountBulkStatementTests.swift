@@ -379,6 +379,44 @@ extension RegistryStatements {
                 #expect(refused == "Caller not allowed")
             }
         }
+
+        @Test("a provider unlinked goes from its scope only; the user's own unlink of the last way in is refused, an admin's is not")
+        func unlinkKeepsAWayIn() async throws {
+            try await Self.withRegistry { registry, tenantId in
+                let links = [
+                    FederatedIdentity(providerId: "oidc.corp", rawId: "k1"), FederatedIdentity(providerId: "oidc.other", rawId: "k2"),
+                ]
+                for scope in [nil, tenantId] {
+                    _ = try await registry.call(
+                        ImportAccounts.self,
+                        .init(projectId: Self.project, tenantId: scope, users: [ImportedAccount(localId: "kim", providerUserInfo: links)]))
+                }
+                for scope in [nil, tenantId] {
+                    let unlink = { (providers: [String], keepWayIn: Bool?) in
+                        try await registry.refusal {
+                            _ = try await registry.call(
+                                UpdateAccount.self,
+                                .init(
+                                    projectId: Self.project, tenantId: scope, localId: "kim", unlinkProviders: providers,
+                                    keepWayIn: keepWayIn))
+                        }
+                    }
+                    let linked = { (scope: String?) in
+                        try await registry.call(GetAccount.self, .init(projectId: Self.project, tenantId: scope, localId: "kim"))
+                            .federatedIdentities?.map(\.providerId).sorted() ?? []
+                    }
+                    #expect(try await unlink(["oidc.corp"], true) == nil)
+                    #expect(try await linked(scope) == ["oidc.other"])
+                    // The last one was the account's only way in: the user may not, and it stays.
+                    #expect(try await unlink(["oidc.other"], true)?.hasPrefix("OPERATION_NOT_ALLOWED") == true)
+                    #expect(try await linked(scope) == ["oidc.other"])
+                    #expect(try await unlink(["oidc.other"], nil) == nil)
+                    #expect(try await linked(scope) == [])
+                    // The project's unlinks left the tenant's account of the same id as it was.
+                    if scope == nil { #expect(try await linked(tenantId) == ["oidc.corp", "oidc.other"]) }
+                }
+            }
+        }
     }
 
 }

@@ -297,6 +297,24 @@ extension RegistryStatements {
             }
         }
 
+        @Test("a provider user linked to an account without an address gives it the provider's, verified only as the provider says")
+        func linkAdoptsEmail() async throws {
+            try await Self.withRegistry { registry, tenantId in
+                for scope in [nil, tenantId] {
+                    _ = try await Self.put(registry, Self.oidc("corp"), in: scope)
+                    let una = try await registry.call(CreateAccount.self, .init(projectId: Self.project, tenantId: scope))
+                    let profile = ProviderProfile(providerId: "oidc.corp", rawId: "corp-una", email: "una@example.com")
+                    let linked = try await Self.signIn(
+                        registry, pendingToken: try Self.pendingToken(for: profile, in: scope), in: scope, linkTo: una.localId)
+                    #expect(linked.account?.localId == una.localId)
+                    let account = try await registry.call(
+                        GetAccount.self, .init(projectId: Self.project, tenantId: scope, localId: una.localId))
+                    #expect(account.email == "una@example.com" && !account.emailVerified)
+                    #expect(account.federatedIdentities?.map(\.providerId) == ["oidc.corp"])
+                }
+            }
+        }
+
         @Test("a provider's email on an existing account: unverified asks for confirmation, verified takes an unproven account over")
         func existingEmail() async throws {
             try await Self.withRegistry { registry, tenantId in

@@ -296,6 +296,89 @@ extension RegistryStatements {
             }
         }
 
+        @Test("a recovery link restores the address it was mailed to, verified, and takes the password the taker could know")
+        func recoverEmail() async throws {
+            try await Self.withRegistry { registry, tenantId in
+                for scope in [nil, tenantId] {
+                    let hal = try await registry.call(
+                        CreateAccount.self,
+                        .init(projectId: Self.project, tenantId: scope, email: "hal@example.com", password: "right-password"))
+                    let change = try await Self.create(
+                        registry,
+                        .init(
+                            projectId: Self.project, tenantId: scope, requestType: .verifyAndChangeEmail, localId: hal.localId,
+                            newEmail: "taker@example.com"))
+                    #expect(try await Self.apply(registry, change.oobCode, in: scope, types: [.verifyAndChangeEmail]) == nil)
+                    let recovery = try await Self.create(
+                        registry,
+                        .init(
+                            projectId: Self.project, tenantId: scope, requestType: .recoverEmail, localId: hal.localId,
+                            email: "hal@example.com", newEmail: "taker@example.com", emailProved: true))
+                    #expect(try await Self.apply(registry, recovery.oobCode, in: scope, types: [.recoverEmail]) == nil)
+                    let account = try await registry.call(
+                        GetAccount.self, .init(projectId: Self.project, tenantId: scope, localId: hal.localId))
+                    #expect(account.email == "hal@example.com" && account.emailVerified)
+                    // The password goes, whoever set it: the owner resets it from the address they have back.
+                    let signIn = try await registry.refusal {
+                        _ = try await registry.call(VerifyPassword.self, Self.signIn("right-password", email: "hal@example.com", in: scope))
+                    }
+                    #expect(signIn != nil)
+                    #expect(try await Self.apply(registry, recovery.oobCode, in: scope, types: [.recoverEmail]) == "INVALID_OOB_CODE")
+                }
+            }
+        }
+
+        @Test("a number's revert link removes the number the account has, and a new passkey's revert link removes that passkey")
+        func revertNumberAndPasskey() async throws {
+            try await Self.withRegistry { registry, tenantId in
+                for scope in [nil, tenantId] {
+                    let ida = try await registry.call(
+                        CreateAccount.self,
+                        .init(projectId: Self.project, tenantId: scope, email: "ida@example.com", phoneNumber: "+15555550142"))
+                    // Another number than the account's is not this notice's.
+                    let other = try await registry.refusal {
+                        _ = try await Self.create(
+                            registry,
+                            .init(
+                                projectId: Self.project, tenantId: scope, requestType: .revertPhoneNumberAddition, localId: ida.localId,
+                                phoneNumber: "+15555550143"))
+                    }
+                    #expect(other == "INVALID_PHONE_NUMBER")
+                    let number = try await Self.create(
+                        registry,
+                        .init(
+                            projectId: Self.project, tenantId: scope, requestType: .revertPhoneNumberAddition, localId: ida.localId,
+                            phoneNumber: "+15555550142"))
+                    #expect(try await Self.apply(registry, number.oobCode, in: scope, types: [.revertPhoneNumberAddition]) == nil)
+                    let get = GetAccount.Params(projectId: Self.project, tenantId: scope, localId: ida.localId)
+                    #expect(try await registry.call(GetAccount.self, get).phoneNumber == nil)
+
+                    let key = PasskeyCredential(
+                        credentialId: Base64URL.encode([UInt8](repeating: 7, count: 16)), publicKey: Base64URL.encode([0xa5, 7]),
+                        algorithm: -7,
+                        signCount: 0, name: "Planted", backupEligible: true, backedUp: true)
+                    _ = try await registry.call(
+                        AddPasskey.self,
+                        .init(projectId: Self.project, tenantId: scope, localId: ida.localId, credential: key, maximumPerAccount: 10))
+                    let notice = { (credentialId: String) in
+                        try await Self.create(
+                            registry,
+                            .init(
+                                projectId: Self.project, tenantId: scope, requestType: .revertSecondFactorAddition, localId: ida.localId,
+                                enrollmentId: PasskeyCredential.factorIdentifier(credentialId)))
+                    }
+                    // A passkey the account does not have gets no notice code.
+                    let unknown = try await registry.refusal { _ = try await notice(Base64URL.encode([UInt8](repeating: 8, count: 16))) }
+                    #expect(unknown == "MFA_ENROLLMENT_NOT_FOUND")
+                    let revert = try await notice(key.credentialId)
+                    #expect(try await Self.apply(registry, revert.oobCode, in: scope, types: [.revertSecondFactorAddition]) == nil)
+                    let listed = try await registry.call(
+                        ListPasskeys.self, .init(projectId: Self.project, tenantId: scope, localIds: [ida.localId]))
+                    #expect(listed.passkeys.isEmpty)
+                }
+            }
+        }
+
         @Test("an expired code is EXPIRED_OOB_CODE to inspect, apply and sign in with, in both scopes")
         func expiredCodes() async throws {
             try await Self.withRegistry(["oobCodes.passwordResetLifetimeSeconds": "1", "oobCodes.emailSignInLifetimeSeconds": "1"]) {

@@ -112,6 +112,40 @@ extension RegistryStatements {
             }
         }
 
+        @Test("the project's settings change only at the version read, audited in its own trail; its tenants are listed a page at a time")
+        func projectSettingsAndTenantList() async throws {
+            try await Self.withRegistry { registry in
+                let before = try await registry.call(GetProjectConfig.self, .init(projectId: Self.project))
+                var settings = before.settings
+                settings.enableAnonymousUser = !settings.enableAnonymousUser
+                let updated = try await registry.call(
+                    UpdateProjectConfig.self, .init(projectId: Self.project, settings: settings, expectedVersion: before.version))
+                #expect(updated.version == before.version + 1 && updated.settings.enableAnonymousUser == settings.enableAnonymousUser)
+                #expect(try await registry.call(GetProjectConfig.self, .init(projectId: Self.project)) == updated)
+                #expect(try await Self.changes(registry, in: nil) == 1)
+                // A stale version loses and changes nothing; the same settings again record nothing.
+                #expect(
+                    try await Self.errorCode {
+                        _ = try await registry.call(
+                            UpdateProjectConfig.self,
+                            .init(projectId: Self.project, settings: before.settings, expectedVersion: before.version))
+                    } == .settingsConflict)
+                _ = try await registry.call(
+                    UpdateProjectConfig.self, .init(projectId: Self.project, settings: settings, expectedVersion: updated.version))
+                #expect(try await Self.changes(registry, in: nil) == 1)
+
+                var created: [String] = []
+                for name in ["One", "Two", "Three"] {
+                    created.append(try await registry.call(CreateTenant.self, .init(projectId: Self.project, displayName: name)).tenantId)
+                }
+                let first = try await registry.call(ListTenants.self, .init(projectId: Self.project, pageSize: 2))
+                let token = try #require(first.nextPageToken)
+                let rest = try await registry.call(ListTenants.self, .init(projectId: Self.project, pageSize: 2, pageToken: token))
+                let listed = (first.tenants + rest.tenants).map(\.tenantId)
+                #expect(first.tenants.count == 2 && listed == created.sorted() && rest.nextPageToken == nil)
+            }
+        }
+
         @Test("an API key names its project, tenants or not; another key, a longer one or another caller is refused")
         func resolveAPIKey() async throws {
             try await Self.withRegistry { registry in
