@@ -35,7 +35,8 @@ public enum StatementLedger {
         guard keeping.load(ordering: .relaxed) else { return }
         ledger.withLock { ledger in
             guard let file = ledger.file, ledger.seen.insert(ObjectIdentifier(type)).inserted else { return }
-            // A line is one short write to a file opened for appending: a test process's only writer.
+            // One short write per type, under the lock: this process is the file's only writer while
+            // it runs (`swift test` runs its test processes one after another).
             try? file.write(contentsOf: Data((String(reflecting: type) + "\n").utf8))
         }
     }

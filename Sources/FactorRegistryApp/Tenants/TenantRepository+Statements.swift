@@ -268,7 +268,6 @@ extension TenantRepository {
         }
     }
 
-    /// A tenant's settings as they are, the row locked until the transaction ends.
     /// A tenant's name and settings, locked until the transaction ends: what an update replaces.
     struct LockTenantSettings: Statement {
         typealias Row = LockedTenant
